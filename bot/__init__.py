@@ -1,0 +1,1 @@
+"""Rummy for Discord: the bot package (engine, service, storage)."""

@@ -1,0 +1,162 @@
+"""The rules engine: pure, standard library only; knows nothing of Discord, SQL or pixels.
+
+Public contract (``../shared/notation.md``): ``load_game``, ``new_game``, ``IllegalMove`` and the
+``Game`` they return; the view dataclasses in ``views``. Everything else is internal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .errors import IllegalMove
+from .game import Event, Game
+from .gin import GinRummy
+from .options import OPTION_SPECS, PLAYERS, VARIANTS, make_rules
+from .rgn import SEAT_RE, parse_record, tag_line
+from .rng import DealRandom, new_seed
+from .rummy import BasicRummy, Wrotham
+from .views import DealResult, Meld, PublicView, SeatInfo, SeatResult, SeatView
+
+_CLASSES: dict[str, type[Game]] = {"basic": BasicRummy, "wrotham": Wrotham, "gin": GinRummy}
+
+__all__ = [
+    "OPTION_SPECS",
+    "VARIANTS",
+    "DealResult",
+    "Event",
+    "Game",
+    "IllegalMove",
+    "Meld",
+    "PublicView",
+    "SeatInfo",
+    "SeatResult",
+    "SeatView",
+    "load_game",
+    "new_game",
+    "new_seed",
+]
+
+_POSITION_TAGS = ("Hand", "Stock", "Discard", "Table", "Turn", "Phase", "Took", "Placed", "Opened")
+_GAME_TAGS = ("Totals", "Won")
+_KNOWN = ("Variant", "Options", "Seats", "Dealer", "Seed", "Deal", *_POSITION_TAGS, *_GAME_TAGS)
+_SEED_RE = SEAT_RE
+
+
+def _check_seats(variant: str, seats: list[str]) -> None:
+    for s in seats:
+        if not SEAT_RE.match(s):
+            raise IllegalMove("bad_seat", f"{s!r} is not a valid seat name", {"seat": s})
+    if len(set(seats)) != len(seats):
+        raise IllegalMove("bad_seat", "seat names must be unique", {})
+    lo, hi = PLAYERS[variant]
+    if not lo <= len(seats) <= hi:
+        raise IllegalMove(
+            "player_count", f"{variant} is for {lo} to {hi} players", {"variant": variant, "min": lo, "max": hi}
+        )
+
+
+def _header(game: Game, extra: list[str]) -> list[str]:
+    lines = [tag_line("Variant", game.variant)]
+    opts = game.rules.options_text()
+    if opts:
+        lines.append(tag_line("Options", opts))
+    lines.append(tag_line("Seats", " ".join(game.seats)))
+    lines.append(tag_line("Dealer", game.seats[game.dealer]))
+    if game.seed is not None:
+        lines.append(tag_line("Seed", game.seed))
+    if game.first_deal != 1:
+        lines.append(tag_line("Deal", str(game.first_deal)))
+    return lines + extra
+
+
+def new_game(
+    variant: str,
+    seats: list[str],
+    seed: int | str | None = None,
+    options: Mapping[str, Any] | str | None = None,
+    dealer: str | None = None,
+    first_deal: int = 1,
+) -> Game:
+    """Start a game and deal its first hand. Without a seed one comes from ``secrets``; without a
+    dealer, the seed picks one (rules.md §0.4: the first dealer is random)."""
+    rules = make_rules(variant, options)
+    seats = list(seats)
+    _check_seats(variant, seats)
+    seed_text = new_seed() if seed is None else str(seed)
+    if not _SEED_RE.match(seed_text):
+        raise IllegalMove("bad_seed", "a seed is 1-32 letters, digits, '_' or '-'", {"seed": seed_text})
+    if dealer is None:
+        d = DealRandom(seed_text, 0, "dealer").randbelow(len(seats))
+    elif dealer in seats:
+        d = seats.index(dealer)
+    else:
+        raise IllegalMove("unknown_seat", f"{dealer} has no seat in this game", {"seat": dealer})
+    game = _CLASSES[variant](rules, seats, d, seed_text, first_deal)
+    game.header = _header(game, [])
+    game.start_deal()
+    return game
+
+
+def load_game(text: str) -> Game:
+    """Parse an RGN record, lay out its position, and apply every move; IllegalMove (with
+    ``line``) at the first thing that cannot be read or played."""
+    rec = parse_record(text)
+    tags: dict[str, list[list[str]]] = {}
+    lines: dict[str, int] = {}
+    for name, args, line in rec.tags:
+        if name not in _KNOWN:
+            raise IllegalMove("bad_record", f"unknown tag [{name}]", {"tag": name}, line=line)
+        if name != "Hand" and name in tags:
+            raise IllegalMove("bad_record", f"the tag [{name}] appears twice", {"tag": name}, line=line)
+        tags.setdefault(name, []).append(args)
+        lines.setdefault(name, line)
+    current = 0
+    try:
+        for required in ("Variant", "Seats"):
+            if required not in tags:
+                raise IllegalMove("bad_record", f"a record needs a [{required}] tag", {"tag": required})
+        current = lines["Variant"]
+        variant = tags["Variant"][0][0]
+        options = tags["Options"][0][0] if "Options" in tags else None
+        rules = make_rules(variant, options)
+        current = lines["Seats"]
+        seats = tags["Seats"][0][0].split()
+        _check_seats(variant, seats)
+        dealer = len(seats) - 1
+        if "Dealer" in tags:
+            current = lines["Dealer"]
+            name = tags["Dealer"][0][0]
+            if name not in seats:
+                raise IllegalMove("unknown_seat", f"[Dealer] names {name}, who has no seat", {"seat": name})
+            dealer = seats.index(name)
+        seed = tags["Seed"][0][0] if "Seed" in tags else None
+        first = int(tags["Deal"][0][0]) if "Deal" in tags else 1
+        game = _CLASSES[variant](rules, seats, dealer, seed, first)
+        extra: list[str] = []
+        for name, args, _ in rec.tags:
+            if name in _POSITION_TAGS or name in _GAME_TAGS:
+                extra.append(tag_line(name, *[" ".join(a.split()) for a in args]))
+        game.header = _header(game, extra)
+        current = min((lines[t] for t in _POSITION_TAGS + _GAME_TAGS if t in lines), default=current)
+        game.apply_game_tags(tags)
+        layout = game.layout_from_tags(tags)
+        game.start_deal(layout)
+    except IllegalMove as err:
+        err.line = err.line or current or None
+        raise
+    for kind, seat, move, line in rec.body:
+        try:
+            if kind == "deal":
+                game.next_deal()
+                if game.deal_no != int(move):
+                    raise IllegalMove(
+                        "bad_record", f"expected deal {game.deal_no}, the record says {move}",
+                        {"expected": game.deal_no},
+                    )
+            else:
+                game.play(seat, move)
+        except IllegalMove as err:
+            err.line = line
+            raise
+    return game

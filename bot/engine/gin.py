@@ -1,0 +1,458 @@
+"""Gin Rummy with Fournier scoring (rules.md §2).
+
+Phases: ``upcard`` (the first upcard offered to the non-dealer, then the dealer), ``draw``,
+``play`` (discard or knock), ``layoff`` (the defender after a knock), ``over``. Knock legality
+and every "best arrangement" use the exhaustive search in ``search.py``. Nothing here knows
+Discord or SQL.
+"""
+
+from __future__ import annotations
+
+from . import views as v
+from .cards import card_code, codes, display_key, parse_card
+from .errors import IllegalMove
+from .game import Event, Game, TableMeld
+from .melds import MeldRules, parse_entry
+from .rgn import split_melds
+from .search import arrangements, best_layoffs, best_melds, can_lay_off, cards_of, mask_of, min_deadwood
+
+VALUES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)  # §2.1
+
+
+class GinRummy(Game):
+    """``gin``: two players, ten cards, knock at ``knock_limit`` or less."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        self.knocker: str | None = None
+        self.knock_deadwood = 0
+        self.laid_off: list[int] = []
+        self.upcard_passes = 0
+        self.must_draw_stock = False
+        self.wall = False
+        self.must_knock = False
+        self.last_turn = False
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    def make_meld_rules(self) -> MeldRules:
+        return MeldRules(ace_mode="low")  # §2.2: ace low only
+
+    def deal_size(self, seat: str, active: int) -> int:
+        return 10
+
+    def start_phase(self) -> str:
+        return "upcard" if self.rules["upcard_offer"] else "draw"
+
+    def _reset_deal_state(self) -> None:
+        super()._reset_deal_state()
+        self.knocker = None
+        self.knock_deadwood = 0
+        self.laid_off = []
+        self.upcard_passes = 0
+        self.must_draw_stock = False
+        self.wall = False
+        self.must_knock = False
+        self.last_turn = False
+
+    def expected_count_ok(self, seat: str, count: int) -> bool:
+        to_act = self.seats[self.turn] == seat
+        if self.phase == "play":
+            return count == (11 if to_act else 10)
+        if self.phase == "layoff":
+            return count <= 10 if seat != self.knocker else count <= self.rules["knock_limit"]
+        return count == 10
+
+    def after_layout(self, layout: dict) -> None:  # type: ignore[override]
+        super().after_layout(layout)
+        if self.phase == "layoff":
+            # The knocker is whoever owns the melds; the seat to act (the defender) lays off.
+            owners = {m.owner for m in self.on_table}
+            if len(owners) != 1 or None in owners:
+                raise IllegalMove("bad_layout", "in phase layoff the table holds the knocker's melds", {})
+            self.knocker = owners.pop()
+            self.knock_deadwood = self.hand_value(self.hands[self.knocker])
+            if self.knocker == self.seats[self.turn] or self.knock_deadwood > self.rules["knock_limit"]:
+                raise IllegalMove("bad_layout", "phase layoff needs the defender to act and a legal knock", {})
+            self.revealed = {self.knocker: list(self.hands[self.knocker])}
+        elif self.phase not in ("upcard", "draw", "play"):
+            raise IllegalMove("bad_layout", f"gin has no phase {self.phase}", {"phase": self.phase})
+        if layout.get("explicit") and self.on_table and self.phase != "layoff":
+            raise IllegalMove("bad_layout", "gin has no table melds before a knock", {})
+
+    def verbs(self) -> tuple[str, ...]:
+        return ("draw", "take", "pass", "discard", "knock", "layoff", "done", "auto")
+
+    @property
+    def other(self) -> str:
+        return self.seats[1 - self.turn]
+
+    def dead_count(self) -> int:
+        return 2  # §2.6: nobody draws from a stock of two cards
+
+    # ---------------------------------------------------------------- first upcard (§2.3.1)
+    def move_pass(self, seat: str, args: str) -> tuple[list[Event], str]:
+        self.no_args(args, "pass")
+        if self.phase == "draw" and self.wall:
+            return self.end_void("wall"), "pass"
+        self.need_phase("upcard")
+        self.upcard_passes += 1
+        if self.upcard_passes == 1:
+            self.turn = self.dealer
+        else:
+            self.turn = self.seat_after(self.dealer)  # both passed: the non-dealer draws from the stock
+            self.phase = "draw"
+            self.must_draw_stock = True
+        return [Event("passed", seat, {})], "pass"
+
+    def move_take(self, seat: str, args: str) -> tuple[list[Event], str]:
+        if self.phase == "upcard":
+            self.phase = "draw"
+            try:
+                events, text = super().move_take(seat, args)
+            except IllegalMove:
+                self.phase = "upcard"
+                raise
+            return events, text
+        self.need_phase("draw")
+        if self.must_draw_stock:
+            raise IllegalMove(
+                "must_draw_stock", "both players passed the upcard: draw from the stock", {}
+            )
+        if self.wall:
+            self.no_args(args, "take")
+            if not self.discard or not self.knock_after_take(seat):
+                raise IllegalMove(
+                    "wall_take_to_knock", "with two cards left you may take the discard only to knock", {}
+                )
+            events, text = super().move_take(seat, args)
+            self.must_knock = True
+            return events, text
+        return super().move_take(seat, args)
+
+    def knock_after_take(self, seat: str) -> bool:
+        card = self.discard[-1]
+        hand = self.hands[seat] + [card]
+        mask = mask_of(hand)
+        limit = self.rules["knock_limit"]
+        return any(
+            c != card and min_deadwood(mask & ~(1 << c), "low", VALUES) <= limit for c in hand
+        )
+
+    def move_draw(self, seat: str, args: str) -> tuple[list[Event], str]:
+        if self.wall:
+            raise IllegalMove("wall_no_draw", "nobody draws from a stock of two cards", {})
+        if self.phase == "upcard":
+            raise IllegalMove("wrong_phase", "take the upcard or pass", {"phase": self.phase})
+        return super().move_draw(seat, args)
+
+    def after_draw(self, seat: str) -> list[Event]:
+        self.must_draw_stock = False
+        if len(self.stock) <= self.dead_count():
+            if self.rules["dead_hand"] == "immediate":
+                return self.end_void("dead_hand")
+            self.last_turn = True
+        return []
+
+    # ---------------------------------------------------------------- discard and knock (§2.3)
+    def move_discard(self, seat: str, args: str) -> tuple[list[Event], str]:
+        self.need_phase("play")
+        if self.must_knock:
+            raise IllegalMove("wall_take_to_knock", "you took the discard at the wall: you must knock", {})
+        card = self.parse_discard(seat, args)
+        self.hands[seat].remove(card)
+        self.discard.append(card)
+        events = [Event("discarded", seat, {"card": card_code(card)})]
+        if self.last_turn:
+            if self.rules["dead_hand"] == "wall":
+                self.end_turn()
+                if not self.hand_over:
+                    self.wall = True
+            else:
+                events += self.end_void("dead_hand")
+        else:
+            self.end_turn()
+        return events, f"discard {card_code(card)}"
+
+    def on_turn_limit(self) -> None:
+        self.end_void("turn_limit")
+
+    def move_knock(self, seat: str, args: str) -> tuple[list[Event], str]:
+        self.need_phase("play")
+        head, colon, tail = args.partition(":")
+        card = self.parse_discard(seat, head)
+        rest = list(self.hands[seat])
+        rest.remove(card)
+        limit = self.rules["knock_limit"]
+        if colon:
+            melds = self.parse_arrangement(rest, tail)
+            dead = self.hand_value(rest) - sum(self.hand_value(cards_of(m)) for m in melds)
+            if dead > limit:
+                raise IllegalMove(
+                    "knock_too_high", f"that arrangement leaves {dead} deadwood; a knock needs {limit} or less",
+                    {"deadwood": dead, "limit": limit},
+                )
+        else:
+            best = self.best_arrangement(rest, self.hands[self.other])
+            if best is None:
+                dead = min_deadwood(mask_of(rest), "low", VALUES)
+                raise IllegalMove(
+                    "knock_too_high",
+                    f"discarding {card_code(card)} leaves {dead} deadwood; a knock needs {limit} or less",
+                    {"deadwood": dead, "limit": limit, "card": card_code(card)},
+                )
+            dead, melds = best
+        return self.apply_knock(seat, card, melds, dead)
+
+    def parse_arrangement(self, rest: list[int], text: str) -> tuple[int, ...]:
+        melds: list[int] = []
+        used = 0
+        if text.strip():
+            for words in split_melds(text):
+                r = self.read_new_meld(words)
+                m = mask_of(r.cards)
+                if m & used:
+                    raise IllegalMove("bad_arrangement", "a card appears in two melds", {})
+                used |= m
+                melds.append(m)
+        if used & ~mask_of(rest):
+            missing = codes(c for c in cards_of(used) if c not in rest)
+            raise IllegalMove("not_in_hand", f"{missing} is not in your hand after the discard", {"card": missing})
+        return tuple(sorted(melds, key=lambda m: (m & -m).bit_length()))
+
+    def knock_value(self, k: int, d: int) -> int:
+        """The knocker's result minus the defender's, for choosing the knocker's arrangement."""
+        if k == 0:
+            return self.rules["gin_bonus"] + d
+        if k < d:
+            return d - k
+        if k == d and not self.rules["undercut_on_tie"]:
+            return 0
+        return -(self.rules["undercut_bonus"] + k - d)
+
+    def best_arrangement(self, rest: list[int], defender: list[int]) -> tuple[int, tuple[int, ...]] | None:
+        """The arrangement best for the knocker against the defender's best layoffs (§2.4 [rec])."""
+        mask = mask_of(rest)
+        options = arrangements(mask, self.rules["knock_limit"], "low", VALUES)
+        if not options:
+            return None
+        dmask = mask_of(defender)
+        best: tuple[tuple[int, int, tuple[int, ...]], tuple[int, tuple[int, ...]]] | None = None
+        for dead, melds in options:
+            if dead == 0 and not self.rules["layoff_on_gin"]:
+                d = min_deadwood(dmask, "low", VALUES)
+            else:
+                d = best_layoffs(dmask, melds, "low", VALUES)[0]
+            key = (-self.knock_value(dead, d), dead, melds)
+            if best is None or key < best[0]:
+                best = (key, (dead, melds))
+        assert best is not None
+        dead, melds = best[1]
+        return dead, tuple(sorted(melds, key=lambda m: (m & -m).bit_length()))
+
+    def apply_knock(self, seat: str, card: int, melds: tuple[int, ...], dead: int) -> tuple[list[Event], str]:
+        self.hands[seat].remove(card)
+        self.discard.append(card)
+        self.knocker = seat
+        self.knock_deadwood = dead
+        used = 0
+        for m in melds:
+            r = self.read_new_meld([card_code(c) for c in cards_of(m)])
+            self.on_table.append(TableMeld(r.kind, list(r.cards), list(r.stands), seat))
+            used |= m
+        self.remove(self.hands[seat], cards_of(used))
+        self.revealed = {seat: list(self.hands[seat])}
+        text = f"knock {card_code(card)} :" + "".join(
+            (" | " if i else " ") + self.meld_text_of(m) for i, m in enumerate(self.on_table)
+        )
+        events = [Event("knocked", seat, {"card": card_code(card), "deadwood": dead, "gin": dead == 0})]
+        defender = self.other
+        self.turn = self.seats.index(defender)
+        self.phase = "layoff"
+        self.took = None
+        self.drawn = None
+        if (dead == 0 and not self.rules["layoff_on_gin"]) or not self.layoff_moves(defender):
+            events += self.score_knock()
+        return events, text
+
+    def meld_text_of(self, meld: TableMeld) -> str:
+        return " ".join(card_code(c) for c in meld.cards)
+
+    # ---------------------------------------------------------------- the defender (§2.4)
+    def move_layoff(self, seat: str, args: str) -> tuple[list[Event], str]:
+        self.need_phase("layoff")
+        index, reading, cards = self.parse_layoff(seat, args)
+        text = self.layoff_text(index, reading, cards)
+        events = self.apply_layoff(seat, index, reading, cards)
+        self.laid_off.extend(cards)
+        if not self.hands[seat] or not self.layoff_moves(seat):
+            events += self.score_knock()
+        return events, text
+
+    def move_done(self, seat: str, args: str) -> tuple[list[Event], str]:
+        self.need_phase("layoff")
+        self.no_args(args, "done")
+        return self.score_knock(), "done"
+
+    def move_auto(self, seat: str, args: str) -> tuple[list[Event], str]:
+        """``auto`` is recorded as the layoffs it made followed by ``done`` (notation.md)."""
+        self.need_phase("layoff")
+        self.no_args(args, "auto")
+        melds = tuple(mask_of(m.cards) for m in self.on_table)
+        _, plan = best_layoffs(mask_of(self.hands[seat]), melds, "low", VALUES)
+        events: list[Event] = []
+        for card, index in plan:
+            events += self.play(seat, f"layoff {card_code(card)} to {index + 1}")
+            if self.hand_over:
+                return events, self.log.pop().partition(" ")[2]
+        return [*events, *self.score_knock()], "done"
+
+    def score_knock(self) -> list[Event]:
+        """§2.5: gin, knock won or undercut; then the game end (§2.7)."""
+        assert self.knocker is not None
+        knocker, defender = self.knocker, next(s for s in self.seats if s != self.knocker)
+        k = self.knock_deadwood
+        dhand = self.hands[defender]
+        d, dmelds = best_melds(mask_of(dhand), "low", VALUES)
+        winner: str | None
+        if k == 0:
+            outcome, winner = "gin", knocker
+            self.credit(knocker, self.rules["gin_bonus"], "gin_bonus")
+            self.credit(knocker, d, "opponent_deadwood", deadwood=d)
+        elif k < d:
+            outcome, winner = "knock", knocker
+            self.credit(knocker, d - k, "knock_difference", knocker=k, defender=d)
+        elif k == d and not self.rules["undercut_on_tie"]:
+            outcome, winner = "tie", None
+        else:
+            outcome, winner = "undercut", defender
+            self.credit(defender, self.rules["undercut_bonus"], "undercut_bonus")
+            if k - d:
+                self.credit(defender, k - d, "undercut_difference", knocker=k, defender=d)
+        if winner is not None:
+            self.won[winner] += 1
+        self.winner_of_deal = winner
+        kmelds = tuple(tuple(card_code(c) for c in m.cards) for m in self.on_table)
+        seats = [
+            v.SeatResult(
+                knocker, tuple(card_code(c) for c in sorted(self.hands[knocker], key=display_key)), kmelds,
+                tuple(card_code(c) for c in sorted(self.hands[knocker], key=display_key)), k, (),
+                self.hand_points.get(knocker, 0),
+            ),
+            v.SeatResult(
+                defender, tuple(card_code(c) for c in sorted(dhand, key=display_key)),
+                tuple(tuple(card_code(c) for c in cards_of(m)) for m in dmelds),
+                tuple(card_code(c) for c in sorted(cards_of(mask_of(dhand) & ~sum_masks(dmelds)), key=display_key)),
+                d, tuple(card_code(c) for c in self.laid_off), self.hand_points.get(defender, 0),
+            ),
+        ]
+        self.revealed = {s: list(self.hands[s]) for s in self.seats}
+        self.close_deal(outcome, winner, seats)
+        events = [Event("deal_over", winner, {"outcome": outcome, "knocker": k, "defender": d})]
+        return events + self.check_game_end()
+
+    def end_void(self, reason: str) -> list[Event]:
+        """§2.6 dead hand / §0.4 cap: no score, no line bonus, the same dealer deals again."""
+        self.winner_of_deal = None
+        seats = [
+            v.SeatResult(s, tuple(self.hand(s)), (), tuple(self.hand(s)), 0, (), 0) for s in self.seats
+        ]
+        self.close_deal("void", None, seats)
+        return [Event("deal_void", None, {"reason": reason})]
+
+    def check_game_end(self) -> list[Event]:
+        target = self.rules["target"]
+        leader = max(self.seats, key=lambda s: self.totals[s])
+        if self.totals[leader] < target:
+            return []
+        # §2.7: bonuses come after the game ends and do not count towards the target.
+        loser = next(s for s in self.seats if s != leader)
+        self.final_scores = dict(self.totals)
+        bonuses = [(leader, self.rules["game_bonus"], "game_bonus", {})]
+        bonuses += [
+            (s, self.rules["line_bonus"] * self.won[s], "line_bonus", {"hands": self.won[s]})
+            for s in self.seats
+            if self.won[s]
+        ]
+        if self.won[loser] == 0:
+            bonuses.append((leader, self.rules["shutout_bonus"], "shutout_bonus", {}))
+        for seat, points, code, params in bonuses:
+            # In the ledger and the final scores, never in totals or hand points (§2.7).
+            self.ledger.append((seat, points, code, params))
+            self.final_scores[seat] += points
+        self.game_over = True
+        self.winners = [leader]
+        return [Event("game_over", None, {"winners": [leader]})]
+
+    def next_dealer_index(self) -> int:
+        winner = getattr(self, "winner_of_deal", None)
+        if winner is None:
+            return self.dealer  # void or no-score tie: the same dealer deals again
+        mode = self.rules["next_dealer"]
+        if mode == "winner":
+            return self.seats.index(winner)
+        if mode == "loser":
+            return 1 - self.seats.index(winner)
+        return 1 - self.dealer
+
+    def timeout_moves(self, seat: str) -> list[Event]:
+        if self.phase == "upcard" or (self.phase == "draw" and self.wall):
+            return self.play(seat, "pass")
+        if self.phase == "layoff":
+            return self.play(seat, "auto")
+        if self.must_knock:
+            return self.play(seat, self.legal_moves(seat)[0])
+        return super().timeout_moves(seat)
+
+    # ---------------------------------------------------------------- legal moves
+    def legal_moves(self, seat: str) -> list[str]:
+        if seat not in self.actors:
+            return []
+        phase = self.phase
+        if phase == "upcard":
+            return ["take", "pass"]
+        if phase == "draw":
+            if self.wall:
+                return (["take"] if self.discard and self.knock_after_take(seat) else []) + ["pass"]
+            if self.must_draw_stock or not self.discard:
+                return ["draw"]
+            return ["draw", "take"]
+        if phase == "play":
+            hand = self.hands[seat]
+            mask = mask_of(hand)
+            limit = self.rules["knock_limit"]
+            scored = []
+            for c in sorted(set(hand)):
+                if c == self.took:
+                    continue
+                scored.append((min_deadwood(mask & ~(1 << c), "low", VALUES), c))
+            scored.sort()
+            knocks = [f"knock {card_code(c)}" for d, c in scored if d <= limit]
+            if self.must_knock:
+                return knocks
+            return knocks + [f"discard {card_code(c)}" for _, c in scored]
+        if phase == "layoff":
+            return ["auto", *self.layoff_moves(seat), "done"]
+        return []
+
+    def layoff_moves(self, seat: str) -> list[str]:
+        out = []
+        for i, m in enumerate(self.on_table):
+            mm = mask_of(m.cards)
+            for c in sorted(set(self.hands[seat])):
+                if can_lay_off(c, mm, "low"):
+                    out.append(f"layoff {card_code(c)} to {i + 1}")
+        return out
+
+    def check_discard(self, seat: str, card: int) -> None:
+        if self.must_knock:
+            raise IllegalMove("wall_take_to_knock", "you must knock", {})
+        self.parse_discard(seat, card_code(card))
+
+
+def sum_masks(masks: tuple[int, ...]) -> int:
+    out = 0
+    for m in masks:
+        out |= m
+    return out
+
+
+__all__ = ["GinRummy", "parse_card", "parse_entry"]

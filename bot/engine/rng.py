@@ -1,0 +1,56 @@
+"""The engine's own pseudo-random generator and shuffle (notation.md "Shuffling").
+
+It is SHA-256 in counter mode: block ``k`` of stream ``(seed, deal, purpose)`` is
+``sha256(b"rummy-rgn/1|<seed>|<deal>|<purpose>|<k>")``, read as four big-endian 64-bit words.
+``randbelow(n)`` rejects words at or above the largest multiple of ``n`` below 2**64, so it is
+unbiased; the shuffle is Fisher-Yates from the last index down, position 0 being the top card.
+Only ``hashlib`` is used, so a record replays identically on every Python version. This module is
+not a source of production seeds: those come from ``secrets`` (``new_seed``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import MutableSequence
+from typing import TypeVar
+
+T = TypeVar("T")
+_TWO64 = 1 << 64
+
+
+class DealRandom:
+    """Deterministic stream of 64-bit words for one (seed, deal, purpose)."""
+
+    __slots__ = ("_block", "_prefix", "_words")
+
+    def __init__(self, seed: str | int, deal: int, purpose: str = "deal") -> None:
+        self._prefix = f"rummy-rgn/1|{seed}|{deal}|{purpose}|".encode()
+        self._block = 0
+        self._words: list[int] = []
+
+    def next_word(self) -> int:
+        if not self._words:
+            digest = hashlib.sha256(self._prefix + str(self._block).encode()).digest()
+            self._block += 1
+            self._words = [int.from_bytes(digest[i : i + 8], "big") for i in (24, 16, 8, 0)]
+        return self._words.pop()
+
+    def randbelow(self, n: int) -> int:
+        """Uniform integer in ``[0, n)``."""
+        limit = _TWO64 - _TWO64 % n
+        while True:
+            word = self.next_word()
+            if word < limit:
+                return word % n
+
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        """Fisher-Yates in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.randbelow(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+def new_seed() -> str:
+    """A production seed from the operating system's CSPRNG."""
+    return str(secrets.randbits(64))

@@ -1,0 +1,526 @@
+"""Basic Rummy with its house rules, and Wrotham Rummy (rules.md §1).
+
+Turn: draw (stock or discard pile), meld (one per turn unless ``multiple_melds_per_turn``), lay
+off, discard. Going out ends the deal; a blocked deal scores the lowest hand. Wrotham adds three
+jokers, the joker exchange (``swap``), 8/7-card deals with no upcard and, in deals 4-6, the rule
+that a player melds all seven cards at once or nothing. Nothing here knows Discord or SQL.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from . import views as v
+from .cards import JOKER, card_code, codes, display_key, make_deck, parse_card
+from .errors import IllegalMove
+from .game import Event, Game, Number, norm, placed_entries
+from .melds import MeldRules, Placed, entry_code, one_reading, parse_entry, read_meld
+from .rng import DealRandom
+from .search import best_melds, cards_of, mask_of
+
+DEAL_SIZES = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}  # rules.md §1.1
+
+
+class BasicRummy(Game):
+    """``basic``: rules.md §1.1-1.8."""
+
+    def make_meld_rules(self) -> MeldRules:
+        return MeldRules(ace_mode=self.rules["ace_mode"])
+
+    def card_values(self) -> tuple[int, ...]:
+        ace = 1 if self.rules["ace_mode"] == "low" else 15  # §1.1, §1.7 ace_mode
+        return (ace, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+
+    def deal_size(self, seat: str, active: int) -> int:
+        return DEAL_SIZES[max(2, min(6, active))]
+
+    def expected_count_ok(self, seat: str, count: int) -> bool:
+        size = self.deal_size(seat, len(self.active)) + 1
+        return 1 <= count <= size + 1
+
+    def verbs(self) -> tuple[str, ...]:
+        return ("draw", "take", "meld", "layoff", "discard")
+
+    # ---------------------------------------------------------------- stock exhaustion (§1.4, §1.7)
+    def exhaustion_limit(self) -> int | None:
+        mode = self.rules["stock_exhaustion"]
+        if mode == "block":
+            return 1
+        if mode == "reuse_once":
+            return 2
+        if mode.startswith("limit:"):
+            return int(mode.partition(":")[2])
+        return None
+
+    def stock_empty(self, seat: str) -> list[Event]:
+        """The player declined the discard with an empty stock: reuse the pile, or the deal is blocked."""
+        self.exhaustions += 1
+        limit = self.exhaustion_limit()
+        if (limit is not None and self.exhaustions >= limit) or not self.discard:
+            return self.end_blocked("stock_exhausted")
+        pile = self.discard
+        self.discard = []
+        if self.rules["stock_exhaustion"] == "shuffle":
+            DealRandom(self.seed or "", self.deal_no, f"reshuffle:{self.exhaustions}").shuffle(pile)
+            self.stock = pile  # pile[-1] is the top after the shuffle
+        else:
+            self.stock = pile[::-1]  # turned over unshuffled: the bottom discard becomes the top (§1.4)
+        card = self.stock.pop()
+        self.hands[seat].append(card)
+        self.drawn = card
+        self.phase = "play"
+        return [Event("stock_renewed", seat, {"count": len(self.stock) + 1}), Event("drew", seat, {})]
+
+    def on_turn_limit(self) -> None:
+        self.end_blocked("turn_limit")
+
+    # ---------------------------------------------------------------- melding
+    def all_seven_deal(self) -> bool:
+        return False
+
+    def move_meld(self, seat: str, args: str) -> tuple[list[Event], str]:
+        self.need_phase("play")
+        readings = self.parse_melds(seat, args)
+        used = sum(len(r.cards) for r in readings)
+        left = len(self.hands[seat]) - used
+        if self.all_seven_deal():
+            # §1.9: in deals 4-6 nobody melds until all seven cards go down at once.
+            if left > 1:
+                raise IllegalMove(
+                    "all_seven_required", "in deals 4 to 6 you must meld all seven cards at once",
+                    {"deal": self.deal_no},
+                )
+        else:
+            many = len(readings) > 1 or self.melds_this_turn > 0
+            if many and not self.rules["multiple_melds_per_turn"]:
+                raise IllegalMove("one_meld_per_turn", "only one new meld per turn", {})
+        if left == 0 and self.rules["last_discard_required"]:
+            raise IllegalMove(
+                "last_discard_required", "you must keep a card to discard: going out needs a final discard", {}
+            )
+        after = [(m.kind, m.cards, m.stands) for m in self.on_table]
+        after += [(r.kind, list(r.cards), list(r.stands)) for r in readings]
+        self.check_not_stuck(seat, [c for r in readings for c in r.cards], after)
+        events = self.add_melds(seat, readings)
+        text = "meld " + " | ".join(self.meld_text(r) for r in readings)
+        if not self.hands[seat]:
+            events += self.end_out(seat)
+        return events, text
+
+    def move_layoff(self, seat: str, args: str) -> tuple[list[Event], str]:
+        self.need_phase("play")
+        index, reading, cards = self.parse_layoff(seat, args)
+        meld = self.on_table[index]
+        if self.rules["layoff_requires_own_meld"] and meld.owner != seat and seat not in self.melded:
+            raise IllegalMove(
+                "layoff_needs_own_meld", "you may lay off on others' melds only after melding yourself", {}
+            )
+        if len(cards) == len(self.hands[seat]) and self.rules["last_discard_required"]:
+            raise IllegalMove(
+                "last_discard_required", "you must keep a card to discard: going out needs a final discard", {}
+            )
+        after = [(m.kind, m.cards, m.stands) for m in self.on_table]
+        after[index] = (reading.kind, list(reading.cards), list(reading.stands))
+        self.check_not_stuck(seat, cards, after)
+        text = self.layoff_text(index, reading, cards)
+        events = self.apply_layoff(seat, index, reading, cards)
+        if not self.hands[seat]:
+            events += self.end_out(seat)
+        return events, text
+
+    def check_not_stuck(self, seat: str, using: list[int], after: list[tuple[str, list[int], list]]) -> None:
+        """§1.3.4: the card taken from the discard pile cannot be discarded this turn, so a meld or
+        layoff may not leave it as the only card unless it can still be laid off on ``after``."""
+        if not self.stuck(seat, using, after):
+            return
+        rest = list(self.hands[seat])
+        self.remove(rest, using)
+        raise IllegalMove(
+            "keep_a_discard",
+            f"that would leave only {card_code(rest[0])}, which you took from the discard pile this turn "
+            "and cannot discard",
+            {"card": card_code(rest[0])},
+        )
+
+    def stuck(self, seat: str, using: list[int], after: list[tuple[str, list[int], list]] | None = None) -> bool:
+        rest = list(self.hands[seat])
+        self.remove(rest, using)
+        if len(rest) != 1 or rest[0] != self.took:
+            return False
+        if after is None:
+            after = [(m.kind, m.cards, m.stands) for m in self.on_table]
+        for kind, cards, stands in after:
+            existing = placed_entries(cards, stands, self.meld_rules)
+            if read_meld([*existing, Placed(rest[0])], self.meld_rules, kind):
+                return False
+        return True
+
+    def move_discard(self, seat: str, args: str) -> tuple[list[Event], str]:
+        self.need_phase("play")
+        card = self.parse_discard(seat, args)
+        self.hands[seat].remove(card)
+        self.discard.append(card)
+        events = [Event("discarded", seat, {"card": card_code(card)})]
+        if not self.hands[seat]:
+            events += self.end_out(seat)
+        else:
+            self.end_turn()
+        return events, f"discard {card_code(card)}"
+
+    # ---------------------------------------------------------------- scoring (§1.5, §1.7)
+    def end_out(self, winner: str) -> list[Event]:
+        """``winner`` went out: score by ``scoring_mode``, with going rummy when it applies."""
+        mode = self.rules["scoring_mode"]
+        rummy = not self.placed_before_turn and self.rules["going_rummy"] != "off"
+        factor = 2 if rummy and self.rules["going_rummy"] == "double" else 1
+        losers = [s for s in self.active if s != winner]
+        counts = {s: self.hand_value(self.hands[s]) for s in losers}
+        for s in losers:
+            c = counts[s] * factor
+            if mode == "winner_collects":
+                self.credit(winner, c, "hand_count", loser=s, count=counts[s], doubled=factor == 2)
+            elif mode == "penalty":
+                self.credit(s, c, "own_hand", count=counts[s], doubled=factor == 2)
+            else:
+                self.credit(s, -c, "pays_winner", winner=winner, count=counts[s], doubled=factor == 2)
+                self.credit(winner, c, "paid_by", loser=s, count=counts[s], doubled=factor == 2)
+        if rummy and self.rules["going_rummy"] == "plus10":
+            # rules.md §1.7 plus10: +10 to the winner; in penalty mode (low wins) that is -10.
+            self.credit(winner, -10 if mode == "penalty" else 10, "going_rummy_bonus")
+        self.won[winner] += 1
+        seats = [self.seat_result(s) for s in self.active]
+        self.close_deal("out", winner, seats, rummy)
+        events = [Event("went_out", winner, {"going_rummy": rummy})]
+        return events + self.check_game_end()
+
+    def end_blocked(self, reason: str) -> list[Event]:
+        """Nobody went out: the lowest hand wins the differences, shared on a tie (§1.7)."""
+        mode = self.rules["scoring_mode"]
+        counts = {s: self.hand_value(self.hands[s]) for s in self.active}
+        low = min(counts.values())
+        lows = [s for s in self.active if counts[s] == low]
+        pot = sum(c - low for c in counts.values())
+        if mode == "penalty":
+            for s in self.active:
+                self.credit(s, counts[s], "own_hand", count=counts[s])
+        else:
+            share = Fraction(pot, len(lows))
+            for s in self.active:
+                if s in lows:
+                    self.credit(s, share, "blocked_share", pot=pot, sharers=len(lows))
+                elif mode == "settle":
+                    self.credit(s, -(counts[s] - low), "pays_difference", count=counts[s], low=low)
+        for s in lows:
+            self.won[s] += 1
+        seats = [self.seat_result(s) for s in self.active]
+        self.close_deal("blocked", lows[0] if len(lows) == 1 else None, seats)
+        return [Event("blocked", None, {"reason": reason, "low": list(lows)}), *self.check_game_end()]
+
+    def seat_result(self, seat: str) -> v.SeatResult:
+        hand = self.hands[seat]
+        shown = tuple(card_code(c) for c in sorted(hand, key=display_key))
+        return v.SeatResult(seat, shown, (), shown, self.hand_value(hand), (), self.hand_points.get(seat, 0))
+
+    def deals_played(self) -> int:
+        return self.deal_no - self.first_deal + 1
+
+    def check_game_end(self) -> list[Event]:
+        kind, _, num = self.rules["game_end"].partition(":")
+        n = int(num)
+        over = self.deals_played() >= n if kind == "hands" else any(self.totals[s] >= n for s in self.active)
+        if not over:
+            return []
+        return self.finish_game()
+
+    def finish_game(self) -> list[Event]:
+        self.game_over = True
+        self.final_scores = dict(self.totals)
+        active = self.active
+        if self.rules["scoring_mode"] == "penalty":
+            best = min(self.totals[s] for s in active)  # §1.7 penalty: the lowest total wins
+        else:
+            best = max(self.totals[s] for s in active)
+        self.winners = [s for s in active if self.totals[s] == best]
+        return [Event("game_over", None, {"winners": list(self.winners)})]
+
+    def placing(self) -> list[str]:
+        sign = 1 if self.rules["scoring_mode"] == "penalty" else -1
+        return sorted(self.active, key=lambda s: sign * self.totals[s])
+
+    # ---------------------------------------------------------------- legal moves
+    def legal_moves(self, seat: str) -> list[str]:
+        if seat not in self.actors:
+            return []
+        if self.phase == "draw":
+            return ["draw", "take"] if self.discard else ["draw"]
+        hand = self.hands[seat]
+        moves: list[str] = []
+        moves += self.meld_moves(seat)
+        if not (self.all_seven_deal()):
+            moves += self.layoff_moves(seat)
+        moves += self.swap_moves(seat)
+        discards = sorted({c for c in hand if self.can_discard(seat, c)}, key=lambda c: (-self.value(c), c))
+        moves += [f"discard {card_code(c)}" for c in discards]
+        return moves
+
+    def meld_moves(self, seat: str) -> list[str]:
+        hand = self.hands[seat]
+        keep = 1 if self.rules["last_discard_required"] else 0
+        if self.all_seven_deal():
+            return self.all_seven_moves(seat)
+        if self.melds_this_turn and not self.rules["multiple_melds_per_turn"]:
+            return []
+        out: list[str] = []
+        seen: set[str] = set()
+        for words in self.candidate_meld_words(hand):
+            if len(hand) - len(words) < keep:
+                continue
+            try:
+                r = self.read_new_meld(words)
+            except IllegalMove:
+                continue
+            after = [(m.kind, m.cards, m.stands) for m in self.on_table] + [(r.kind, list(r.cards), list(r.stands))]
+            if self.took is not None and self.stuck(seat, list(r.cards), after):
+                continue
+            text = "meld " + self.meld_text(r)
+            if text not in seen:
+                seen.add(text)
+                out.append(text)
+        out.sort(key=lambda m: -len(m))
+        return out
+
+    def candidate_meld_words(self, hand: list[int]) -> list[list[str]]:
+        """Runs and sets made of natural cards from hand (wild placements are added by Wrotham)."""
+        naturals = sorted({c for c in hand if c != JOKER})
+        mask = mask_of(naturals)
+        from .search import candidate_melds
+
+        return [[card_code(c) for c in cards_of(m)] for m in candidate_melds(mask, self.meld_rules.ace_mode)]
+
+    def all_seven_moves(self, seat: str) -> list[str]:
+        return []
+
+    def layoff_moves(self, seat: str) -> list[str]:
+        hand = self.hands[seat]
+        if self.rules["last_discard_required"] and len(hand) <= 1:
+            return []
+        out: list[str] = []
+        for i, meld in enumerate(self.on_table):
+            if self.rules["layoff_requires_own_meld"] and meld.owner != seat and seat not in self.melded:
+                continue
+            for c in sorted(set(hand)):
+                for word in self.layoff_words(c, i):
+                    if self.took is not None and len(hand) == 2 and c != self.took:
+                        try:
+                            _, reading, cards = self.parse_layoff(seat, f"{word} to {i + 1}")
+                        except IllegalMove:
+                            continue
+                        after = [(m.kind, m.cards, m.stands) for m in self.on_table]
+                        after[i] = (reading.kind, list(reading.cards), list(reading.stands))
+                        if self.stuck(seat, cards, after):
+                            continue
+                    out.append(f"layoff {word} to {i + 1}")
+        return out
+
+    def layoff_words(self, card: int, index: int) -> list[str]:
+        meld = self.on_table[index]
+        existing = meld.placed(self.meld_rules)
+        try:
+            one_reading([*existing, Placed(card)], self.meld_rules, meld.kind)
+        except IllegalMove:
+            return []
+        return [card_code(card)]
+
+    def swap_moves(self, seat: str) -> list[str]:
+        return []
+
+    def timeout_discard(self, seat: str) -> int:
+        return super().timeout_discard(seat)
+
+
+class Wrotham(BasicRummy):
+    """``wrotham``: rules.md §1.9. Six deals; three wild jokers; 8 cards to the starting player."""
+
+    has_upcard = False
+    joker_value = 15  # §1.9 [rec]: a joker left in hand counts 15
+
+    def make_meld_rules(self) -> MeldRules:
+        return MeldRules(ace_mode=self.rules["ace_mode"], wild_jokers=True, max_wilds=None, min_natural=1)
+
+    def deck(self) -> list[int]:
+        return make_deck(1, 3)
+
+    def deal_size(self, seat: str, active: int) -> int:
+        first = self.seats[self.seat_after(self.dealer)]
+        return 8 if seat == first else 7
+
+    def expected_count_ok(self, seat: str, count: int) -> bool:
+        return 1 <= count <= 9
+
+    def start_phase(self) -> str:
+        return "play"  # §1.9: the starting player holds 8 and begins by discarding
+
+    def verbs(self) -> tuple[str, ...]:
+        return ("draw", "take", "meld", "layoff", "swap", "discard")
+
+    def all_seven_deal(self) -> bool:
+        return self.deal_no >= 4
+
+    def check_game_end(self) -> list[Event]:
+        if self.deal_no >= 6:  # §1.9: six deals make a game
+            return self.finish_game()
+        return []
+
+    # ---------------------------------------------------------------- joker exchange (§1.9)
+    def move_swap(self, seat: str, args: str) -> tuple[list[Event], str]:
+        self.need_phase("play")
+        left, sep, right = args.rpartition(" to ")
+        if not sep or not right.strip().isdigit() or len(left.split()) != 1:
+            raise IllegalMove("bad_move", "write a joker exchange as: swap 6H to 2", {})
+        card = parse_card(left.strip())
+        n = int(right)
+        if not 1 <= n <= len(self.on_table):
+            raise IllegalMove("no_such_meld", f"there is no meld {n} on the table", {"number": n})
+        self.take_from_hand(seat, [card])
+        pos = self.swap_position(card, n - 1)
+        if pos is None:
+            raise IllegalMove(
+                "swap_no_match", f"no joker in meld {n} stands for {card_code(card)}",
+                {"card": card_code(card), "number": n},
+            )
+        meld = self.on_table[n - 1]
+        placed = [
+            Placed(card) if i == pos else Placed(c, s if self.meld_rules.is_wild(c) else None)
+            for i, (c, s) in enumerate(zip(meld.cards, meld.stands, strict=True))
+        ]
+        reading = one_reading(placed, self.meld_rules, meld.kind)
+        self.hands[seat].remove(card)
+        self.hands[seat].append(JOKER)
+        meld.cards, meld.stands = list(reading.cards), list(reading.stands)
+        self.placed.add(seat)
+        return [Event("swapped", seat, {"card": card_code(card), "number": n})], f"swap {card_code(card)} to {n}"
+
+    def swap_position(self, card: int, index: int) -> int | None:
+        """Where ``card`` can replace a joker: a run's joker at its fixed place, or a set's joker
+        whose suit is open and missing (Rummikub convention, rules.md §1.9 [rec])."""
+        meld = self.on_table[index]
+        r, s = card % 13, card // 13
+        for i, (c, st) in enumerate(zip(meld.cards, meld.stands, strict=True)):
+            if c != JOKER:
+                continue
+            if st == (r, s):
+                return i
+            if meld.kind == "set" and st == (r, None):
+                present = {x // 13 for x in meld.cards if x != JOKER} | {
+                    t[1] for x, t in zip(meld.cards, meld.stands, strict=True) if x == JOKER and t[1] is not None
+                }
+                if s not in present:
+                    return i
+        return None
+
+    def swap_moves(self, seat: str) -> list[str]:
+        out: list[str] = []
+        for i in range(len(self.on_table)):
+            for c in sorted(set(self.hands[seat]) - {JOKER}):
+                if self.swap_position(c, i) is not None:
+                    out.append(f"swap {card_code(c)} to {i + 1}")
+        return out
+
+    # ---------------------------------------------------------------- wild placements
+    def candidate_meld_words(self, hand: list[int]) -> list[list[str]]:
+        """Natural melds plus melds that use jokers, each joker annotated (so never ambiguous)."""
+        out = super().candidate_meld_words(hand)
+        jokers = hand.count(JOKER)
+        if not jokers:
+            return out
+        naturals = sorted({c for c in hand if c != JOKER})
+        seen = {" ".join(w) for w in out}
+        for extra in self.wild_melds(naturals, jokers):
+            key = " ".join(extra)
+            if key not in seen:
+                seen.add(key)
+                out.append(extra)
+        return out
+
+    def wild_melds(self, naturals: list[int], jokers: int) -> list[list[str]]:
+        """Sets and runs from hand with 1..jokers jokers (at least one natural card)."""
+        out: list[list[str]] = []
+        by_rank: dict[int, list[int]] = {}
+        for c in naturals:
+            by_rank.setdefault(c % 13, []).append(c)
+        for r, cs in by_rank.items():
+            for k in range(1, len(cs) + 1):
+                for j in range(1, jokers + 1):
+                    if 3 <= k + j <= 4:
+                        out.append([card_code(c) for c in cs[:k]] + [f"JK={'A23456789TJQK'[r]}"] * j)
+        line = 14 if self.meld_rules.ace_mode != "low" else 13
+        for s in range(4):
+            have = {c % 13 for c in naturals if c // 13 == s}
+            for start in range(line):
+                for length in range(3, 14):
+                    if start + length > line:
+                        break
+                    ranks = [(start + i) % 13 for i in range(length)]
+                    missing = [rk for rk in ranks if rk not in have]
+                    if 1 <= len(missing) <= jokers and len(missing) < length:
+                        words = [
+                            card_code(rk + 13 * s) if rk in have else f"JK={card_code(rk + 13 * s)}" for rk in ranks
+                        ]
+                        out.append(words)
+        return out
+
+    def layoff_words(self, card: int, index: int) -> list[str]:
+        if card != JOKER:
+            return super().layoff_words(card, index)
+        meld = self.on_table[index]
+        existing = meld.placed(self.meld_rules)
+        words = []
+        for r in read_meld([*existing, Placed(JOKER)], self.meld_rules, meld.kind):
+            added = [st for c, st in zip(r.cards, r.stands, strict=True) if c == JOKER]
+            before = [st for c, st in zip(meld.cards, meld.stands, strict=True) if c == JOKER]
+            for st in added:
+                if st in before:
+                    before.remove(st)
+                else:
+                    words.append(entry_code(JOKER, st, self.meld_rules))
+                    break
+        return sorted(set(words))
+
+    def all_seven_moves(self, seat: str) -> list[str]:
+        """Deals 4-6: every way to meld all the hand but at most one card in one move (exact search)."""
+        hand = self.hands[seat]
+        cands = []
+        for words in self.candidate_meld_words(hand):
+            try:
+                cands.append(self.read_new_meld(words))
+            except IllegalMove:
+                continue
+        from collections import Counter
+
+        ldr = self.rules["last_discard_required"]
+        results: set[str] = set()
+        have = Counter(hand)
+
+        def search(start: int, used: Counter[int], chosen: list[int]) -> None:
+            n = sum(used.values())
+            # §1.9: all the hand goes down but at most one card, which is then discarded.
+            if chosen and len(hand) - n <= 1 and not (ldr and n == len(hand)):
+                rest = list((have - used).elements())
+                if rest != [self.took]:
+                    results.add("meld " + " | ".join(self.meld_text(cands[i]) for i in chosen))
+            for i in range(start, len(cands)):
+                cu = used + Counter(cands[i].cards)
+                if all(cu[c] <= have[c] for c in cu):
+                    search(i + 1, cu, [*chosen, i])
+
+        search(0, Counter(), [])
+        return sorted(results)
+
+
+def best_melds_text(hand: list[int], ace_mode: str, values: tuple[int, ...]) -> tuple[int, list[str]]:
+    """Helper for views: the best arrangement of a natural hand as meld texts."""
+    dead, melds = best_melds(mask_of(hand), ace_mode, values)
+    return dead, [codes(cards_of(m)) for m in melds]
+
+
+__all__ = ["BasicRummy", "Number", "Wrotham", "best_melds_text", "norm", "parse_entry"]

@@ -1,0 +1,1 @@
+"""Discord cogs: thin slash-command and button handlers. No game rules live here."""
