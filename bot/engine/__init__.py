@@ -151,7 +151,8 @@ def load_game(text: str) -> Game:
                 game.next_deal()
                 if game.deal_no != int(move):
                     raise IllegalMove(
-                        "bad_record", f"expected deal {game.deal_no}, the record says {move}",
+                        "bad_record",
+                        f"expected deal {game.deal_no}, the record says {move}",
                         {"expected": game.deal_no},
                     )
             else:

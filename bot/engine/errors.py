@@ -12,9 +12,7 @@ from typing import Any
 class IllegalMove(Exception):
     """A move or record the rules refuse. The game is left exactly as it was."""
 
-    def __init__(
-        self, code: str, message: str, params: dict[str, Any] | None = None, line: int | None = None
-    ) -> None:
+    def __init__(self, code: str, message: str, params: dict[str, Any] | None = None, line: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message

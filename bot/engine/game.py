@@ -193,7 +193,8 @@ class Game:
             for c in cards:
                 if pool[c] <= 0:
                     raise IllegalMove(
-                        "bad_layout", f"{card_code(c)} in {where} is one copy more than the deck holds",
+                        "bad_layout",
+                        f"{card_code(c)} in {where} is one copy more than the deck holds",
                         {"card": card_code(c)},
                     )
                 pool[c] -= 1
@@ -261,7 +262,8 @@ class Game:
         for s in self.active:
             if not self.expected_count_ok(s, len(self.hands[s])):
                 raise IllegalMove(
-                    "bad_layout", f"{s} holds {len(self.hands[s])} cards, which phase {self.phase} does not allow",
+                    "bad_layout",
+                    f"{s} holds {len(self.hands[s])} cards, which phase {self.phase} does not allow",
                     {"seat": s, "count": len(self.hands[s]), "phase": self.phase},
                 )
 
@@ -319,7 +321,8 @@ class Game:
     def need_phase(self, *phases: str) -> None:
         if self.phase not in phases:
             raise IllegalMove(
-                "wrong_phase", f"that move is not possible now (phase {self.phase})",
+                "wrong_phase",
+                f"that move is not possible now (phase {self.phase})",
                 {"phase": self.phase, "expected": list(phases)},
             )
 
@@ -417,9 +420,7 @@ class Game:
         self.melded.add(seat)
         self.melds_this_turn += len(readings)
         first = len(self.on_table) - len(readings) + 1
-        return [
-            Event("melded", seat, {"meld": self.meld_text(r), "number": first + i}) for i, r in enumerate(readings)
-        ]
+        return [Event("melded", seat, {"meld": self.meld_text(r), "number": first + i}) for i, r in enumerate(readings)]
 
     def parse_layoff(self, seat: str, args: str) -> tuple[int, Reading, list[int]]:
         """``7H 8H to 3`` -> (meld index, the meld's new reading, the cards from hand)."""
@@ -438,7 +439,8 @@ class Game:
         except IllegalMove as err:
             if err.code == "invalid_meld":
                 raise IllegalMove(
-                    "invalid_layoff", f"{codes(p.card for p in added)} does not fit meld {n}",
+                    "invalid_layoff",
+                    f"{codes(p.card for p in added)} does not fit meld {n}",
                     {"cards": codes(p.card for p in added), "number": n},
                 ) from None
             raise
@@ -477,7 +479,8 @@ class Game:
         self.take_from_hand(seat, [card])
         if self.took is not None and card == self.took and self.hands[seat].count(card) == 1:
             raise IllegalMove(
-                "discard_taken_card", f"{card_code(card)} was taken from the discard pile this turn",
+                "discard_taken_card",
+                f"{card_code(card)} was taken from the discard pile this turn",
                 {"card": card_code(card)},
             )
         return card
@@ -573,7 +576,10 @@ class Game:
     @property
     def melds(self) -> list[v.Meld]:
         """The melds with the numbers in force (``layoff 7H to 3`` uses them)."""
-        return [v.Meld(i + 1, m.owner, m.kind, tuple(t)) for i, (m, t) in enumerate(zip(self.on_table, self.table, strict=True))]
+        return [
+            v.Meld(i + 1, m.owner, m.kind, tuple(t))
+            for i, (m, t) in enumerate(zip(self.on_table, self.table, strict=True))
+        ]
 
     @property
     def discard_pile(self) -> list[str]:
@@ -682,7 +688,7 @@ class Game:
         hands: dict[str, list[int]] = {}
         for args in tags.get("Hand", []):
             if len(args) != 2 or args[0] not in self.seats:
-                raise IllegalMove("bad_layout", "write [Hand \"seat\" \"cards\"] for a seated player", {})
+                raise IllegalMove("bad_layout", 'write [Hand "seat" "cards"] for a seated player', {})
             hands[args[0]] = parse_cards(args[1])
         if hands:
             out["hands"] = hands

@@ -114,9 +114,7 @@ class GinRummy(Game):
             return events, text
         self.need_phase("draw")
         if self.must_draw_stock:
-            raise IllegalMove(
-                "must_draw_stock", "both players passed the upcard: draw from the stock", {}
-            )
+            raise IllegalMove("must_draw_stock", "both players passed the upcard: draw from the stock", {})
         if self.wall:
             self.no_args(args, "take")
             if not self.discard or not self.knock_after_take(seat):
@@ -133,9 +131,7 @@ class GinRummy(Game):
         hand = self.hands[seat] + [card]
         mask = mask_of(hand)
         limit = self.rules["knock_limit"]
-        return any(
-            c != card and min_deadwood(mask & ~(1 << c), "low", VALUES) <= limit for c in hand
-        )
+        return any(c != card and min_deadwood(mask & ~(1 << c), "low", VALUES) <= limit for c in hand)
 
     def move_draw(self, seat: str, args: str) -> tuple[list[Event], str]:
         if self.wall:
@@ -187,7 +183,8 @@ class GinRummy(Game):
             dead = self.hand_value(rest) - sum(self.hand_value(cards_of(m)) for m in melds)
             if dead > limit:
                 raise IllegalMove(
-                    "knock_too_high", f"that arrangement leaves {dead} deadwood; a knock needs {limit} or less",
+                    "knock_too_high",
+                    f"that arrangement leaves {dead} deadwood; a knock needs {limit} or less",
                     {"deadwood": dead, "limit": limit},
                 )
         else:
@@ -333,15 +330,22 @@ class GinRummy(Game):
         kmelds = tuple(tuple(card_code(c) for c in m.cards) for m in self.on_table)
         seats = [
             v.SeatResult(
-                knocker, tuple(card_code(c) for c in sorted(self.hands[knocker], key=display_key)), kmelds,
-                tuple(card_code(c) for c in sorted(self.hands[knocker], key=display_key)), k, (),
+                knocker,
+                tuple(card_code(c) for c in sorted(self.hands[knocker], key=display_key)),
+                kmelds,
+                tuple(card_code(c) for c in sorted(self.hands[knocker], key=display_key)),
+                k,
+                (),
                 self.hand_points.get(knocker, 0),
             ),
             v.SeatResult(
-                defender, tuple(card_code(c) for c in sorted(dhand, key=display_key)),
+                defender,
+                tuple(card_code(c) for c in sorted(dhand, key=display_key)),
                 tuple(tuple(card_code(c) for c in cards_of(m)) for m in dmelds),
                 tuple(card_code(c) for c in sorted(cards_of(mask_of(dhand) & ~sum_masks(dmelds)), key=display_key)),
-                d, tuple(card_code(c) for c in self.laid_off), self.hand_points.get(defender, 0),
+                d,
+                tuple(card_code(c) for c in self.laid_off),
+                self.hand_points.get(defender, 0),
             ),
         ]
         self.revealed = {s: list(self.hands[s]) for s in self.seats}
@@ -352,9 +356,7 @@ class GinRummy(Game):
     def end_void(self, reason: str) -> list[Event]:
         """§2.6 dead hand / §0.4 cap: no score, no line bonus, the same dealer deals again."""
         self.winner_of_deal = None
-        seats = [
-            v.SeatResult(s, tuple(self.hand(s)), (), tuple(self.hand(s)), 0, (), 0) for s in self.seats
-        ]
+        seats = [v.SeatResult(s, tuple(self.hand(s)), (), tuple(self.hand(s)), 0, (), 0) for s in self.seats]
         self.close_deal("void", None, seats)
         return [Event("deal_void", None, {"reason": reason})]
 

@@ -85,33 +85,60 @@ def _c(name: str, default: str, choices: tuple[str, ...], section: str, help: st
 
 
 _TURN_LIMIT = _i(
-    "hand_turn_limit", 400, 20, 10000, "§0.4",
+    "hand_turn_limit",
+    400,
+    20,
+    10000,
+    "§0.4",
     "Safety cap: a deal ends after this many turns (basic/wrotham: scored as blocked; others: void).",
 )
 
 _BASIC_COMMON: tuple[OptionSpec, ...] = (
     _b("multiple_melds_per_turn", False, "§1.7", "Any number of new melds per turn (default: one)."),
-    _c("going_rummy", "off", ("off", "double", "plus10"), "§1.7",
-       "Going out in one turn with nothing placed before: double the deal's score, or +10."),
+    _c(
+        "going_rummy",
+        "off",
+        ("off", "double", "plus10"),
+        "§1.7",
+        "Going out in one turn with nothing placed before: double the deal's score, or +10.",
+    ),
     _b("layoff_requires_own_meld", False, "§1.7", "No layoffs on others' melds until you have melded."),
-    _c("ace_mode", "low", ("low", "high_low", "round_the_corner"), "§1.7",
-       "low: A-2-3 only (ace 1). high_low: also Q-K-A (ace 15). round_the_corner: also K-A-2 (ace 15)."),
+    _c(
+        "ace_mode",
+        "low",
+        ("low", "high_low", "round_the_corner"),
+        "§1.7",
+        "low: A-2-3 only (ace 1). high_low: also Q-K-A (ace 15). round_the_corner: also K-A-2 (ace 15).",
+    ),
     _b("last_discard_required", False, "§1.7", "You must go out by discarding your last card."),
     OptionSpec(
-        "stock_exhaustion", "pattern", "turn_over",
+        "stock_exhaustion",
+        "pattern",
+        "turn_over",
         "turn_over: discard pile turned over unshuffled; shuffle; limit:N: blocked at the N-th "
         "exhaustion; reuse_once; block: blocked when the stock is empty.",
-        "§1.4, §1.7", choices=("turn_over", "shuffle", "limit:N", "reuse_once", "block"),
+        "§1.4, §1.7",
+        choices=("turn_over", "shuffle", "limit:N", "reuse_once", "block"),
         pattern=r"turn_over|shuffle|reuse_once|block|limit:\d{1,3}",
     ),
-    _c("scoring_mode", "winner_collects", ("winner_collects", "penalty", "settle"), "§1.5, §1.7",
-       "winner_collects: the winner scores the losers' hands; penalty: each scores own hand, low wins; "
-       "settle: losers pay the winner."),
+    _c(
+        "scoring_mode",
+        "winner_collects",
+        ("winner_collects", "penalty", "settle"),
+        "§1.5, §1.7",
+        "winner_collects: the winner scores the losers' hands; penalty: each scores own hand, low wins; "
+        "settle: losers pay the winner.",
+    ),
 )
 
 _GAME_END = OptionSpec(
-    "game_end", "pattern", "target:100", "target:N: ends when a total reaches N; hands:N: after N deals.",
-    "§1.6", choices=("target:N", "hands:N"), pattern=r"(target|hands):\d{1,5}",
+    "game_end",
+    "pattern",
+    "target:100",
+    "target:N: ends when a total reaches N; hands:N: after N deals.",
+    "§1.6",
+    choices=("target:N", "hands:N"),
+    pattern=r"(target|hands):\d{1,5}",
 )
 
 OPTION_SPECS: dict[str, tuple[OptionSpec, ...]] = {
@@ -124,10 +151,19 @@ OPTION_SPECS: dict[str, tuple[OptionSpec, ...]] = {
         _i("knock_limit", 10, 0, 10, "§2.3", "Highest deadwood a player may knock with."),
         _b("layoff_on_gin", True, "§2.4", "The defender may lay off against gin (false: the common rule)."),
         _c("next_dealer", "winner", ("winner", "loser", "alternate"), "§2.1", "Who deals the next hand."),
-        _b("upcard_offer", True, "§2.3",
-           "The first upcard is offered to the non-dealer, then the dealer (false: a normal first turn)."),
-        _c("dead_hand", "after_discard", ("after_discard", "immediate", "wall"), "§2.6",
-           "When two stock cards remain: after the discard, at once, or OpenSpiel's wall."),
+        _b(
+            "upcard_offer",
+            True,
+            "§2.3",
+            "The first upcard is offered to the non-dealer, then the dealer (false: a normal first turn).",
+        ),
+        _c(
+            "dead_hand",
+            "after_discard",
+            ("after_discard", "immediate", "wall"),
+            "§2.6",
+            "When two stock cards remain: after the discard, at once, or OpenSpiel's wall.",
+        ),
         _i("target", 100, 1, 10000, "§2.7", "Hand points that end the game."),
         _i("game_bonus", 100, 0, 1000, "§2.7", "Bonus to the game's winner."),
         _i("line_bonus", 20, 0, 1000, "§2.7", "Bonus per hand won, to each player."),
@@ -172,13 +208,12 @@ def make_rules(variant: str, options: Mapping[str, Any] | str | None = None) -> 
     """Validate a variant name and its options; unknown names or values raise IllegalMove."""
     if variant not in VARIANTS:
         raise IllegalMove(
-            "unknown_variant", f"unknown variant {variant!r} (valid: {', '.join(VARIANTS)})",
+            "unknown_variant",
+            f"unknown variant {variant!r} (valid: {', '.join(VARIANTS)})",
             {"variant": variant, "valid": list(VARIANTS)},
         )
     if variant not in IMPLEMENTED:
-        raise IllegalMove(
-            "variant_unavailable", f"the variant {variant!r} is not available yet", {"variant": variant}
-        )
+        raise IllegalMove("variant_unavailable", f"the variant {variant!r} is not available yet", {"variant": variant})
     given = parse_options_text(options) if isinstance(options, str) else dict(options or {})
     specs = {s.name: s for s in OPTION_SPECS[variant]}
     values: dict[str, Any] = {s.name: s.default for s in OPTION_SPECS[variant]}

@@ -87,7 +87,8 @@ class BasicRummy(Game):
             # §1.9: in deals 4-6 nobody melds until all seven cards go down at once.
             if left > 1:
                 raise IllegalMove(
-                    "all_seven_required", "in deals 4 to 6 you must meld all seven cards at once",
+                    "all_seven_required",
+                    "in deals 4 to 6 you must meld all seven cards at once",
                     {"deal": self.deal_no},
                 )
         else:
@@ -385,7 +386,8 @@ class Wrotham(BasicRummy):
         pos = self.swap_position(card, n - 1)
         if pos is None:
             raise IllegalMove(
-                "swap_no_match", f"no joker in meld {n} stands for {card_code(card)}",
+                "swap_no_match",
+                f"no joker in meld {n} stands for {card_code(card)}",
                 {"card": card_code(card), "number": n},
             )
         meld = self.on_table[n - 1]

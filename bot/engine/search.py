@@ -364,16 +364,12 @@ def arrangements(
     duplicates; the list is sorted by deadwood, then melds. The gin knocker chooses among these.
     """
     config = _config(ace_mode, values)
-    found = [
-        (dead, tuple(sorted(melds))) for dead, melds in _search(mask, max_deadwood, config, ace_mode, values)
-    ]
+    found = [(dead, tuple(sorted(melds))) for dead, melds in _search(mask, max_deadwood, config, ace_mode, values)]
     found.sort()
     return found
 
 
-def best_melds(
-    mask: int, ace_mode: str = "low", values: tuple[int, ...] = LOW_VALUES
-) -> tuple[int, tuple[int, ...]]:
+def best_melds(mask: int, ace_mode: str = "low", values: tuple[int, ...] = LOW_VALUES) -> tuple[int, tuple[int, ...]]:
     """``(deadwood, melds)`` of one optimal partition, melds ascending.
 
     Tie-break among partitions of equal (least) deadwood: the one whose ascending tuple of meld

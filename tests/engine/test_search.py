@@ -88,9 +88,7 @@ def value_of(mask: int, values: tuple[int, ...]) -> int:
 
 
 @cache
-def ref_families(
-    hand_mask: int, mode: str, values: tuple[int, ...]
-) -> tuple[tuple[int, tuple[int, ...]], ...]:
+def ref_families(hand_mask: int, mode: str, values: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """Every family of pairwise-disjoint melds: (deadwood, melds ascending)."""
     melds = ref_candidates(tuple(cards_of(hand_mask)), mode)
     out = []
@@ -151,9 +149,7 @@ def all_melds(mode: str) -> list[int]:
         for start in range(13)
         for length in range(3, 14)
     }
-    sets = {
-        mask_of(c) for r in range(13) for n in (3, 4) for c in combinations([s * 13 + r for s in range(4)], n)
-    }
+    sets = {mask_of(c) for r in range(13) for n in (3, 4) for c in combinations([s * 13 + r for s in range(4)], n)}
     return sorted(m for m in runs | sets if ref_is_meld(cards_of(m), mode))
 
 
