@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from . import views as v
 from .cards import JOKER, card_code, codes, display_key, make_deck, parse_card, parse_cards
@@ -26,13 +27,12 @@ from .rng import DealRandom
 Number = int | Fraction
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(NamedTuple):
     """Something that happened, for the bot to announce: ``kind`` plus what the message needs."""
 
     kind: str
     seat: str | None = None
-    params: dict[str, Any] = field(default_factory=dict)
+    params: Mapping[str, Any] = MappingProxyType({})
 
 
 @dataclass(slots=True)
@@ -81,6 +81,7 @@ class Game:
         self.first_deal = first_deal
         self.deal_no = first_deal
         self.meld_rules = self.make_meld_rules()
+        self.turn_limit: int = rules["hand_turn_limit"]
         self.values = self.card_values()
         self.header = header or []
         self.log: list[str] = []
@@ -151,6 +152,8 @@ class Game:
 
     def seat_after(self, index: int) -> int:
         n = len(self.seats)
+        if not self.resigned:
+            return (index + 1) % n
         for k in range(1, n + 1):
             j = (index + k) % n
             if self.seats[j] not in self.resigned:
@@ -176,33 +179,11 @@ class Game:
         self.ledger = []
         self.result = None
         layout = layout or {}
-        pool = Counter(self.deck())
-        placed_cards: list[tuple[str, list[int]]] = []
+        rest = self.deck() if not layout else self.undealt(layout)
         hands_given: dict[str, list[int]] = layout.get("hands", {})
-        for seat, cards in hands_given.items():
-            placed_cards.append((f"the hand of {seat}", cards))
         table: list[TableMeld] = layout.get("table", [])
-        for m in table:
-            placed_cards.append(("the table", m.cards))
         stock_given: list[int] | None = layout.get("stock")
         discard_given: list[int] | None = layout.get("discard")
-        for name, cards in (("the stock", stock_given), ("the discard pile", discard_given)):
-            if cards is not None:
-                placed_cards.append((name, cards))
-        for where, cards in placed_cards:
-            for c in cards:
-                if pool[c] <= 0:
-                    raise IllegalMove(
-                        "bad_layout",
-                        f"{card_code(c)} in {where} is one copy more than the deck holds",
-                        {"card": card_code(c)},
-                    )
-                pool[c] -= 1
-        rest: list[int] = []
-        for c in self.deck():  # what no tag placed, in canonical deck order
-            if pool[c] > 0:
-                pool[c] -= 1
-                rest.append(c)
         if self.seed is not None:
             DealRandom(self.seed, self.deal_no).shuffle(rest)
         rest.reverse()  # pop() takes the top card (index 0 of the shuffled deck)
@@ -238,6 +219,32 @@ class Game:
         self.turn = self.seat_after(dealer_i)
         self.phase = self.start_phase()
         self.after_layout(layout)
+
+    def undealt(self, layout: Mapping[str, Any]) -> list[int]:
+        """The deck less every card a position tag placed, in canonical order; refuses extra copies."""
+        pool = Counter(self.deck())
+        placed_cards: list[tuple[str, list[int]]] = [
+            (f"the hand of {s}", cs) for s, cs in layout.get("hands", {}).items()
+        ]
+        placed_cards += [("the table", m.cards) for m in layout.get("table", [])]
+        for name, key in (("the stock", "stock"), ("the discard pile", "discard")):
+            if layout.get(key) is not None:
+                placed_cards.append((name, layout[key]))
+        for where, cards in placed_cards:
+            for c in cards:
+                if pool[c] <= 0:
+                    raise IllegalMove(
+                        "bad_layout",
+                        f"{card_code(c)} in {where} is one copy more than the deck holds",
+                        {"card": card_code(c)},
+                    )
+                pool[c] -= 1
+        rest: list[int] = []
+        for c in self.deck():
+            if pool[c] > 0:
+                pool[c] -= 1
+                rest.append(c)
+        return rest
 
     def after_layout(self, layout: Mapping[str, Any]) -> None:
         """Apply ``[Turn]``, ``[Phase]`` and friends, then check the counts make sense."""
@@ -302,17 +309,18 @@ class Game:
             raise IllegalMove("resigned", f"{seat} has resigned", {"seat": seat})
         if self.hand_over:
             raise IllegalMove("deal_over", "the deal is over; the next one has not been dealt", {})
-        if seat not in self.actors:
+        if seat != self.seats[self.turn] and seat not in self.actors:
             raise IllegalMove("not_your_turn", f"it is not {seat}'s turn", {"seat": seat, "turn": self.current_seat})
-        handler = getattr(self, "move_" + verb, None)
-        if handler is None or verb not in self.verbs():
+        handler = getattr(self, "move_" + verb, None) if verb in self.verbs() else None
+        if handler is None:
             raise IllegalMove(
                 "unknown_move", f"{verb!r} is not a move in {self.variant}", {"verb": verb, "valid": self.verbs()}
             )
-        args = " ".join(words[1:])
+        args = move.strip()[len(words[0]) :].strip() if len(words) > 1 else ""
         events, text = handler(seat, args)
-        self.log.append(f"{seat} {text}")
-        self.last_move = f"{seat} {text}"
+        line = f"{seat} {text}"
+        self.log.append(line)
+        self.last_move = line
         return events
 
     def verbs(self) -> tuple[str, ...]:
@@ -333,8 +341,15 @@ class Game:
 
     def take_from_hand(self, seat: str, cards: list[int]) -> None:
         """Check ``cards`` (a multiset) are all in the seat's hand; raises without changing anything."""
+        hand = self.hands[seat]
+        if len(cards) == 1:
+            if cards[0] not in hand:
+                raise IllegalMove(
+                    "not_in_hand", f"{card_code(cards[0])} is not in your hand", {"card": card_code(cards[0])}
+                )
+            return
         need = Counter(cards)
-        have = Counter(self.hands[seat])
+        have = Counter(hand)
         for c, n in need.items():
             if have[c] < n:
                 raise IllegalMove("not_in_hand", f"{card_code(c)} is not in your hand", {"card": card_code(c)})
@@ -353,7 +368,7 @@ class Game:
         self.drawn = None
         self.melds_this_turn = 0
         self.placed_before_turn = self.seats[self.turn] in self.placed
-        if self.turns >= self.rules["hand_turn_limit"]:
+        if self.turns >= self.turn_limit:
             self.on_turn_limit()
 
     def on_turn_limit(self) -> None:

@@ -9,14 +9,28 @@ Discord or SQL.
 from __future__ import annotations
 
 from . import views as v
-from .cards import card_code, codes, display_key, parse_card
+from .cards import CODES, card_code, codes, display_key, parse_card
 from .errors import IllegalMove
 from .game import Event, Game, TableMeld
 from .melds import MeldRules, parse_entry
 from .rgn import split_melds
-from .search import arrangements, best_layoffs, best_melds, can_lay_off, cards_of, mask_of, min_deadwood
+from .search import (
+    LOW_VALUES,
+    arrangements,
+    best_layoffs,
+    best_melds,
+    can_lay_off,
+    cards_of,
+    deadwood_after_each_discard,
+    mask_of,
+    meldable_cards,
+    min_deadwood,
+)
 
-VALUES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)  # §2.1
+VALUES = LOW_VALUES  # §2.1: J Q K 10, ace 1, others pip
+_KNOCK = tuple(f"knock {code}" for code in CODES)
+_DISCARD = tuple(f"discard {code}" for code in CODES)
+_HIGH_FIRST = tuple((-VALUES[c % 13], c) for c in range(52))  # discard order: high cards first
 
 
 class GinRummy(Game):
@@ -421,16 +435,20 @@ class GinRummy(Game):
             hand = self.hands[seat]
             mask = mask_of(hand)
             limit = self.rules["knock_limit"]
-            scored = []
-            for c in sorted(set(hand)):
-                if c == self.took:
-                    continue
-                scored.append((min_deadwood(mask & ~(1 << c), "low", VALUES), c))
-            scored.sort()
-            knocks = [f"knock {card_code(c)}" for d, c in scored if d <= limit]
+            took = self.took
+            if min_deadwood(mask, "low", VALUES) - 10 > limit and not self.must_knock:
+                # A discard lowers the least deadwood by at most its value (10), so no knock
+                # exists: offer the discards, unmeldable high cards first.
+                meldable = meldable_cards(mask)
+                order = sorted(hand, key=_HIGH_FIRST.__getitem__)
+                return [_DISCARD[c] for c in order if not (meldable >> c) & 1 and c != took] + [
+                    _DISCARD[c] for c in order if (meldable >> c) & 1 and c != took
+                ]
+            scored = sorted(dc for dc in deadwood_after_each_discard(mask, "low", VALUES) if dc[1] != took)
+            knocks = [_KNOCK[c] for d, c in scored if d <= limit]
             if self.must_knock:
                 return knocks
-            return knocks + [f"discard {card_code(c)}" for _, c in scored]
+            return knocks + [_DISCARD[c] for _, c in scored]
         if phase == "layoff":
             return ["auto", *self.layoff_moves(seat), "done"]
         return []

@@ -1,7 +1,8 @@
 """The engine's own pseudo-random generator and shuffle (notation.md "Shuffling").
 
-It is SHA-256 in counter mode: block ``k`` of stream ``(seed, deal, purpose)`` is
-``sha256(b"rummy-rgn/1|<seed>|<deal>|<purpose>|<k>")``, read as four big-endian 64-bit words.
+It is SHAKE-256 in counter mode: block ``k`` of stream ``(seed, deal, purpose)`` is the first
+512 bytes of ``shake_256(b"rummy-rgn/1|<seed>|<deal>|<purpose>|<k>")``, read as 64 big-endian
+64-bit words, used in order.
 ``randbelow(n)`` rejects words at or above the largest multiple of ``n`` below 2**64, so it is
 unbiased; the shuffle is Fisher-Yates from the last index down, position 0 being the top card.
 Only ``hashlib`` is used, so a record replays identically on every Python version. This module is
@@ -12,11 +13,13 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import struct
 from collections.abc import MutableSequence
 from typing import TypeVar
 
 T = TypeVar("T")
 _TWO64 = 1 << 64
+_WORDS = struct.Struct(">64Q")
 
 
 class DealRandom:
@@ -31,9 +34,9 @@ class DealRandom:
 
     def next_word(self) -> int:
         if not self._words:
-            digest = hashlib.sha256(self._prefix + str(self._block).encode()).digest()
+            digest = hashlib.shake_256(self._prefix + str(self._block).encode()).digest(512)
             self._block += 1
-            self._words = [int.from_bytes(digest[i : i + 8], "big") for i in (24, 16, 8, 0)]
+            self._words = list(reversed(_WORDS.unpack(digest)))
         return self._words.pop()
 
     def randbelow(self, n: int) -> int:

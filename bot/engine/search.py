@@ -237,6 +237,43 @@ def min_deadwood(mask: int, ace_mode: str = "low", values: tuple[int, ...] = LOW
     return result
 
 
+def meldable_cards(mask: int) -> int:
+    """Mask of the cards of ``mask`` that belong to at least one candidate meld (ace low)."""
+    covered = 0
+    for shift in (0, 13, 26, 39):
+        m = (mask >> shift) & _SUIT
+        starts = m & (m >> 1) & (m >> 2)  # lowest card of every three-card run
+        covered |= (starts | starts << 1 | starts << 2) << shift
+    a, b, c, d = mask & _SUIT, (mask >> 13) & _SUIT, (mask >> 26) & _SUIT, (mask >> 39) & _SUIT
+    triples = (a & b & (c | d)) | (c & d & (a | b))
+    return covered | (mask & (triples | triples << 13 | triples << 26 | triples << 39))
+
+
+def deadwood_after_each_discard(
+    mask: int, ace_mode: str = "low", values: tuple[int, ...] = LOW_VALUES
+) -> list[tuple[int, int]]:
+    """``(deadwood, card)`` for each card of ``mask``: what discarding it leaves (rules.md §2.3).
+
+    A card in no candidate meld is deadwood in every partition, so discarding it lowers the least
+    deadwood by exactly its value; only meldable cards need a search of their own.
+    """
+    out: list[tuple[int, int]] = []
+    if ace_mode != "low":
+        for card in cards_of(mask):
+            out.append((min_deadwood(mask ^ (1 << card), ace_mode, values), card))
+        return out
+    base = min_deadwood(mask, ace_mode, values)
+    meldable = meldable_cards(mask)
+    card_values = _config(ace_mode, values).card_values
+    m = mask
+    while m:
+        low = m & -m
+        card = low.bit_length() - 1
+        out.append((min_deadwood(mask ^ low, ace_mode, values) if low & meldable else base - card_values[card], card))
+        m ^= low
+    return out
+
+
 def _with_sets(table: list[int], a: int, b: int, c: int, d: int, triples: int) -> int:
     """Least deadwood trying every set choice on the ranks in ``triples`` (suit masks a, b, c, d).
 
