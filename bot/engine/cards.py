@@ -22,6 +22,7 @@ NATURALS = tuple(range(52))
 CODES: tuple[str, ...] = (*tuple(r + s for s in SUITS for r in RANKS), "JK")
 _BY_CODE: dict[str, int] = {code: i for i, code in enumerate(CODES)}
 _BY_CODE.update({"10" + s: SUITS.index(s) * 13 + 9 for s in SUITS})
+CARD_BY_CODE: dict[str, int] = {code: i for i, code in enumerate(CODES)}  # canonical codes only
 
 
 def rank(card: int) -> int:

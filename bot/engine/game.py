@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from . import views as v
-from .cards import JOKER, card_code, codes, display_key, make_deck, parse_card, parse_cards
+from .cards import CARD_BY_CODE, JOKER, card_code, codes, display_key, make_deck, parse_card, parse_cards
 from .errors import IllegalMove
 from .melds import MeldRules, Placed, Reading, entry_code, one_reading, parse_entry
 from .options import OPTION_SPECS, PLAYERS, OptionSpec, RuleSet
@@ -487,10 +487,12 @@ class Game:
 
     # discard ----------------------------------------------------------------
     def parse_discard(self, seat: str, args: str) -> int:
-        words = args.split()
-        if len(words) != 1:
-            raise IllegalMove("bad_move", "discard one card, e.g. discard KS", {})
-        card = parse_card(words[0])
+        card = CARD_BY_CODE.get(args)  # the canonical spelling needs no further parsing
+        if card is None:
+            words = args.split()
+            if len(words) != 1:
+                raise IllegalMove("bad_move", "discard one card, e.g. discard KS", {})
+            card = parse_card(words[0])
         self.take_from_hand(seat, [card])
         if self.took is not None and card == self.took and self.hands[seat].count(card) == 1:
             raise IllegalMove(

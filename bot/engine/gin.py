@@ -294,8 +294,6 @@ class GinRummy(Game):
         text = self.layoff_text(index, reading, cards)
         events = self.apply_layoff(seat, index, reading, cards)
         self.laid_off.extend(cards)
-        if not self.hands[seat] or not self.layoff_moves(seat):
-            events += self.score_knock()
         return events, text
 
     def move_done(self, seat: str, args: str) -> tuple[list[Event], str]:
@@ -312,8 +310,6 @@ class GinRummy(Game):
         events: list[Event] = []
         for card, index in plan:
             events += self.play(seat, f"layoff {card_code(card)} to {index + 1}")
-            if self.hand_over:
-                return events, self.log.pop().partition(" ")[2]
         return [*events, *self.score_knock()], "done"
 
     def score_knock(self) -> list[Event]:
@@ -450,7 +446,8 @@ class GinRummy(Game):
                 return knocks
             return knocks + [_DISCARD[c] for _, c in scored]
         if phase == "layoff":
-            return ["auto", *self.layoff_moves(seat), "done"]
+            layoffs = self.layoff_moves(seat)
+            return ["auto", *layoffs, "done"] if layoffs else ["done"]
         return []
 
     def layoff_moves(self, seat: str) -> list[str]:

@@ -32,11 +32,14 @@ class DealRandom:
         self._block = 0
         self._words: list[int] = []
 
+    def _refill(self) -> None:
+        digest = hashlib.shake_256(self._prefix + str(self._block).encode()).digest(512)
+        self._block += 1
+        self._words = list(reversed(_WORDS.unpack(digest)))
+
     def next_word(self) -> int:
         if not self._words:
-            digest = hashlib.shake_256(self._prefix + str(self._block).encode()).digest(512)
-            self._block += 1
-            self._words = list(reversed(_WORDS.unpack(digest)))
+            self._refill()
         return self._words.pop()
 
     def randbelow(self, n: int) -> int:
@@ -48,9 +51,17 @@ class DealRandom:
                 return word % n
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Fisher-Yates in place."""
+        """Fisher-Yates in place: for i from the last index down to 1, swap i with randbelow(i + 1)."""
         for i in range(len(items) - 1, 0, -1):
-            j = self.randbelow(i + 1)
+            n = i + 1
+            limit = _TWO64 - _TWO64 % n
+            while True:  # randbelow(n), inlined: this loop is the cost of every deal
+                if not self._words:
+                    self._refill()
+                word = self._words.pop()
+                if word < limit:
+                    break
+            j = word % n
             items[i], items[j] = items[j], items[i]
 
 
