@@ -633,6 +633,7 @@ class Game:
             self.hand_points.setdefault(s, 0)
             self.totals[s] = norm(Fraction(self.totals[s]) + Fraction(self.hand_points[s]))
         self.result = v.DealResult(outcome, winner, tuple(seats), rummy)
+        self.revealed = {s: list(self.hands[s]) for s in self.active}  # hands are shown at the end
         self.hand_over = True
         self.phase = "over"
         self.took = None
