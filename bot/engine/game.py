@@ -88,6 +88,7 @@ class Game:
         self.totals: dict[str, Number] = {s: 0 for s in seats}
         self.won: dict[str, int] = {s: 0 for s in seats}
         self.hand_points: dict[str, Number] = {}
+        self._scored_deal: int | None = None
         self.ledger: list[tuple[str, Number, str, dict[str, Any]]] = []
         self.final_scores: dict[str, Number] = {}
         self.winners: list[str] = []
@@ -175,7 +176,6 @@ class Game:
     def start_deal(self, layout: Mapping[str, Any] | None = None) -> None:
         """Deal ``self.deal_no`` from (seed, deal number), or lay out the position of a record."""
         self._reset_deal_state()
-        self.hand_points = {}
         self.ledger = []
         self.result = None
         layout = layout or {}
@@ -258,9 +258,11 @@ class Game:
             self.took = layout["took"]
             if self.took not in self.hands[self.seats[self.turn]]:
                 raise IllegalMove("bad_layout", "the [Took] card is not in the hand of the seat to play", {})
-        self.placed = set(layout.get("placed", ()))
+        owners = {m.owner for m in self.on_table if m.owner}
+        # A meld's owner created it this deal, so they have placed cards (going rummy, §1.7).
+        self.placed = set(layout.get("placed", ())) | owners
         self.opened = set(layout.get("opened", ()))
-        self.melded = {m.owner for m in self.on_table if m.owner} | self.placed
+        self.melded = owners | self.placed
         self.placed_before_turn = self.seats[self.turn] in self.placed
         if layout.get("explicit"):
             self.check_layout()
@@ -623,12 +625,20 @@ class Game:
         raise NotImplementedError
 
     # ----------------------------------------------------------------- scoring helpers
+    def begin_scoring(self) -> None:
+        """``hand_points`` keeps the last finished deal's points until the next deal is scored."""
+        if self._scored_deal != self.deal_no:
+            self._scored_deal = self.deal_no
+            self.hand_points = {}
+
     def credit(self, seat: str, points: Number, code: str, **params: Any) -> None:
+        self.begin_scoring()
         points = norm(Fraction(points))
         self.hand_points[seat] = norm(Fraction(self.hand_points.get(seat, 0)) + points)
         self.ledger.append((seat, points, code, params))
 
     def close_deal(self, outcome: str, winner: str | None, seats: list[v.SeatResult], rummy: bool = False) -> None:
+        self.begin_scoring()
         for s in self.seats:
             self.hand_points.setdefault(s, 0)
             self.totals[s] = norm(Fraction(self.totals[s]) + Fraction(self.hand_points[s]))

@@ -89,6 +89,17 @@ class GinRummy(Game):
             self.revealed = {self.knocker: list(self.hands[self.knocker])}
         elif self.phase not in ("upcard", "draw", "play"):
             raise IllegalMove("bad_layout", f"gin has no phase {self.phase}", {"phase": self.phase})
+        if self.phase == "upcard" and self.turn == self.dealer:
+            self.upcard_passes = 1  # the offer reaches the dealer only after the non-dealer passed
+        if self.phase == "draw" and len(self.stock) <= self.dead_count() and layout.get("explicit"):
+            # §2.6: nobody draws from a stock of two; only OpenSpiel's wall has such a turn.
+            if self.rules["dead_hand"] != "wall":
+                raise IllegalMove(
+                    "bad_layout", "with two stock cards left the deal is already over (dead_hand)", {}
+                )
+            self.wall = True
+        if self.phase == "play" and len(self.stock) <= self.dead_count() and layout.get("explicit"):
+            self.last_turn = True
         if layout.get("explicit") and self.on_table and self.phase != "layoff":
             raise IllegalMove("bad_layout", "gin has no table melds before a knock", {})
 
@@ -314,6 +325,7 @@ class GinRummy(Game):
 
     def score_knock(self) -> list[Event]:
         """§2.5: gin, knock won or undercut; then the game end (§2.7)."""
+        self.begin_scoring()
         assert self.knocker is not None
         knocker, defender = self.knocker, next(s for s in self.seats if s != self.knocker)
         k = self.knock_deadwood
@@ -365,6 +377,7 @@ class GinRummy(Game):
 
     def end_void(self, reason: str) -> list[Event]:
         """§2.6 dead hand / §0.4 cap: no score, no line bonus, the same dealer deals again."""
+        self.begin_scoring()
         self.winner_of_deal = None
         seats = [v.SeatResult(s, tuple(self.hand(s)), (), tuple(self.hand(s)), 0, (), 0) for s in self.seats]
         self.close_deal("void", None, seats)

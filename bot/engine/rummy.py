@@ -171,6 +171,7 @@ class BasicRummy(Game):
     # ---------------------------------------------------------------- scoring (§1.5, §1.7)
     def end_out(self, winner: str) -> list[Event]:
         """``winner`` went out: score by ``scoring_mode``, with going rummy when it applies."""
+        self.begin_scoring()
         mode = self.rules["scoring_mode"]
         rummy = not self.placed_before_turn and self.rules["going_rummy"] != "off"
         factor = 2 if rummy and self.rules["going_rummy"] == "double" else 1
@@ -196,6 +197,7 @@ class BasicRummy(Game):
 
     def end_blocked(self, reason: str) -> list[Event]:
         """Nobody went out: the lowest hand wins the differences, shared on a tie (§1.7)."""
+        self.begin_scoring()
         mode = self.rules["scoring_mode"]
         counts = {s: self.hand_value(self.hands[s]) for s in self.active}
         low = min(counts.values())

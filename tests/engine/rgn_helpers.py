@@ -68,6 +68,8 @@ def refuse(game: Any, seat: str, move: str, code: str) -> IllegalMove:
 
 def roundtrip(game: Any) -> None:
     """``load_game(g.record())`` rebuilds the same game, and writes the same record again."""
+    for seat in seats_of(game):
+        assert not any(m.split()[0] in ("resign", "timeout") for m in game.legal_moves(seat))
     text = game.record()
     again = load_game(text)
     assert again.record() == text
