@@ -94,6 +94,7 @@ class Game:
         self.winners: list[str] = []
         self.game_over = False
         self.resigned: list[str] = []
+        self.eliminated: list[str] = []  # rami elimination mode (§3.8)
         self.set_aside: list[int] = []
         self.last_move: str | None = None
         self.result: v.DealResult | None = None
@@ -143,7 +144,7 @@ class Game:
 
     @property
     def active(self) -> list[str]:
-        return [s for s in self.seats if s not in self.resigned]
+        return [s for s in self.seats if s not in self.resigned and s not in self.eliminated]
 
     def value(self, card: int) -> int:
         return self.joker_value if card == JOKER else self.values[card % 13]
@@ -153,11 +154,11 @@ class Game:
 
     def seat_after(self, index: int) -> int:
         n = len(self.seats)
-        if not self.resigned:
+        if not self.resigned and not self.eliminated:
             return (index + 1) % n
         for k in range(1, n + 1):
             j = (index + k) % n
-            if self.seats[j] not in self.resigned:
+            if self.seats[j] not in self.resigned and self.seats[j] not in self.eliminated:
                 return j
         return index
 
@@ -486,6 +487,67 @@ class Game:
             else:
                 old_wilds.pop(match)
         return f"layoff {' '.join(words)} to {index + 1}"
+
+    # joker exchange / retrieval ------------------------------------------------
+    #: Wrotham (§1.9, Rummikub convention): a set's open-suit joker may be exchanged for any missing
+    #: suit. Rami (§3.6): only a joker that stands for exactly one card may be retrieved.
+    swap_open_suits = True
+
+    def parse_swap(self, seat: str, args: str) -> tuple[int, int, Reading]:
+        """``6H to 2`` -> (card, meld index, the meld's reading with the card in the joker's place)."""
+        left, sep, right = args.rpartition(" to ")
+        if not sep or not right.strip().isdigit() or len(left.split()) != 1:
+            raise IllegalMove("bad_move", "write a joker exchange as: swap 6H to 2", {})
+        card = parse_card(left.strip())
+        n = int(right)
+        if not 1 <= n <= len(self.on_table):
+            raise IllegalMove("no_such_meld", f"there is no meld {n} on the table", {"number": n})
+        self.take_from_hand(seat, [card])
+        pos = self.swap_position(card, n - 1)
+        if pos is None:
+            raise IllegalMove(
+                "swap_no_match",
+                f"no joker in meld {n} stands for {card_code(card)}",
+                {"card": card_code(card), "number": n},
+            )
+        meld = self.on_table[n - 1]
+        placed = meld.placed(self.meld_rules)
+        placed[pos] = Placed(card)
+        return card, n - 1, one_reading(placed, self.meld_rules, meld.kind)
+
+    def swap_position(self, card: int, index: int) -> int | None:
+        """Where ``card`` can replace a joker of meld ``index``: a joker standing for exactly that
+        card, or (``swap_open_suits``) a set's open-suit joker whose suit is missing."""
+        meld = self.on_table[index]
+        r, s = card % 13, card // 13
+        for i, (c, st) in enumerate(zip(meld.cards, meld.stands, strict=True)):
+            if c != JOKER:
+                continue
+            if st == (r, s):
+                return i
+            if self.swap_open_suits and meld.kind == "set" and st == (r, None):
+                present = {x // 13 for x in meld.cards if x != JOKER} | {
+                    t[1] for x, t in zip(meld.cards, meld.stands, strict=True) if x == JOKER and t[1] is not None
+                }
+                if s not in present:
+                    return i
+        return None
+
+    def apply_swap(self, seat: str, card: int, index: int, reading: Reading) -> list[Event]:
+        meld = self.on_table[index]
+        self.hands[seat].remove(card)
+        self.hands[seat].append(JOKER)
+        meld.cards, meld.stands = list(reading.cards), list(reading.stands)
+        self.placed.add(seat)
+        return [Event("swapped", seat, {"card": card_code(card), "number": index + 1})]
+
+    def swap_moves(self, seat: str) -> list[str]:
+        out: list[str] = []
+        for i in range(len(self.on_table)):
+            for c in sorted(set(self.hands[seat]) - {JOKER}):
+                if self.swap_position(c, i) is not None:
+                    out.append(f"swap {card_code(c)} to {i + 1}")
+        return out
 
     # discard ----------------------------------------------------------------
     def parse_discard(self, seat: str, args: str) -> int:

@@ -32,6 +32,8 @@ class MeldRules:
     set_distinct_suits: bool = True
     run_mixed_suits: bool = False
     run_max: int = 13
+    identities: bool = False  # rami §3.11: 3-4 copies of one card
+    wild_layoff: bool = True  # rami §3.3: a joker may not extend an existing meld
 
     def is_wild(self, card: int) -> bool:
         return (card == JOKER and self.wild_jokers) or (self.wild_twos and card != JOKER and card % 13 == 1)
@@ -49,7 +51,7 @@ class Placed:
 class Reading:
     """One valid reading: the meld's kind and its cards in canonical order with their stands."""
 
-    kind: str  # "run" | "set"
+    kind: str  # "run" | "set" | "identity"
     cards: tuple[int, ...]
     stands: tuple[Stand, ...]
 
@@ -115,7 +117,24 @@ def read_meld(placed: Sequence[Placed], rules: MeldRules, kind: str | None = Non
             readings.append(r)
     if kind in (None, "run"):
         readings.extend(_read_runs(naturals, wilds, rules))
+    if rules.identities and kind in (None, "identity"):
+        r = _read_identity(naturals, wilds, rules)
+        if r is not None:
+            readings.append(r)
     return readings
+
+
+def _read_identity(naturals: list[int], wilds: list[Placed], rules: MeldRules) -> Reading | None:
+    """Copies of one card (rami identities, §3.3): at most 4 cards, a wild stands for that card."""
+    if len(set(naturals)) != 1 or len(naturals) + len(wilds) > 4:
+        return None
+    card = naturals[0]
+    stand = (card % 13, card // 13)
+    for w in wilds:
+        if (w.stand is not None and w.stand[0] != stand[0]) or (w.stand and w.stand[1] not in (None, stand[1])):
+            return None
+    cards = tuple(naturals) + tuple(sorted(w.card for w in wilds))
+    return Reading("identity", cards, (stand,) * len(cards))
 
 
 def _read_set(naturals: list[int], wilds: list[Placed], rules: MeldRules) -> Reading | None:

@@ -53,10 +53,8 @@ class OptionSpec:
             if text in self.choices:
                 return text
         elif self.kind == "pattern" and re.fullmatch(self.pattern, text):
-            if ":" in text:
-                _head, _, num = text.partition(":")
-                if int(num) < 1:
-                    raise self._bad(text)
+            if re.fullmatch(r"[a-z_]+:\d+", text) and int(text.partition(":")[2]) < 1:
+                raise self._bad(text)  # target:0, hands:0, limit:0
             return text
         raise self._bad(text)
 
@@ -170,9 +168,69 @@ OPTION_SPECS: dict[str, tuple[OptionSpec, ...]] = {
         _i("shutout_bonus", 100, 0, 1000, "§2.7", "Extra bonus when the loser won no hand."),
         _TURN_LIMIT,
     ),
+    "rami": (
+        _i("first_meld_min", 50, 30, 80, "§3.5", "Points of new melds from hand needed to open."),
+        _c("scoring_mode", "normal", ("normal", "traditional", "elimination"), "§3.2, §3.8",
+           "normal/traditional: points for every card placed (two value scales); elimination: low wins."),
+        _c("discard_mode", "simple", ("simple", "none", "one_way", "multiple"), "§3.7",
+           "simple: take the top discard only to play it; none: no discards; one_way: never taken; "
+           "multiple: take a card and all above it."),
+        _b("table_manipulation", False, "§3.10", "Opened players may rearrange the table (table moves)."),
+        _b("identities", False, "§3.11", "Identity melds (3-4 copies of one card); forces 4 decks."),
+        _i("jokers_per_deck", 2, 0, 4, "§3.1", "Jokers added per deck."),
+        _b("ace_wrap", False, "§3.3", "Runs may wrap round the ace (K-A-2)."),
+        _b("retrieval_requires_opened", True, "§3.6", "Only opened players may retrieve a joker."),
+        _b("joker_retrieval_debit", True, "§3.6", "Retrieving a joker debits its value from the retriever."),
+        _b("rami_allows_final_discard", True, "§3.8", "A rami may end with a final discard."),
+        _i("elimination_threshold", 200, 50, 2000, "§3.8", "Elimination: a total above this is out."),
+        OptionSpec(
+            "rounds_per_game", "pattern", "players", "Rounds in a game (normal/traditional): a number, or "
+            "players = one per player.", "§3.8", choices=("players", "N"), pattern=r"players|\d{1,3}",
+        ),
+        _TURN_LIMIT,
+    ),
+    "tradicional": (
+        _c("restock", "keep_top", ("keep_top", "flip_all_then_upcard"), "§4.4",
+           "Empty stock: keep the top discard and turn the rest over, or turn all over and a new upcard."),
+        _b("opt1_pozo_visible", False, "§4.6", "Option 1: the whole discard pile is visible."),
+        _b("opt2_rummy_call", False, "§4.6", "Option 2: claim a discard out of turn (claim window)."),
+        _b("opt3_ace_high_low", False, "§4.6", "Option 3: ace high or low (A-2-3 and Q-K-A); ace counts 11."),
+        _b("opt4_continuous", False, "§4.6", "Option 4: continuous ranking (K-A-2); implies option 3."),
+        _b("opt5_two_turns", False, "§4.6", "Option 5: going out needs melds in two different turns."),
+        _i("claim_window_s", 5, 2, 60, "§4.6", "Seconds the bot keeps a claim window open."),
+        _GAME_END,
+        _TURN_LIMIT,
+    ),
+    "dummy": (
+        _i("deal_size", 13, 7, 15, "§5.7", "Cards dealt to each player."),
+        _b("cut_ins", False, "§5.5", "Players may cut in for a discard out of turn."),
+        _i("cut_extra_cards", 3, 0, 5, "§5.5", "Stock cards a cut-in takes with the discard."),
+        _i("cuts_per_hand", 2, 0, 5, "§5.5", "Cut-ins per player per hand."),
+        _i("cut_window_s", 10, 2, 60, "§5.5", "Seconds the bot keeps a cut-in window open."),
+        _b("layoff_same_turn", False, "§5.5", "Lay off in the same turn as laying down the contract."),
+        _b("no_playable_discard", True, "§5.5", "A card that could be laid off may not be discarded."),
+        _i("min_natural_per_meld", 1, 1, 3, "§5.4", "Natural (non-wild) cards every meld needs."),
+        _c("contract_sizes", "minimum", ("minimum", "exact"), "§5.4", "Contract meld sizes are minimums, or exact."),
+        OptionSpec(
+            "card_values", "pattern", "contract_bicycle",
+            "contract_bicycle (A, 2 and JK 15; K Q J T 10; others pip) or overrides such as A:15,JK:20,2:20,K:10.",
+            "§5.6", choices=("contract_bicycle", "R:V,..."),
+            pattern=r"contract_bicycle|(?:(?:[A2-9TJQK]|JK|10):\d{1,3})(?:,(?:(?:[A2-9TJQK]|JK|10):\d{1,3}))*",
+        ),
+        _c("game_end", "first_to_finish", ("first_to_finish", "all_finish"), "§5.6",
+           "Ends after the deal where someone completes contract 12, or when everyone has."),
+        _TURN_LIMIT,
+    ),
 }
 
-PLAYERS: dict[str, tuple[int, int]] = {"basic": (2, 6), "wrotham": (2, 6), "gin": (2, 2)}
+PLAYERS: dict[str, tuple[int, int]] = {
+    "basic": (2, 6),
+    "wrotham": (2, 6),
+    "gin": (2, 2),
+    "rami": (2, 8),
+    "tradicional": (2, 4),
+    "dummy": (2, 4),
+}
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from . import views as v
-from .cards import JOKER, card_code, codes, display_key, make_deck, parse_card
+from .cards import JOKER, card_code, codes, display_key, make_deck
 from .errors import IllegalMove
 from .game import Event, Game, Number, norm, placed_entries
 from .melds import MeldRules, Placed, entry_code, one_reading, parse_entry, read_meld
@@ -335,10 +335,7 @@ class BasicRummy(Game):
         return [card_code(card)]
 
     def swap_moves(self, seat: str) -> list[str]:
-        return []
-
-    def timeout_discard(self, seat: str) -> int:
-        return super().timeout_discard(seat)
+        return []  # basic has no jokers
 
 
 class Wrotham(BasicRummy):
@@ -375,60 +372,13 @@ class Wrotham(BasicRummy):
         return []
 
     # ---------------------------------------------------------------- joker exchange (§1.9)
+    def swap_moves(self, seat: str) -> list[str]:
+        return Game.swap_moves(self, seat)
+
     def move_swap(self, seat: str, args: str) -> tuple[list[Event], str]:
         self.need_phase("play")
-        left, sep, right = args.rpartition(" to ")
-        if not sep or not right.strip().isdigit() or len(left.split()) != 1:
-            raise IllegalMove("bad_move", "write a joker exchange as: swap 6H to 2", {})
-        card = parse_card(left.strip())
-        n = int(right)
-        if not 1 <= n <= len(self.on_table):
-            raise IllegalMove("no_such_meld", f"there is no meld {n} on the table", {"number": n})
-        self.take_from_hand(seat, [card])
-        pos = self.swap_position(card, n - 1)
-        if pos is None:
-            raise IllegalMove(
-                "swap_no_match",
-                f"no joker in meld {n} stands for {card_code(card)}",
-                {"card": card_code(card), "number": n},
-            )
-        meld = self.on_table[n - 1]
-        placed = [
-            Placed(card) if i == pos else Placed(c, s if self.meld_rules.is_wild(c) else None)
-            for i, (c, s) in enumerate(zip(meld.cards, meld.stands, strict=True))
-        ]
-        reading = one_reading(placed, self.meld_rules, meld.kind)
-        self.hands[seat].remove(card)
-        self.hands[seat].append(JOKER)
-        meld.cards, meld.stands = list(reading.cards), list(reading.stands)
-        self.placed.add(seat)
-        return [Event("swapped", seat, {"card": card_code(card), "number": n})], f"swap {card_code(card)} to {n}"
-
-    def swap_position(self, card: int, index: int) -> int | None:
-        """Where ``card`` can replace a joker: a run's joker at its fixed place, or a set's joker
-        whose suit is open and missing (Rummikub convention, rules.md §1.9 [rec])."""
-        meld = self.on_table[index]
-        r, s = card % 13, card // 13
-        for i, (c, st) in enumerate(zip(meld.cards, meld.stands, strict=True)):
-            if c != JOKER:
-                continue
-            if st == (r, s):
-                return i
-            if meld.kind == "set" and st == (r, None):
-                present = {x // 13 for x in meld.cards if x != JOKER} | {
-                    t[1] for x, t in zip(meld.cards, meld.stands, strict=True) if x == JOKER and t[1] is not None
-                }
-                if s not in present:
-                    return i
-        return None
-
-    def swap_moves(self, seat: str) -> list[str]:
-        out: list[str] = []
-        for i in range(len(self.on_table)):
-            for c in sorted(set(self.hands[seat]) - {JOKER}):
-                if self.swap_position(c, i) is not None:
-                    out.append(f"swap {card_code(c)} to {i + 1}")
-        return out
+        card, index, reading = self.parse_swap(seat, args)
+        return self.apply_swap(seat, card, index, reading), f"swap {card_code(card)} to {index + 1}"
 
     # ---------------------------------------------------------------- wild placements
     def candidate_meld_words(self, hand: list[int]) -> list[list[str]]:

@@ -1,0 +1,98 @@
+"""The translation catalog: every word a player reads, in Spanish (the default) and English.
+
+What it is: ``translate(key, locale, **params)`` looks a flat key such as ``"table.stock"`` up in
+``bot/locales/<locale>.json`` and fills its ``{placeholders}``; ``format_number`` writes scores the
+way each language does. Catalogs are loaded once, on first use. An unknown locale or a key missing
+from a catalog falls back to Spanish; a key missing everywhere comes back as the key itself, so a
+gap shows up on screen instead of crashing a render (``tests/test_i18n.py`` keeps the catalogs
+complete).
+
+What it is not: no plural engine, no gettext, no Discord locale negotiation; callers pass "es" or
+"en" (``locale_of`` maps Discord's ``es-ES``/``en-US`` style codes onto these).
+
+>>> translate("table.stock", "en", count=12)
+'Stock: 12'
+>>> format_number(Fraction(25, 2), "es"), format_number(Fraction(25, 2), "en")
+('12,5', '12.5')
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+__all__ = ["DEFAULT_LOCALE", "LOCALES", "catalog", "format_number", "has_key", "locale_of", "translate"]
+
+LOCALES = ("es", "en")
+DEFAULT_LOCALE = "es"
+_DIR = Path(__file__).with_name("locales")
+
+
+@cache
+def catalog(locale: str) -> dict[str, str]:
+    """The flat ``key -> text`` catalog of one locale (read once)."""
+    with (_DIR / f"{locale}.json").open(encoding="utf-8") as fh:
+        data = json.load(fh)
+    return {str(k): str(v) for k, v in data.items()}
+
+
+def locale_of(code: str | None) -> str:
+    """Map a locale code (``"es"``, ``"es-ES"``, ``"en-GB"``, None) onto a supported locale."""
+    if not code:
+        return DEFAULT_LOCALE
+    base = code.replace("_", "-").split("-", 1)[0].lower()
+    return base if base in LOCALES else DEFAULT_LOCALE
+
+
+def has_key(key: str, locale: str = DEFAULT_LOCALE) -> bool:
+    """Whether ``key`` has a text in ``locale`` itself (no fallback)."""
+    return key in catalog(locale_of(locale))
+
+
+def translate(key: str, locale: str = DEFAULT_LOCALE, **params: Any) -> str:
+    """The text of ``key`` in ``locale`` (falling back to Spanish), with ``params`` filled in.
+
+    A placeholder the caller did not pass stays as written (``{name}``) rather than raising.
+    """
+    loc = locale_of(locale)
+    text = catalog(loc).get(key)
+    if text is None:
+        text = catalog(DEFAULT_LOCALE).get(key, key)
+    if not params:
+        return text
+    return text.format_map(_Keep(params))
+
+
+def format_number(value: int | Fraction | float, locale: str = DEFAULT_LOCALE) -> str:
+    """A score as people write it: halves with one decimal (``12,5`` in Spanish, ``12.5`` in
+    English), thousands grouped (``12.500`` / ``12,500``; Spanish groups from five digits)."""
+    loc = locale_of(locale)
+    frac = Fraction(value).limit_denominator(1000)
+    negative = frac < 0
+    frac = abs(frac)
+    whole, rest = divmod(frac.numerator, frac.denominator)
+    decimal = ""
+    if rest:
+        tenths = round(Fraction(rest, frac.denominator) * 10)
+        if tenths == 10:
+            whole, tenths = whole + 1, 0
+        decimal = ("," if loc == "es" else ".") + str(tenths)
+    digits = str(whole)
+    if (loc == "en" and len(digits) > 3) or (loc == "es" and len(digits) > 4):
+        sep = "." if loc == "es" else ","
+        groups = []
+        while len(digits) > 3:
+            groups.append(digits[-3:])
+            digits = digits[:-3]
+        digits = sep.join([digits, *reversed(groups)])
+    return ("\u2212" if negative else "") + digits + decimal
+
+
+class _Keep(dict[str, Any]):
+    """``format_map`` helper: unknown placeholders are written back unchanged."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
