@@ -13,12 +13,13 @@ from .errors import IllegalMove
 from .game import Event, Game
 from .gin import GinRummy
 from .options import OPTION_SPECS, PLAYERS, VARIANTS, make_rules
+from .rami import Rami
 from .rgn import SEAT_RE, parse_record, tag_line
 from .rng import DealRandom, new_seed
 from .rummy import BasicRummy, Wrotham
 from .views import DealResult, Meld, PublicView, SeatInfo, SeatResult, SeatView
 
-_CLASSES: dict[str, type[Game]] = {"basic": BasicRummy, "wrotham": Wrotham, "gin": GinRummy}
+_CLASSES: dict[str, type[Game]] = {"basic": BasicRummy, "wrotham": Wrotham, "gin": GinRummy, "rami": Rami}
 
 __all__ = [
     "OPTION_SPECS",
@@ -37,7 +38,20 @@ __all__ = [
     "new_seed",
 ]
 
-_POSITION_TAGS = ("Hand", "Stock", "Discard", "Table", "Turn", "Phase", "Took", "Placed", "Opened")
+_POSITION_TAGS = (
+    "Hand",
+    "Stock",
+    "Discard",
+    "Table",
+    "Turn",
+    "Phase",
+    "Took",
+    "Placed",
+    "Opened",
+    "Credits",
+    "Contract",
+    "Cuts",
+)
 _GAME_TAGS = ("Totals", "Won")
 _KNOWN = ("Variant", "Options", "Seats", "Dealer", "Seed", "Deal", *_POSITION_TAGS, *_GAME_TAGS)
 _SEED_RE = SEAT_RE

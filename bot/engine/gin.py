@@ -94,9 +94,7 @@ class GinRummy(Game):
         if self.phase == "draw" and len(self.stock) <= self.dead_count() and layout.get("explicit"):
             # §2.6: nobody draws from a stock of two; only OpenSpiel's wall has such a turn.
             if self.rules["dead_hand"] != "wall":
-                raise IllegalMove(
-                    "bad_layout", "with two stock cards left the deal is already over (dead_hand)", {}
-                )
+                raise IllegalMove("bad_layout", "with two stock cards left the deal is already over (dead_hand)", {})
             self.wall = True
         if self.phase == "play" and len(self.stock) <= self.dead_count() and layout.get("explicit"):
             self.last_turn = True

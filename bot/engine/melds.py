@@ -116,7 +116,14 @@ def read_meld(placed: Sequence[Placed], rules: MeldRules, kind: str | None = Non
         if r is not None:
             readings.append(r)
     if kind in (None, "run"):
-        readings.extend(_read_runs(naturals, wilds, rules))
+        seen: set[tuple] = set()
+        for r in _read_runs(naturals, wilds, rules):
+            # A run of all thirteen ranks reads the same from the ace up or down to it: one reading
+            # (the first, ace low) is kept, so it is never ambiguous.
+            key = (tuple(sorted(r.cards)), tuple(sorted(r.stands, key=lambda s: (s[0], -1 if s[1] is None else s[1]))))
+            if key not in seen:
+                seen.add(key)
+                readings.append(r)
     if rules.identities and kind in (None, "identity"):
         r = _read_identity(naturals, wilds, rules)
         if r is not None:

@@ -15,7 +15,7 @@ from typing import Any
 from .errors import IllegalMove
 
 VARIANTS = ("basic", "wrotham", "gin", "rami", "tradicional", "dummy")
-IMPLEMENTED = ("basic", "wrotham", "gin")
+IMPLEMENTED = ("basic", "wrotham", "gin", "rami")
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,11 +170,21 @@ OPTION_SPECS: dict[str, tuple[OptionSpec, ...]] = {
     ),
     "rami": (
         _i("first_meld_min", 50, 30, 80, "§3.5", "Points of new melds from hand needed to open."),
-        _c("scoring_mode", "normal", ("normal", "traditional", "elimination"), "§3.2, §3.8",
-           "normal/traditional: points for every card placed (two value scales); elimination: low wins."),
-        _c("discard_mode", "simple", ("simple", "none", "one_way", "multiple"), "§3.7",
-           "simple: take the top discard only to play it; none: no discards; one_way: never taken; "
-           "multiple: take a card and all above it."),
+        _c(
+            "scoring_mode",
+            "normal",
+            ("normal", "traditional", "elimination"),
+            "§3.2, §3.8",
+            "normal/traditional: points for every card placed (two value scales); elimination: low wins.",
+        ),
+        _c(
+            "discard_mode",
+            "simple",
+            ("simple", "none", "one_way", "multiple"),
+            "§3.7",
+            "simple: take the top discard only to play it; none: no discards; one_way: never taken; "
+            "multiple: take a card and all above it.",
+        ),
         _b("table_manipulation", False, "§3.10", "Opened players may rearrange the table (table moves)."),
         _b("identities", False, "§3.11", "Identity melds (3-4 copies of one card); forces 4 decks."),
         _i("jokers_per_deck", 2, 0, 4, "§3.1", "Jokers added per deck."),
@@ -184,14 +194,24 @@ OPTION_SPECS: dict[str, tuple[OptionSpec, ...]] = {
         _b("rami_allows_final_discard", True, "§3.8", "A rami may end with a final discard."),
         _i("elimination_threshold", 200, 50, 2000, "§3.8", "Elimination: a total above this is out."),
         OptionSpec(
-            "rounds_per_game", "pattern", "players", "Rounds in a game (normal/traditional): a number, or "
-            "players = one per player.", "§3.8", choices=("players", "N"), pattern=r"players|\d{1,3}",
+            "rounds_per_game",
+            "pattern",
+            "players",
+            "Rounds in a game (normal/traditional): a number, or players = one per player.",
+            "§3.8",
+            choices=("players", "N"),
+            pattern=r"players|\d{1,3}",
         ),
         _TURN_LIMIT,
     ),
     "tradicional": (
-        _c("restock", "keep_top", ("keep_top", "flip_all_then_upcard"), "§4.4",
-           "Empty stock: keep the top discard and turn the rest over, or turn all over and a new upcard."),
+        _c(
+            "restock",
+            "keep_top",
+            ("keep_top", "flip_all_then_upcard"),
+            "§4.4",
+            "Empty stock: keep the top discard and turn the rest over, or turn all over and a new upcard.",
+        ),
         _b("opt1_pozo_visible", False, "§4.6", "Option 1: the whole discard pile is visible."),
         _b("opt2_rummy_call", False, "§4.6", "Option 2: claim a discard out of turn (claim window)."),
         _b("opt3_ace_high_low", False, "§4.6", "Option 3: ace high or low (A-2-3 and Q-K-A); ace counts 11."),
@@ -212,13 +232,21 @@ OPTION_SPECS: dict[str, tuple[OptionSpec, ...]] = {
         _i("min_natural_per_meld", 1, 1, 3, "§5.4", "Natural (non-wild) cards every meld needs."),
         _c("contract_sizes", "minimum", ("minimum", "exact"), "§5.4", "Contract meld sizes are minimums, or exact."),
         OptionSpec(
-            "card_values", "pattern", "contract_bicycle",
+            "card_values",
+            "pattern",
+            "contract_bicycle",
             "contract_bicycle (A, 2 and JK 15; K Q J T 10; others pip) or overrides such as A:15,JK:20,2:20,K:10.",
-            "§5.6", choices=("contract_bicycle", "R:V,..."),
+            "§5.6",
+            choices=("contract_bicycle", "R:V,..."),
             pattern=r"contract_bicycle|(?:(?:[A2-9TJQK]|JK|10):\d{1,3})(?:,(?:(?:[A2-9TJQK]|JK|10):\d{1,3}))*",
         ),
-        _c("game_end", "first_to_finish", ("first_to_finish", "all_finish"), "§5.6",
-           "Ends after the deal where someone completes contract 12, or when everyone has."),
+        _c(
+            "game_end",
+            "first_to_finish",
+            ("first_to_finish", "all_finish"),
+            "§5.6",
+            "Ends after the deal where someone completes contract 12, or when everyone has.",
+        ),
         _TURN_LIMIT,
     ),
 }

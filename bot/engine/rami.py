@@ -1,0 +1,669 @@
+"""Rami: French-style rummy with jokers, an opening minimum and points per card placed (rules.md §3).
+
+Every card placed is credited at once (``ledger``); the round's winner also collects the others'
+hands and the +100 / rami 200 / 300 bonuses; elimination mode counts hands against their holders.
+The opening is one ``meld A | B`` move worth ``first_meld_min``; a retrieved joker or a taken
+discard is an obligation that must be met before the turn ends, and a timeout with one open rolls
+the turn back and costs 300 (§3.9). Table moves (manipulation) live in ``table.py``. Nothing here
+knows Discord or SQL.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from typing import Any
+
+from . import views as v
+from .cards import JOKER, card_code, codes, display_key, make_deck, parse_card
+from .errors import IllegalMove
+from .game import Event, Game, Number, TableMeld, placed_entries
+from .meldgen import combos_reaching, hand_meld_candidates
+from .melds import MeldRules, Placed, read_meld
+from .rng import DealRandom
+from .table import TableManipulation
+
+# §3.2 normal mode: placement values by rank (ace handled by position), and values left in hand.
+_NORMAL_PLACE = (5, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10)
+_NORMAL_HAND = (15, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10)
+_TRAD_PLACE = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+_TRAD_HAND = (11, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+JOKER_IN_HAND = 20
+PENALTY = 300
+
+
+class Rami(TableManipulation, Game):
+    """``rami``: 2-8 players, 2-4 decks with jokers, 14 cards, no upcard."""
+
+    has_upcard = False
+    swap_open_suits = False  # §3.6: only an unambiguous joker may be retrieved
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.credits: dict[str, Number] = {}
+        self.pending_jokers = 0
+        self.must_play: int | None = None
+        self.must_play_keep = 0
+        self.opened_this_turn = False
+        self.own_only = True
+        self.turn_start: dict[str, Any] | None = None
+        self.rounds_played = 0
+        super().__init__(*args, **kwargs)
+
+    # ---------------------------------------------------------------- deal (§3.1)
+    def decks(self) -> int:
+        if self.rules["identities"]:
+            return 4  # §3.11
+        n = len(self.seats)
+        return 2 if n <= 4 else 3 if n <= 6 else 4
+
+    def deck(self) -> list[int]:
+        d = self.decks()
+        return make_deck(d, d * self.rules["jokers_per_deck"])
+
+    def make_meld_rules(self) -> MeldRules:
+        return MeldRules(
+            ace_mode="round_the_corner" if self.rules["ace_wrap"] else "high_low",
+            wild_jokers=True,
+            max_wilds=1,
+            min_natural=2,
+            identities=self.rules["identities"],
+            wild_layoff=False,
+        )
+
+    def deal_size(self, seat: str, active: int) -> int:
+        return 14
+
+    def expected_count_ok(self, seat: str, count: int) -> bool:
+        return 1 <= count <= 15 + 10  # several discards may be taken at once (multiple mode)
+
+    def verbs(self) -> tuple[str, ...]:
+        verbs = ["draw", "take", "meld", "layoff", "swap", "discard"]
+        if self.rules["discard_mode"] == "none":
+            verbs[-1] = "done"
+        if self.rules["table_manipulation"]:
+            verbs.append("table")
+        return tuple(verbs)
+
+    def _reset_deal_state(self) -> None:
+        super()._reset_deal_state()
+        self.credits = {s: 0 for s in self.seats}
+        self.pending_jokers = 0
+        self.must_play = None
+        self.must_play_keep = 0
+        self.opened_this_turn = False
+        self.own_only = True
+        self.turn_start = None
+
+    def after_layout(self, layout: dict) -> None:  # type: ignore[override]
+        super().after_layout(layout)
+        for seat, points in layout.get("credits", {}).items():
+            self.credits[seat] = points
+        if self.phase not in ("draw", "play"):
+            raise IllegalMove("bad_layout", f"rami has no phase {self.phase}", {"phase": self.phase})
+        if self.phase == "play":
+            self.snapshot_turn()
+
+    @property
+    def elimination(self) -> bool:
+        return self.rules["scoring_mode"] == "elimination"
+
+    # ---------------------------------------------------------------- values (§3.2)
+    def placement_value(self, card: int, stand: tuple[int, int | None], kind: str, ranks: set[int]) -> int:
+        """What a card is worth where it lies (a joker is worth what it stands for)."""
+        r = stand[0]
+        trad = self.rules["scoring_mode"] == "traditional"
+        if kind == "identity":
+            if r == 0:
+                return 21 if trad else 25
+            if r >= 9:
+                return 20
+            return (r + 1 + 10) if trad else 15
+        if r == 0:
+            high = kind == "set" or 12 in ranks  # an ace in a set, or above a king
+            return (11 if high else 1) if trad else (15 if high else 5)
+        return (_TRAD_PLACE if trad else _NORMAL_PLACE)[r]
+
+    def meld_value(self, kind: str, cards: list[int] | tuple[int, ...], stands: Any) -> int:
+        ranks = {s[0] for s in stands}
+        return sum(self.placement_value(c, s, kind, ranks) for c, s in zip(cards, stands, strict=True))
+
+    def table_value(self, melds: list[TableMeld]) -> int:
+        return sum(self.meld_value(m.kind, m.cards, m.stands) for m in melds)
+
+    def value(self, card: int) -> int:
+        """End-of-round value of a card left in a hand (§3.2)."""
+        if card == JOKER:
+            return JOKER_IN_HAND
+        trad = self.rules["scoring_mode"] == "traditional"
+        return (_TRAD_HAND if trad else _NORMAL_HAND)[card % 13]
+
+    def place_credit(self, seat: str, points: int, code: str, **params: Any) -> None:
+        """A credit or debit while the round runs (normal and traditional modes only)."""
+        if self.elimination or not points:
+            return
+        self.credits[seat] = self.credits.get(seat, 0) + points
+        self.ledger.append((seat, points, code, params))
+
+    # ---------------------------------------------------------------- turn obligations
+    def snapshot_turn(self) -> None:
+        """The turn's state before the draw, for the timeout rollback (§3.9)."""
+        seat = self.seats[self.turn]
+        self.turn_start = {
+            "hand": list(self.hands[seat]),
+            "stock": list(self.stock),
+            "discard": list(self.discard),
+            "table": copy.deepcopy(self.on_table),
+            "credits": dict(self.credits),
+            "ledger": len(self.ledger),
+            "placed": set(self.placed),
+            "opened": set(self.opened),
+            "phase": self.phase,
+        }
+
+    def obligations(self, seat: str) -> list[str]:
+        out = []
+        if self.pending_jokers:
+            out.append("joker")
+        if self.must_play is not None and self.hands[seat].count(self.must_play) > self.must_play_keep:
+            out.append("taken")
+        return out
+
+    def check_turn_can_end(self, seat: str) -> None:
+        open_ = self.obligations(seat)
+        if "joker" in open_:
+            raise IllegalMove("joker_not_replayed", "the retrieved joker must go into a new meld this turn (§3.6)", {})
+        if "taken" in open_:
+            assert self.must_play is not None
+            raise IllegalMove(
+                "taken_card_not_played",
+                f"{card_code(self.must_play)}, taken from the discard pile, must be played this turn",
+                {"card": card_code(self.must_play)},
+            )
+
+    def feasible(
+        self, seat: str, hand: list[int], jokers: int, must: int | None, table: list[TableMeld] | None = None
+    ) -> bool:
+        """Whether the obligations still open after a move can all be met from ``hand``: ``jokers``
+        new melds with a joker each (one joker a meld, §3.3, §3.6) and the taken card placed, in a
+        new meld or on a table meld (§3.7). Exact: a search over disjoint melds from hand."""
+        need_card = must is not None and hand.count(must) > self.must_play_keep
+        if not jokers and not need_card:
+            return True
+        layable = (
+            need_card
+            and must != JOKER
+            and any(
+                read_meld([*m.placed(self.meld_rules), Placed(must)], self.meld_rules, m.kind)
+                for m in (self.on_table if table is None else table)
+            )
+        )
+        need_card = need_card and not layable
+        if not jokers and not need_card:
+            return True
+        cands = [
+            r
+            for r in hand_meld_candidates(hand, self.meld_rules)
+            if JOKER in r.cards or (need_card and must in r.cards)
+        ]
+        have = Counter(hand)
+
+        def search(start: int, jokers_left: int, card_left: bool) -> bool:
+            if jokers_left <= 0 and not card_left:
+                return True
+            for k in range(start, len(cands)):
+                r = cands[k]
+                need = Counter(r.cards)
+                if all(have[c] >= n for c, n in need.items()):
+                    have.subtract(need)
+                    ok = search(k + 1, jokers_left - (JOKER in r.cards), card_left and must not in r.cards)
+                    have.update(need)
+                    if ok:
+                        return True
+            return False
+
+        return search(0, jokers, need_card)
+
+    def check_feasible(self, seat: str, using: list[int], jokers: int, table: list[TableMeld] | None = None) -> None:
+        hand = list(self.hands[seat])
+        for c in using:
+            hand.remove(c)
+        if hand and not self.feasible(seat, hand, jokers, self.must_play, table):
+            raise IllegalMove(
+                "obligation_impossible",
+                "that would leave a retrieved joker or a taken card you could no longer play this turn",
+                {},
+            )
+
+    def need_opened(self, seat: str, what: str) -> None:
+        if seat not in self.opened:
+            raise IllegalMove("not_opened", f"you must open before you {what} (§3.5)", {"what": what})
+
+    # ---------------------------------------------------------------- draw / take (§3.4, §3.7)
+    def move_draw(self, seat: str, args: str) -> tuple[list[Event], str]:
+        self.need_phase("draw")
+        self.snapshot_turn()
+        return super().move_draw(seat, args)
+
+    def stock_empty(self, seat: str) -> list[Event]:
+        """§3.7: shuffle the discard pile into a new stock; with none, the round ends blocked."""
+        if not self.discard:
+            return self.end_blocked()
+        self.exhaustions += 1
+        pile = self.discard
+        self.discard = []
+        DealRandom(self.seed or "", self.deal_no, f"reshuffle:{self.exhaustions}").shuffle(pile)
+        self.stock = pile
+        card = self.stock.pop()
+        self.hands[seat].append(card)
+        self.drawn = card
+        self.phase = "play"
+        return [Event("stock_renewed", seat, {"count": len(self.stock) + 1}), Event("drew", seat, {})]
+
+    def move_take(self, seat: str, args: str) -> tuple[list[Event], str]:
+        self.need_phase("draw")
+        mode = self.rules["discard_mode"]
+        if mode in ("none", "one_way"):
+            raise IllegalMove("no_taking", "the discard pile cannot be taken in this game", {"mode": mode})
+        self.need_opened(seat, "take from the discard pile")
+        if not self.discard:
+            raise IllegalMove("discard_empty", "the discard pile is empty", {})
+        words = args.split()
+        if len(words) > 1 or (words and mode != "multiple"):
+            raise IllegalMove("bad_move", "write take (or, taking several, take 9D)", {})
+        depth = 1
+        if words:
+            card = parse_card(words[0])
+            if card not in self.discard:
+                raise IllegalMove("not_in_pile", f"{card_code(card)} is not in the discard pile", {"card": words[0]})
+            depth = len(self.discard) - max(i for i, c in enumerate(self.discard) if c == card)
+        taken = self.discard[-depth:]
+        deepest = taken[0]
+        if not self.can_place(seat, deepest, taken[1:]):
+            raise IllegalMove(
+                "cannot_play_taken",
+                f"{card_code(deepest)} may be taken only if you can play it this turn (§3.7)",
+                {"card": card_code(deepest)},
+            )
+        self.snapshot_turn()
+        del self.discard[-depth:]
+        self.must_play_keep = self.hands[seat].count(deepest)
+        self.hands[seat].extend(reversed(taken))
+        self.took = deepest
+        self.must_play = deepest
+        self.phase = "play"
+        text = f"take {card_code(deepest)}" if words else "take"
+        return [Event("took", seat, {"cards": codes(taken)})], text
+
+    def can_place(self, seat: str, card: int, extra: list[int]) -> bool:
+        """Whether ``card`` could be placed this turn: laid off on a table meld, or in a new meld with
+        cards from hand. Rearrangements of the table are not searched for (docs/notation.md)."""
+        if card != JOKER:
+            for m in self.on_table:
+                if read_meld([*m.placed(self.meld_rules), Placed(card)], self.meld_rules, m.kind):
+                    return True
+        pool = self.hands[seat] + extra
+        return any(card in r.cards for r in hand_meld_candidates([*pool, card], self.meld_rules, must=card))
+
+    # ---------------------------------------------------------------- meld / layoff / swap
+    def move_meld(self, seat: str, args: str) -> tuple[list[Event], str]:
+        self.need_phase("play")
+        readings = self.parse_melds(seat, args)
+        value = sum(self.meld_value(r.kind, r.cards, r.stands) for r in readings)
+        opening = seat not in self.opened
+        if opening and value < self.rules["first_meld_min"]:
+            raise IllegalMove(
+                "opening_too_low",
+                f"an opening needs {self.rules['first_meld_min']} points of new melds; these make {value}",
+                {"value": value, "minimum": self.rules["first_meld_min"]},
+            )
+        self.check_going_out(seat, [c for r in readings for c in r.cards])
+        jokers_placed = sum(1 for r in readings if JOKER in r.cards)
+        self.check_feasible(seat, [c for r in readings for c in r.cards], max(0, self.pending_jokers - jokers_placed))
+        events = self.add_melds(seat, readings)
+        self.pending_jokers = max(0, self.pending_jokers - jokers_placed)
+        for r in readings:
+            self.place_credit(
+                seat, self.meld_value(r.kind, r.cards, r.stands), "meld", meld=" ".join(r.codes(self.meld_rules))
+            )
+        if opening:
+            self.opened.add(seat)
+            self.opened_this_turn = True
+            events.append(Event("opened", seat, {"value": value}))
+        text = "meld " + " | ".join(self.meld_text(r) for r in readings)
+        return events + self.after_placing(seat), text
+
+    def check_going_out(self, seat: str, using: list[int]) -> None:
+        """Emptying the hand ends the round, so every obligation must be met by then."""
+        rest = Counter(self.hands[seat])
+        rest.subtract(using)
+        if sum(rest.values()) == 0 and self.pending_jokers and JOKER not in using:
+            raise IllegalMove("joker_not_replayed", "the retrieved joker must go into a new meld this turn", {})
+
+    def move_layoff(self, seat: str, args: str) -> tuple[list[Event], str]:
+        self.need_phase("play")
+        self.need_opened(seat, "lay off")
+        index, reading, cards = self.parse_layoff(seat, args)
+        if JOKER in cards:
+            raise IllegalMove("joker_layoff", "a joker cannot extend an existing meld (§3.3)", {})
+        before = self.meld_value(self.on_table[index].kind, self.on_table[index].cards, self.on_table[index].stands)
+        after = list(self.on_table)
+        after[index] = TableMeld(reading.kind, list(reading.cards), list(reading.stands), None)
+        self.check_feasible(seat, cards, self.pending_jokers, after)
+        text = self.layoff_text(index, reading, cards)
+        events = self.apply_layoff(seat, index, reading, cards)
+        gain = self.meld_value(reading.kind, reading.cards, reading.stands) - before
+        self.place_credit(seat, gain, "layoff", cards=codes(cards), number=index + 1)
+        self.own_only = False
+        return events + self.after_placing(seat), text
+
+    def move_swap(self, seat: str, args: str) -> tuple[list[Event], str]:
+        self.need_phase("play")
+        if self.rules["retrieval_requires_opened"]:
+            self.need_opened(seat, "retrieve a joker")
+        try:
+            card, index, reading = self.parse_swap(seat, args)
+        except IllegalMove as err:
+            if err.code == "swap_no_match":
+                raise IllegalMove(
+                    "joker_ambiguous_or_absent",
+                    "a joker can be retrieved only with the one card it surely stands for (§3.6)",
+                    err.params,
+                ) from None
+            raise
+        hand_after = [*self.hands[seat], JOKER]
+        hand_after.remove(card)
+        after = list(self.on_table)
+        after[index] = TableMeld(reading.kind, list(reading.cards), list(reading.stands), None)
+        if not self.feasible(seat, hand_after, self.pending_jokers + 1, self.must_play, after):
+            raise IllegalMove(
+                "joker_cannot_be_replayed",
+                "you could not put that joker into a new meld this turn, as the rules require (§3.6)",
+                {},
+            )
+        meld = self.on_table[index]
+        ranks = {s[0] for s in meld.stands}
+        pos = next(
+            i
+            for i, (c, s) in enumerate(zip(meld.cards, meld.stands, strict=True))
+            if c == JOKER and s == (card % 13, card // 13)
+        )
+        joker_value = self.placement_value(JOKER, meld.stands[pos], meld.kind, ranks)
+        events = self.apply_swap(seat, card, index, reading)
+        self.pending_jokers += 1
+        if self.rules["joker_retrieval_debit"]:
+            self.place_credit(seat, -joker_value, "joker_retrieved", number=index + 1)
+        self.place_credit(seat, joker_value, "card_for_joker", card=card_code(card), number=index + 1)
+        self.own_only = False
+        return events, f"swap {card_code(card)} to {index + 1}"
+
+    def after_placing(self, seat: str) -> list[Event]:
+        events: list[Event] = []
+        left = len(self.hands[seat])
+        if left == 0:
+            return self.end_out(seat, final_discard=False)
+        if left <= 3:
+            events.append(Event("few_cards", seat, {"count": left}))  # §3.4: announced automatically
+        return events
+
+    # ---------------------------------------------------------------- table manipulation (§3.10)
+    def table_allowed(self, seat: str) -> None:
+        if not self.rules["table_manipulation"]:
+            raise IllegalMove("unknown_move", "table manipulation is off in this game", {"verb": "table"})
+        self.need_opened(seat, "rearrange the table")
+
+    def check_table_after(self, seat: str, used: list[int], new_table: list[TableMeld]) -> None:
+        self.check_feasible(seat, used, self.pending_jokers, new_table)
+
+    def after_table(self, seat: str, old: list[TableMeld], used: list[int]) -> list[Event]:
+        """§3.10: cards taken from the table are debited at their old value and credited at their
+        new one, so the player gains what the table gained."""
+        self.place_credit(
+            seat, self.table_value(self.on_table) - self.table_value(old), "table_move", cards=codes(used)
+        )
+        self.own_only = False
+        return self.after_placing(seat)
+
+    # ---------------------------------------------------------------- ending the turn
+    def move_discard(self, seat: str, args: str) -> tuple[list[Event], str]:
+        self.need_phase("play")
+        card = self.parse_discard(seat, args)
+        self.check_turn_can_end(seat)
+        self.hands[seat].remove(card)
+        self.discard.append(card)
+        events = [Event("discarded", seat, {"card": card_code(card)})]
+        if not self.hands[seat]:
+            return events + self.end_out(seat, final_discard=True), f"discard {card_code(card)}"
+        if len(self.hands[seat]) <= 3:
+            events.append(Event("few_cards", seat, {"count": len(self.hands[seat])}))
+        self.end_turn()
+        return events, f"discard {card_code(card)}"
+
+    def move_done(self, seat: str, args: str) -> tuple[list[Event], str]:
+        """``discard_mode=none``: the turn ends without a discard (§3.7)."""
+        self.need_phase("play")
+        self.no_args(args, "done")
+        self.check_turn_can_end(seat)
+        self.end_turn()
+        return [Event("turn_ended", seat, {})], "done"
+
+    def end_turn(self) -> None:
+        self.pending_jokers = 0
+        self.must_play = None
+        self.must_play_keep = 0
+        self.opened_this_turn = False
+        self.own_only = True
+        self.turn_start = None
+        super().end_turn()
+
+    def on_turn_limit(self) -> None:
+        self.end_void()
+
+    # ---------------------------------------------------------------- timeout (§0.4, §3.9)
+    def timeout_moves(self, seat: str) -> list[Event]:
+        events: list[Event] = []
+        if self.phase == "play" and self.obligations(seat) and self.turn_start is not None:
+            snap = self.turn_start
+            self.hands[seat] = list(snap["hand"])
+            self.stock = list(snap["stock"])
+            self.discard = list(snap["discard"])
+            self.on_table = copy.deepcopy(snap["table"])
+            self.credits = dict(snap["credits"])
+            del self.ledger[snap["ledger"] :]
+            self.placed = set(snap["placed"])
+            self.opened = set(snap["opened"])
+            self.phase = "draw"
+            self.took = self.drawn = self.must_play = None
+            self.pending_jokers = 0
+            self.opened_this_turn = False
+            self.own_only = True
+            if self.elimination:
+                self.credits[seat] = self.credits.get(seat, 0) + PENALTY
+                self.ledger.append((seat, PENALTY, "penalty", {"reason": "turn_timed_out_illegal"}))
+            else:
+                self.credits[seat] = self.credits.get(seat, 0) - PENALTY
+                self.ledger.append((seat, -PENALTY, "penalty", {"reason": "turn_timed_out_illegal"}))
+            events.append(Event("penalty", seat, {"points": PENALTY}))
+        if self.phase == "draw":
+            events += self.play(seat, "draw")
+        if self.hand_over or self.phase != "play":
+            return events
+        if self.rules["discard_mode"] == "none":
+            return events + self.play(seat, "done")
+        card = self.timeout_discard(seat)
+        return events + self.play(seat, f"discard {card_code(card)}")
+
+    def parse_discard(self, seat: str, args: str) -> int:
+        """The taken card is an obligation here (§3.7), checked by ``check_turn_can_end``; once it is
+        played, another copy of it may be discarded."""
+        took, self.took = self.took, None
+        try:
+            return super().parse_discard(seat, args)
+        finally:
+            self.took = took
+
+    def check_discard(self, seat: str, card: int) -> None:
+        self.parse_discard(seat, card_code(card))
+        self.check_turn_can_end(seat)
+
+    # ---------------------------------------------------------------- scoring (§3.8)
+    def end_out(self, winner: str, final_discard: bool) -> list[Event]:
+        self.begin_scoring()
+        others = [s for s in self.active if s != winner]
+        nobody_else = not any(s in self.placed for s in others)
+        rami = self.opened_this_turn and (not final_discard or self.rules["rami_allows_final_discard"])
+        own = rami and self.own_only
+        points = {s: self.credits.get(s, 0) for s in self.active}
+        if self.elimination:
+            mult = 4 if own and nobody_else else 3 if own else 2 if rami else 1
+            for s in others:
+                count = self.hand_value(self.hands[s])
+                self.ledger.append((s, count * mult, "hand_left", {"count": count, "multiplier": mult}))
+                points[s] = count * mult + points.get(s, 0)
+        else:
+            for s in others:
+                count = self.hand_value(self.hands[s])
+                if count:
+                    self.ledger.append((winner, count, "hand_values", {"loser": s, "count": count}))
+                    points[winner] += count
+            bonus = (300 if own else 200 if rami else 0) + (100 if nobody_else else 0)
+            if rami:
+                self.ledger.append((winner, 300 if own else 200, "rami_bonus", {"own_only": own}))
+            if nobody_else:
+                self.ledger.append((winner, 100, "nobody_else_placed", {}))
+            points[winner] += bonus
+        self.hand_points = {s: points.get(s, 0) for s in self.seats}
+        self.won[winner] += 1
+        self.close_deal("out", winner, self.results(), rummy=rami)
+        return [Event("went_out", winner, {"rami": rami, "own_only": own}), *self.check_game_end()]
+
+    def end_blocked(self) -> list[Event]:
+        """§3.7: stock and discard pile both empty: no winner, no end credit, no bonus."""
+        self.begin_scoring()
+        self.hand_points = {s: self.credits.get(s, 0) for s in self.seats}
+        self.close_deal("blocked", None, self.results())
+        return [Event("blocked", None, {}), *self.check_game_end()]
+
+    def end_void(self) -> list[Event]:
+        """§0.4 safety cap: the round is void (no score) and the same dealer deals again."""
+        self.begin_scoring()
+        self.hand_points = {s: 0 for s in self.seats}
+        self.void = True
+        self.close_deal("void", None, self.results())
+        return [Event("deal_void", None, {"reason": "turn_limit"})]
+
+    def results(self) -> list[v.SeatResult]:
+        out = []
+        for s in self.active:
+            hand = tuple(card_code(c) for c in sorted(self.hands[s], key=display_key))
+            out.append(v.SeatResult(s, hand, (), hand, self.hand_value(self.hands[s]), (), self.hand_points.get(s, 0)))
+        return out
+
+    def next_dealer_index(self) -> int:
+        if getattr(self, "void", False):
+            self.void = False
+            return self.dealer
+        return self.seat_after(self.dealer)
+
+    def check_game_end(self) -> list[Event]:
+        if getattr(self, "void", False):
+            return []
+        self.rounds_played += 1
+        if self.elimination:
+            threshold = self.rules["elimination_threshold"]
+            before = list(self.active)
+            out = [s for s in before if self.totals[s] > threshold]  # "sobrepasen": above, not equal
+            if out:
+                self.eliminated.extend(out)
+            left = self.active
+            if len(left) > 1:
+                return [Event("eliminated", s, {}) for s in out]
+            if len(left) == 1:
+                winners = left
+            else:  # everyone left went over in the same round: the lowest total among them wins
+                low = min(self.totals[s] for s in before)
+                winners = [s for s in before if self.totals[s] == low]
+            return self.finish(winners)
+        limit = self.rules["rounds_per_game"]
+        rounds = len(self.seats) if limit == "players" else int(limit)
+        if self.rounds_played < rounds:
+            return []
+        best = max(self.totals[s] for s in self.active)
+        return self.finish([s for s in self.active if self.totals[s] == best])
+
+    def finish(self, winners: list[str]) -> list[Event]:
+        self.game_over = True
+        self.final_scores = dict(self.totals)
+        self.winners = winners
+        return [Event("game_over", None, {"winners": list(winners)})]
+
+    def placing(self) -> list[str]:
+        sign = 1 if self.elimination else -1
+        return sorted(self.active, key=lambda s: sign * self.totals[s])
+
+    # ---------------------------------------------------------------- legal moves
+    def legal_moves(self, seat: str) -> list[str]:
+        if seat not in self.actors:
+            return []
+        if self.phase == "draw":
+            moves = ["draw"]
+            mode = self.rules["discard_mode"]
+            if seat in self.opened and self.discard and mode in ("simple", "multiple"):
+                if self.can_place(seat, self.discard[-1], []):
+                    moves.append("take")
+                if mode == "multiple":
+                    seen: set[int] = set()
+                    for i in range(len(self.discard) - 2, -1, -1):
+                        c = self.discard[i]
+                        if c not in seen and c not in self.discard[i + 1 :]:
+                            seen.add(c)
+                            if self.can_place(seat, c, self.discard[i + 1 :]):
+                                moves.append(f"take {card_code(c)}")
+            return moves
+        moves: list[str] = []
+        hand = self.hands[seat]
+        opened = seat in self.opened
+        cands = hand_meld_candidates(hand, self.meld_rules)
+        if opened:
+            moves += ["meld " + self.meld_text(r) for r in cands]
+        else:
+            minimum = self.rules["first_meld_min"]
+            for combo in combos_reaching(cands, hand, lambda r: self.meld_value(r.kind, r.cards, r.stands), minimum):
+                moves.append("meld " + " | ".join(self.meld_text(r) for r in combo))
+        if opened:
+            for i, m in enumerate(self.on_table):
+                existing = m.placed(self.meld_rules)
+                for c in sorted(set(hand) - {JOKER}):
+                    if read_meld([*existing, Placed(c)], self.meld_rules, m.kind):
+                        moves.append(f"layoff {card_code(c)} to {i + 1}")
+            moves += [m for m in self.swap_moves(seat) if self.accepts(seat, m)]
+            if self.rules["table_manipulation"]:
+                moves += self.table_moves(seat)
+        elif not self.rules["retrieval_requires_opened"]:
+            moves += [m for m in self.swap_moves(seat) if self.accepts(seat, m)]
+        if self.obligations(seat):
+            # Rare: keep only the moves after which the obligation can still be met.
+            return [m for m in moves if self.accepts(seat, m)]
+        if self.rules["discard_mode"] == "none":
+            return [*moves, "done"]
+        order = sorted(set(hand), key=lambda c: (-self.value(c), display_key(c)))
+        return moves + [f"discard {card_code(c)}" for c in order]
+
+    def accepts(self, seat: str, move: str) -> bool:
+        """Whether ``move`` would be accepted now, tried on a copy (used only on rare paths)."""
+        trial = copy.deepcopy(self)
+        try:
+            trial.play(seat, move)
+        except IllegalMove:
+            return False
+        return True
+
+    def layout_from_tags(self, tags: Any) -> dict[str, Any]:
+        out = super().layout_from_tags(tags)
+        if "Credits" in tags:
+            from .rgn import parse_number, parse_seat_map
+
+            out["credits"] = {k: parse_number(x) for k, x in parse_seat_map(tags["Credits"][0][0]).items()}
+        return out
+
+
+__all__ = ["Rami", "placed_entries"]

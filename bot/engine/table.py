@@ -1,0 +1,186 @@
+"""Table manipulation: the ``table`` move, judged on the table it leaves (rules.md §3.10, §4.3).
+
+``table 3C 4C 5C | 6H 6D 6C`` states the complete table after the move. It is legal when every
+meld is valid, every card that was on the table is still there, the cards added come from the
+player's hand, and (with jokers) every joker keeps what it stands for. The mixin also offers a
+bounded list of table moves to ``legal_moves``. It knows nothing of points: variants hook
+``after_table`` to credit or debit (rami).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from .cards import JOKER, card_code, codes
+from .errors import IllegalMove
+from .melds import Placed, Reading, describe_readings, parse_entry, read_meld
+
+MAX_TABLE_MOVES = 200
+
+
+class TableManipulation:
+    """Mixin for ``Game`` subclasses whose players may rearrange the table."""
+
+    # Provided by Game.
+    on_table: list[Any]
+    hands: dict[str, list[int]]
+    meld_rules: Any
+    placed: set[str]
+
+    def table_allowed(self, seat: str) -> None:
+        """Raise when ``seat`` may not manipulate now (rami: not opened, option off)."""
+
+    def after_table(self, seat: str, old: list[Any], used: list[int]) -> list[Any]:
+        return []
+
+    def read_table(self, text: str) -> list[Reading]:
+        """Read the proposed table; an unannotated wild takes the identity it had on the table."""
+        old_wilds = [(c, st) for m in self.on_table for c, st in zip(m.cards, m.stands, strict=True) if c == JOKER]
+        readings: list[Reading] = []
+        for number, group in enumerate(text.split("|"), start=1):
+            words = group.split()
+            if not words:
+                raise IllegalMove("bad_move", "an empty meld between '|' separators", {})
+            placed = [parse_entry(w) for w in words]
+            found = read_meld(placed, self.meld_rules)
+            if len(found) > 1 and old_wilds:
+                keep = [
+                    r
+                    for r in found
+                    if all(_stand_known(st, old_wilds) for c, st in zip(r.cards, r.stands, strict=True) if c == JOKER)
+                ]
+                found = keep or found
+            if not found:
+                raise IllegalMove(
+                    "invalid_table_meld",
+                    f"meld {number} of the new table ({' '.join(words)}) is not a valid meld",
+                    {"number": number, "meld": " ".join(words)},
+                )
+            if len(found) > 1:
+                options = describe_readings(found, self.meld_rules)
+                raise IllegalMove(
+                    "ambiguous_wild",
+                    f"in meld {number} a wild card could stand for several cards: " + " or ".join(options),
+                    {"number": number, "readings": options},
+                )
+            readings.append(found[0])
+        return readings
+
+    def check_table(self, seat: str, readings: list[Reading]) -> list[int]:
+        """The cards the move takes from the hand; refuses a table card missing or a joker moved."""
+        old = Counter(c for m in self.on_table for c in m.cards)
+        new = Counter(c for r in readings for c in r.cards)
+        missing = old - new
+        if missing:
+            card = next(iter(missing))
+            raise IllegalMove(
+                "table_card_missing",
+                f"{card_code(card)} was on the table and must stay on it (cards never go from the table to a hand)",
+                {"card": card_code(card)},
+            )
+        used = list((new - old).elements())
+        have = Counter(self.hands[seat])
+        for c, n in Counter(used).items():
+            if have[c] < n:
+                raise IllegalMove("not_in_hand", f"{card_code(c)} is not in your hand", {"card": card_code(c)})
+        old_j = Counter(st for m in self.on_table for c, st in zip(m.cards, m.stands, strict=True) if c == JOKER)
+        new_j = Counter(st for r in readings for c, st in zip(r.cards, r.stands, strict=True) if c == JOKER)
+        if old_j - new_j:
+            raise IllegalMove(
+                "joker_moved", "a joker on the table keeps what it stands for; free it by retrieval (§3.10)", {}
+            )
+        return used
+
+    def move_table(self, seat: str, args: str) -> tuple[list[Any], str]:
+        from .game import Event, TableMeld
+
+        self.need_phase("play")  # type: ignore[attr-defined]
+        self.table_allowed(seat)
+        if not args.strip():
+            raise IllegalMove("bad_move", "write the whole new table: table 3C 4C 5C | 6H 6D 6C", {})
+        readings = self.read_table(args)
+        used = self.check_table(seat, readings)
+        if JOKER in used and not self.meld_rules.wild_layoff:
+            raise IllegalMove(
+                "joker_in_table_move", "a joker from your hand goes down only in a new meld (meld move)", {}
+            )
+        self.check_table_going_out(seat, used)
+        self.check_table_after(seat, used, [TableMeld(r.kind, list(r.cards), list(r.stands), None) for r in readings])
+        old = self.on_table
+        for c in used:
+            self.hands[seat].remove(c)
+        self.on_table = [TableMeld(r.kind, list(r.cards), list(r.stands), None) for r in readings]
+        if used:
+            self.placed.add(seat)
+        events = [Event("table_rearranged", seat, {"cards": codes(used), "melds": len(readings)})]
+        events += self.after_table(seat, old, used)
+        text = "table " + " | ".join(" ".join(r.codes(self.meld_rules)) for r in readings)
+        return events, text
+
+    def check_table_after(self, seat: str, used: list[int], new_table: list[Any]) -> None:
+        """Variants refuse a table that leaves an obligation impossible (rami)."""
+
+    def check_table_going_out(self, seat: str, used: list[int]) -> None:
+        """Variants refuse emptying the hand this way where a rule forbids it (tradicional option 5)."""
+
+    # ---------------------------------------------------------------- suggestions
+    def table_moves(self, seat: str) -> list[str]:
+        """Up to ``MAX_TABLE_MOVES`` table moves of two kinds: a card freed from the table (a run's
+        end, a four-card set's member) joins cards from hand in a new meld; a card from hand splits
+        a run it duplicates into two runs."""
+        out: list[str] = []
+        seen: set[str] = set()
+        hand = self.hands[seat]
+        naturals = sorted({c for c in hand if c != JOKER})
+        rules = self.meld_rules
+        texts = [" ".join(r) for r in self.table]  # type: ignore[attr-defined]
+
+        def emit(new_melds: list[str]) -> None:
+            text = "table " + " | ".join(new_melds)
+            if text not in seen and len(out) < MAX_TABLE_MOVES:
+                seen.add(text)
+                out.append(text)
+
+        for i, m in enumerate(self.on_table):
+            n = len(m.cards)
+            free: list[tuple[int, list[Placed]]] = []
+            if m.kind == "run" and n >= 4:
+                free = [(0, m.placed(rules)[1:]), (n - 1, m.placed(rules)[:-1])]
+            elif m.kind == "set" and n >= 4:
+                free = [(k, [p for j, p in enumerate(m.placed(rules)) if j != k]) for k in range(n)]
+            for k, rest in free:
+                card = m.cards[k]
+                if card == JOKER or not read_meld(rest, rules, m.kind):
+                    continue
+                for a in range(len(naturals)):
+                    for b in range(a, len(naturals)):
+                        pair = [naturals[a], naturals[b]]
+                        if a == b and hand.count(naturals[a]) < 2:
+                            continue
+                        found = read_meld([Placed(card), *map(Placed, pair)], rules)
+                        if len(found) != 1:
+                            continue
+                        rest_text = " ".join(read_meld(rest, rules, m.kind)[0].codes(rules))
+                        new = [*texts[:i], rest_text, *texts[i + 1 :], " ".join(found[0].codes(rules))]
+                        emit(new)
+            if m.kind == "run" and n >= 5:
+                for k in range(2, n - 2):
+                    card = m.cards[k]
+                    if card != JOKER and card in hand:
+                        left = m.placed(rules)[: k + 1]
+                        right = [Placed(card), *m.placed(rules)[k + 1 :]]
+                        ra, rb = read_meld(left, rules, "run"), read_meld(right, rules, "run")
+                        if len(ra) == 1 and len(rb) == 1:
+                            new = [
+                                *texts[:i],
+                                " ".join(ra[0].codes(rules)),
+                                " ".join(rb[0].codes(rules)),
+                                *texts[i + 1 :],
+                            ]
+                            emit(new)
+        return out
+
+
+def _stand_known(stand: tuple[int, int | None], old: list[tuple[int, tuple[int, int | None]]]) -> bool:
+    return any(st == stand or (st[0] == stand[0] and st[1] is None) for _, st in old)
