@@ -17,9 +17,16 @@ from .rami import Rami
 from .rgn import SEAT_RE, parse_record, tag_line
 from .rng import DealRandom, new_seed
 from .rummy import BasicRummy, Wrotham
+from .tradicional import Tradicional
 from .views import DealResult, Meld, PublicView, SeatInfo, SeatResult, SeatView
 
-_CLASSES: dict[str, type[Game]] = {"basic": BasicRummy, "wrotham": Wrotham, "gin": GinRummy, "rami": Rami}
+_CLASSES: dict[str, type[Game]] = {
+    "basic": BasicRummy,
+    "wrotham": Wrotham,
+    "gin": GinRummy,
+    "rami": Rami,
+    "tradicional": Tradicional,
+}
 
 __all__ = [
     "OPTION_SPECS",

@@ -141,6 +141,7 @@ class Game:
         self.exhaustions = 0
         self.hand_over = False
         self.revealed: dict[str, list[int]] = {}
+        self.window_pending: list[str] = []
 
     @property
     def active(self) -> list[str]:
@@ -171,7 +172,11 @@ class Game:
     @property
     def actors(self) -> list[str]:
         seat = self.current_seat
-        return [] if seat is None else [seat]
+        if seat is None:
+            return []
+        if self.phase == "window":
+            return list(self.window_pending)  # everyone who may still claim or cut in, in seat order
+        return [seat]
 
     # ----------------------------------------------------------------- dealing
     def start_deal(self, layout: Mapping[str, Any] | None = None) -> None:
@@ -312,7 +317,7 @@ class Game:
             raise IllegalMove("resigned", f"{seat} has resigned", {"seat": seat})
         if self.hand_over:
             raise IllegalMove("deal_over", "the deal is over; the next one has not been dealt", {})
-        if seat != self.seats[self.turn] and seat not in self.actors:
+        if (self.phase == "window" or seat != self.seats[self.turn]) and seat not in self.actors:
             raise IllegalMove("not_your_turn", f"it is not {seat}'s turn", {"seat": seat, "turn": self.current_seat})
         handler = getattr(self, "move_" + verb, None) if verb in self.verbs() else None
         if handler is None:

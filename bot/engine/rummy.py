@@ -9,6 +9,7 @@ that a player melds all seven cards at once or nothing. Nothing here knows Disco
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from . import views as v
 from .cards import JOKER, card_code, codes, display_key, make_deck
@@ -24,11 +25,15 @@ DEAL_SIZES = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}  # rules.md §1.1
 class BasicRummy(Game):
     """``basic``: rules.md §1.1-1.8."""
 
+    def opt(self, name: str) -> Any:
+        """A house rule of §1.7 (variants built on this one fix some of them)."""
+        return self.rules[name]
+
     def make_meld_rules(self) -> MeldRules:
-        return MeldRules(ace_mode=self.rules["ace_mode"])
+        return MeldRules(ace_mode=self.opt("ace_mode"))
 
     def card_values(self) -> tuple[int, ...]:
-        ace = 1 if self.rules["ace_mode"] == "low" else 15  # §1.1, §1.7 ace_mode
+        ace = 1 if self.opt("ace_mode") == "low" else 15  # §1.1, §1.7 ace_mode
         return (ace, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 
     def deal_size(self, seat: str, active: int) -> int:
@@ -43,7 +48,7 @@ class BasicRummy(Game):
 
     # ---------------------------------------------------------------- stock exhaustion (§1.4, §1.7)
     def exhaustion_limit(self) -> int | None:
-        mode = self.rules["stock_exhaustion"]
+        mode = self.opt("stock_exhaustion")
         if mode == "block":
             return 1
         if mode == "reuse_once":
@@ -60,7 +65,7 @@ class BasicRummy(Game):
             return self.end_blocked("stock_exhausted")
         pile = self.discard
         self.discard = []
-        if self.rules["stock_exhaustion"] == "shuffle":
+        if self.opt("stock_exhaustion") == "shuffle":
             DealRandom(self.seed or "", self.deal_no, f"reshuffle:{self.exhaustions}").shuffle(pile)
             self.stock = pile  # pile[-1] is the top after the shuffle
         else:
@@ -93,9 +98,9 @@ class BasicRummy(Game):
                 )
         else:
             many = len(readings) > 1 or self.melds_this_turn > 0
-            if many and not self.rules["multiple_melds_per_turn"]:
+            if many and not self.opt("multiple_melds_per_turn"):
                 raise IllegalMove("one_meld_per_turn", "only one new meld per turn", {})
-        if left == 0 and self.rules["last_discard_required"]:
+        if left == 0 and self.opt("last_discard_required"):
             raise IllegalMove(
                 "last_discard_required", "you must keep a card to discard: going out needs a final discard", {}
             )
@@ -112,11 +117,11 @@ class BasicRummy(Game):
         self.need_phase("play")
         index, reading, cards = self.parse_layoff(seat, args)
         meld = self.on_table[index]
-        if self.rules["layoff_requires_own_meld"] and meld.owner != seat and seat not in self.melded:
+        if self.opt("layoff_requires_own_meld") and meld.owner != seat and seat not in self.melded:
             raise IllegalMove(
                 "layoff_needs_own_meld", "you may lay off on others' melds only after melding yourself", {}
             )
-        if len(cards) == len(self.hands[seat]) and self.rules["last_discard_required"]:
+        if len(cards) == len(self.hands[seat]) and self.opt("last_discard_required"):
             raise IllegalMove(
                 "last_discard_required", "you must keep a card to discard: going out needs a final discard", {}
             )
@@ -172,9 +177,9 @@ class BasicRummy(Game):
     def end_out(self, winner: str) -> list[Event]:
         """``winner`` went out: score by ``scoring_mode``, with going rummy when it applies."""
         self.begin_scoring()
-        mode = self.rules["scoring_mode"]
-        rummy = not self.placed_before_turn and self.rules["going_rummy"] != "off"
-        factor = 2 if rummy and self.rules["going_rummy"] == "double" else 1
+        mode = self.opt("scoring_mode")
+        rummy = not self.placed_before_turn and self.opt("going_rummy") != "off"
+        factor = 2 if rummy and self.opt("going_rummy") == "double" else 1
         losers = [s for s in self.active if s != winner]
         counts = {s: self.hand_value(self.hands[s]) for s in losers}
         for s in losers:
@@ -186,7 +191,7 @@ class BasicRummy(Game):
             else:
                 self.credit(s, -c, "pays_winner", winner=winner, count=counts[s], doubled=factor == 2)
                 self.credit(winner, c, "paid_by", loser=s, count=counts[s], doubled=factor == 2)
-        if rummy and self.rules["going_rummy"] == "plus10":
+        if rummy and self.opt("going_rummy") == "plus10":
             # rules.md §1.7 plus10: +10 to the winner; in penalty mode (low wins) that is -10.
             self.credit(winner, -10 if mode == "penalty" else 10, "going_rummy_bonus")
         self.won[winner] += 1
@@ -198,7 +203,7 @@ class BasicRummy(Game):
     def end_blocked(self, reason: str) -> list[Event]:
         """Nobody went out: the lowest hand wins the differences, shared on a tie (§1.7)."""
         self.begin_scoring()
-        mode = self.rules["scoring_mode"]
+        mode = self.opt("scoring_mode")
         counts = {s: self.hand_value(self.hands[s]) for s in self.active}
         low = min(counts.values())
         lows = [s for s in self.active if counts[s] == low]
@@ -228,7 +233,7 @@ class BasicRummy(Game):
         return self.deal_no - self.first_deal + 1
 
     def check_game_end(self) -> list[Event]:
-        kind, _, num = self.rules["game_end"].partition(":")
+        kind, _, num = self.opt("game_end").partition(":")
         n = int(num)
         over = self.deals_played() >= n if kind == "hands" else any(self.totals[s] >= n for s in self.active)
         if not over:
@@ -239,7 +244,7 @@ class BasicRummy(Game):
         self.game_over = True
         self.final_scores = dict(self.totals)
         active = self.active
-        if self.rules["scoring_mode"] == "penalty":
+        if self.opt("scoring_mode") == "penalty":
             best = min(self.totals[s] for s in active)  # §1.7 penalty: the lowest total wins
         else:
             best = max(self.totals[s] for s in active)
@@ -247,7 +252,7 @@ class BasicRummy(Game):
         return [Event("game_over", None, {"winners": list(self.winners)})]
 
     def placing(self) -> list[str]:
-        sign = 1 if self.rules["scoring_mode"] == "penalty" else -1
+        sign = 1 if self.opt("scoring_mode") == "penalty" else -1
         return sorted(self.active, key=lambda s: sign * self.totals[s])
 
     # ---------------------------------------------------------------- legal moves
@@ -268,10 +273,10 @@ class BasicRummy(Game):
 
     def meld_moves(self, seat: str) -> list[str]:
         hand = self.hands[seat]
-        keep = 1 if self.rules["last_discard_required"] else 0
+        keep = 1 if self.opt("last_discard_required") else 0
         if self.all_seven_deal():
             return self.all_seven_moves(seat)
-        if self.melds_this_turn and not self.rules["multiple_melds_per_turn"]:
+        if self.melds_this_turn and not self.opt("multiple_melds_per_turn"):
             return []
         out: list[str] = []
         seen: set[str] = set()
@@ -305,11 +310,11 @@ class BasicRummy(Game):
 
     def layoff_moves(self, seat: str) -> list[str]:
         hand = self.hands[seat]
-        if self.rules["last_discard_required"] and len(hand) <= 1:
+        if self.opt("last_discard_required") and len(hand) <= 1:
             return []
         out: list[str] = []
         for i, meld in enumerate(self.on_table):
-            if self.rules["layoff_requires_own_meld"] and meld.owner != seat and seat not in self.melded:
+            if self.opt("layoff_requires_own_meld") and meld.owner != seat and seat not in self.melded:
                 continue
             for c in sorted(set(hand)):
                 for word in self.layoff_words(c, i):
@@ -345,7 +350,7 @@ class Wrotham(BasicRummy):
     joker_value = 15  # §1.9 [rec]: a joker left in hand counts 15
 
     def make_meld_rules(self) -> MeldRules:
-        return MeldRules(ace_mode=self.rules["ace_mode"], wild_jokers=True, max_wilds=None, min_natural=1)
+        return MeldRules(ace_mode=self.opt("ace_mode"), wild_jokers=True, max_wilds=None, min_natural=1)
 
     def deck(self) -> list[int]:
         return make_deck(1, 3)
@@ -451,7 +456,7 @@ class Wrotham(BasicRummy):
                 continue
         from collections import Counter
 
-        ldr = self.rules["last_discard_required"]
+        ldr = self.opt("last_discard_required")
         results: set[str] = set()
         have = Counter(hand)
 

@@ -1,0 +1,275 @@
+"""Rummy tradicional (Mexico): basic rummy with Rummikub-style table manipulation (rules.md §4).
+
+Any number of melds a turn, layoffs, and ``table`` moves from the first turn; going out needs no
+final discard; the winner collects every loser's whole hand, doubled for a "Rummy". The restock
+keeps the top discard; options 1-5 (visible pile, claims, ace high, continuous ranks, two turns)
+are toggles. Nothing here knows Discord or SQL.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import card_code, parse_card
+from .errors import IllegalMove
+from .game import Event
+from .meldgen import hand_meld_candidates
+from .melds import MeldRules, Placed, read_meld
+from .rummy import BasicRummy
+from .table import TableManipulation
+
+
+class Tradicional(TableManipulation, BasicRummy):
+    """``tradicional``: 2-4 players, one 52-card deck, no jokers."""
+
+    def _reset_deal_state(self) -> None:
+        super()._reset_deal_state()
+        self.claims: dict[str, int] = {}
+
+    def opt(self, name: str) -> Any:
+        fixed = {
+            "multiple_melds_per_turn": True,  # §4.3: "una o más"
+            "going_rummy": "double",  # §4.5: a "Rummy" is paid double by every other player
+            "layoff_requires_own_meld": False,
+            "last_discard_required": False,
+            "scoring_mode": "winner_collects",
+            "stock_exhaustion": "turn_over",
+        }
+        if name == "ace_mode":
+            if self.rules["opt4_continuous"]:
+                return "round_the_corner"
+            return "high_low" if self.rules["opt3_ace_high_low"] else "low"
+        return fixed[name] if name in fixed else self.rules[name]
+
+    def make_meld_rules(self) -> MeldRules:
+        return MeldRules(ace_mode=self.opt("ace_mode"))
+
+    def card_values(self) -> tuple[int, ...]:
+        ace = 11 if self.opt("ace_mode") != "low" else 1  # options 3 and 4: an ace counts 11
+        return (ace, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+
+    def verbs(self) -> tuple[str, ...]:
+        return ("draw", "take", "meld", "layoff", "table", "discard", "claim", "pass")
+
+    @property
+    def notices(self) -> list[tuple[str, dict[str, Any]]]:
+        """Things the table should be told when the game starts (§4.7.5)."""
+        if self.rules["opt5_two_turns"]:
+            return [("opt5_no_rummy_double", {})]
+        return []
+
+    # ---------------------------------------------------------------- option 5 (§4.6)
+    def first_placing_turn(self, seat: str) -> bool:
+        return self.rules["opt5_two_turns"] and not self.placed_before_turn
+
+    def check_two_turns(self, seat: str, left: int) -> None:
+        """Option 5: no going out in the turn of one's first placement. The last card would then be
+        discarded in that turn too, so such a turn must keep two cards."""
+        if self.first_placing_turn(seat) and left < 2:
+            raise IllegalMove(
+                "two_turns_required",
+                "option 5: you may not go out in the turn you first put cards on the table",
+                {},
+            )
+
+    def move_meld(self, seat: str, args: str) -> tuple[list[Any], str]:
+        if self.rules["opt5_two_turns"]:
+            self.need_phase("play")
+            readings = self.parse_melds(seat, args)
+            self.check_two_turns(seat, len(self.hands[seat]) - sum(len(r.cards) for r in readings))
+        return super().move_meld(seat, args)
+
+    def move_layoff(self, seat: str, args: str) -> tuple[list[Any], str]:
+        if self.rules["opt5_two_turns"]:
+            self.need_phase("play")
+            _, _, cards = self.parse_layoff(seat, args)
+            self.check_two_turns(seat, len(self.hands[seat]) - len(cards))
+        return super().move_layoff(seat, args)
+
+    def check_table_after(self, seat: str, used: list[int], new_table: list[Any]) -> None:
+        if used:
+            self.check_two_turns(seat, len(self.hands[seat]) - len(used))
+        after = [(m.kind, m.cards, m.stands) for m in new_table]
+        self.check_not_stuck(seat, used, after)
+
+    def after_table(self, seat: str, old: list[Any], used: list[int]) -> list[Any]:
+        if not self.hands[seat]:
+            return self.end_out(seat)
+        return []
+
+    # ---------------------------------------------------------------- restock (§4.4)
+    def end_turn(self) -> None:
+        super().end_turn()
+        if not self.hand_over and not self.stock:
+            self.restock()
+
+    def restock(self) -> None:
+        """keep_top: the top discard stays as the pozo, the rest is turned over unshuffled (oldest on
+        top). flip_all_then_upcard: all of it is turned over and a new upcard turned."""
+        if self.rules["restock"] == "keep_top":
+            if len(self.discard) > 1:
+                pile, self.discard = self.discard[:-1], self.discard[-1:]
+                self.stock = pile[::-1]
+        elif self.discard:
+            pile, self.discard = self.discard, []
+            self.stock = pile[::-1]
+            self.discard = [self.stock.pop()]
+        if not self.stock and not self.discard:
+            self.end_void_deal()
+
+    def stock_empty(self, seat: str) -> list[Event]:
+        raise IllegalMove("stock_empty", "the stock is empty: take the top discard", {})
+
+    def end_void_deal(self) -> list[Event]:
+        self.begin_scoring()
+        self.close_deal("void", None, [self.seat_result(s) for s in self.active])
+        self.void = True
+        return [Event("deal_void", None, {})]
+
+    def on_turn_limit(self) -> None:
+        self.end_void_deal()  # §0.4: void everywhere but basic and Wrotham
+
+    def next_dealer_index(self) -> int:
+        if getattr(self, "void", False):
+            self.void = False
+            return self.dealer
+        return self.seat_after(self.dealer)
+
+    # ---------------------------------------------------------------- option 2: claims (§4.6)
+    def move_discard(self, seat: str, args: str) -> tuple[list[Any], str]:
+        events, text = super().move_discard(seat, args)
+        if self.rules["opt2_rummy_call"] and not self.hand_over:
+            discarder = self.seats.index(seat)
+            nxt = self.turn
+            eligible = [self.seats[i] for i in self.claim_order(discarder) if i not in (discarder, nxt)]
+            if eligible:
+                self.phase = "window"
+                self.window_pending = eligible
+                self.claims = {}
+                events.append(Event("claim_window", seat, {"card": card_code(self.discard[-1])}))
+        return events, text
+
+    def claim_order(self, discarder: int) -> list[int]:
+        """Active seats from the discarder's left, in turn order (claim priority)."""
+        out, i = [], discarder
+        for _ in range(len(self.seats)):
+            i = (i + 1) % len(self.seats)
+            if self.seats[i] in self.active:
+                out.append(i)
+        return out
+
+    def claim_ok(self, seat: str, card: int, give: int) -> bool:
+        """A claim is valid if the discard fits a table meld or makes a meld with two or more cards
+        from the claimer's hand (not counting the card given in exchange)."""
+        for m in self.on_table:
+            if read_meld([*m.placed(self.meld_rules), Placed(card)], self.meld_rules, m.kind):
+                return True
+        hand = list(self.hands[seat])
+        hand.remove(give)
+        return bool(hand_meld_candidates([*hand, card], self.meld_rules, must=card))
+
+    def move_claim(self, seat: str, args: str) -> tuple[list[Any], str]:
+        self.need_phase("window")
+        words = args.split()
+        if len(words) != 1:
+            raise IllegalMove("bad_move", "write claim and the card you leave in its place: claim KD", {})
+        give = parse_card(words[0])
+        self.take_from_hand(seat, [give])
+        card = self.discard[-1]
+        if not self.claim_ok(seat, card, give):
+            raise IllegalMove(
+                "claim_not_playable",
+                f"{card_code(card)} neither fits a meld on the table nor makes one with your cards",
+                {"card": card_code(card)},
+            )
+        self.claims[seat] = give
+        self.window_pending.remove(seat)
+        events = [Event("claimed", seat, {})]
+        return events + self.maybe_close_window(), f"claim {card_code(give)}"
+
+    def move_pass(self, seat: str, args: str) -> tuple[list[Any], str]:
+        self.need_phase("window")
+        self.no_args(args, "pass")
+        self.window_pending.remove(seat)
+        return [Event("passed", seat, {}), *self.maybe_close_window()], "pass"
+
+    def maybe_close_window(self) -> list[Any]:
+        if self.window_pending:
+            return []
+        self.phase = "draw"
+        if not self.claims:
+            return []
+        discarder = self.seat_before(self.turn)
+        winner = next(self.seats[i] for i in self.claim_order(discarder) if self.seats[i] in self.claims)
+        give = self.claims[winner]
+        card = self.discard.pop()
+        self.hands[winner].remove(give)
+        self.hands[winner].append(card)
+        self.discard.append(give)
+        self.claims = {}
+        return [Event("claim_won", winner, {"card": card_code(card), "left": card_code(give)})]
+
+    def seat_before(self, index: int) -> int:
+        n = len(self.seats)
+        for k in range(1, n + 1):
+            j = (index - k) % n
+            if self.seats[j] in self.active:
+                return j
+        return index
+
+    def timeout_moves(self, seat: str) -> list[Event]:
+        if self.phase == "window":
+            return self.play(seat, "pass")
+        if self.phase == "draw" and not self.stock:
+            events = self.play(seat, "take")
+            card = self.timeout_discard(seat)
+            return events + self.play(seat, f"discard {card_code(card)}")
+        return super().timeout_moves(seat)
+
+    # ---------------------------------------------------------------- legal moves
+    def legal_moves(self, seat: str) -> list[str]:
+        if seat not in self.actors:
+            return []
+        if self.phase == "window":
+            card = self.discard[-1]
+            return [f"claim {card_code(g)}" for g in sorted(set(self.hands[seat])) if self.claim_ok(seat, card, g)] + [
+                "pass"
+            ]
+        if self.phase == "draw":
+            return (["draw"] if self.stock else []) + (["take"] if self.discard else [])
+        moves = super().legal_moves(seat)
+        tables = [m for m in self.table_moves(seat) if self.table_ok(seat, m)]
+        discards = [m for m in moves if m.startswith("discard")]
+        others = [m for m in moves if not m.startswith("discard")]
+        if self.rules["opt5_two_turns"] and self.first_placing_turn(seat):
+            others = [m for m in others if self.leaves_two(seat, m)]
+        return others + tables + discards
+
+    def leaves_two(self, seat: str, move: str) -> bool:
+        verb, _, args = move.partition(" ")
+        if verb == "meld":
+            used = sum(len(g.split()) for g in args.split("|"))
+        else:
+            used = len(args.rpartition(" to ")[0].split())
+        return len(self.hands[seat]) - used >= 2
+
+    def table_ok(self, seat: str, move: str) -> bool:
+        try:
+            readings = self.read_table(move.partition(" ")[2])
+            used = self.check_table(seat, readings)
+            from .game import TableMeld
+
+            self.check_table_after(
+                seat, used, [TableMeld(r.kind, list(r.cards), list(r.stands), None) for r in readings]
+            )
+        except IllegalMove:
+            return False
+        return True
+
+    def public_view(self) -> Any:
+        view = super().public_view()
+        if self.rules["opt1_pozo_visible"]:
+            from dataclasses import replace
+
+            view = replace(view, discard_visible=tuple(card_code(c) for c in self.discard))
+        return view
