@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .dummy import DummyRummy
 from .errors import IllegalMove
 from .game import Event, Game
 from .gin import GinRummy
@@ -26,6 +27,7 @@ _CLASSES: dict[str, type[Game]] = {
     "gin": GinRummy,
     "rami": Rami,
     "tradicional": Tradicional,
+    "dummy": DummyRummy,
 }
 
 __all__ = [

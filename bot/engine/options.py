@@ -15,7 +15,7 @@ from typing import Any
 from .errors import IllegalMove
 
 VARIANTS = ("basic", "wrotham", "gin", "rami", "tradicional", "dummy")
-IMPLEMENTED = ("basic", "wrotham", "gin", "rami", "tradicional")
+IMPLEMENTED = VARIANTS
 
 
 @dataclass(frozen=True, slots=True)

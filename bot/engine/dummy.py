@@ -1,0 +1,459 @@
+"""Dummy rummy: twelve contracts, twos and jokers wild, cut-ins (rules.md §5).
+
+Each player works through the contracts of §5.3 on their own; a contract is laid down whole in one
+``meld A | B`` move and nothing else is ever melded that deal; layoffs come on later turns; the
+turn always ends with a discard, which may not be a card that could be laid off. A player who
+laid down advances to the next contract when the deal ends. Cut-ins open a window after each
+discard (``cut`` / ``pass``, then the next player ``take`` / ``allow``). Nothing here knows
+Discord or SQL.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from . import views as v
+from .cards import JOKER, card_code, display_key, make_deck, parse_rank
+from .errors import IllegalMove
+from .game import Event, Game
+from .meldgen import MAX_COMBOS, hand_meld_candidates
+from .melds import MeldRules, Placed, Reading, entry_code, read_meld
+from .rgn import parse_seat_map
+from .rng import DealRandom
+
+# §5.3: (kind, minimum size) of each meld of each contract.
+CONTRACTS: dict[int, tuple[tuple[str, int], ...]] = {
+    1: (("set", 3), ("set", 3)),
+    2: (("set", 3), ("run", 4)),
+    3: (("set", 4), ("set", 4)),
+    4: (("run", 4), ("run", 4)),
+    5: (("set", 4), ("run", 4)),
+    6: (("set", 3), ("set", 3), ("run", 4)),
+    7: (("set", 3), ("run", 7)),
+    8: (("set", 3), ("set", 3), ("set", 3)),
+    9: (("set", 5), ("set", 5)),
+    10: (("run", 5), ("run", 5)),
+    11: (("set", 8),),
+    12: (("run", 10),),
+}
+LAST = 12
+
+# §5.6 fallback (Bicycle's Contract Rummy): ace, twos and jokers 15; K Q J T 10; others pip.
+BICYCLE = {"A": 15, "2": 15, "JK": 15, "K": 10, "Q": 10, "J": 10, "T": 10}
+
+
+def parse_card_values(text: str) -> tuple[tuple[int, ...], int]:
+    """``contract_bicycle`` or overrides ``A:15,JK:20,2:20`` -> (values by rank A..K, joker)."""
+    table = {r: (BICYCLE.get(r, i + 1)) for i, r in enumerate("A23456789TJQK")}
+    joker = BICYCLE["JK"]
+    if text != "contract_bicycle":
+        for item in text.split(","):
+            key, _, num = item.partition(":")
+            if key.upper() == "JK":
+                joker = int(num)
+            else:
+                r = parse_rank(key)
+                assert r is not None  # the option's pattern admits ranks only
+                table["A23456789TJQK"[r]] = int(num)
+    return tuple(table[r] for r in "A23456789TJQK"), joker
+
+
+class DummyRummy(Game):
+    """``dummy``: 2-4 players, 108 cards, 13 cards dealt, contracts 1-12."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.contract: dict[str, int] = {}
+        self.cuts: dict[str, int] = {}
+        self.laid_turn = False
+        self.cut_requests: list[str] = []
+        self.deciding = False
+        self.void = False
+        super().__init__(*args, **kwargs)
+        self.contract = {s: 1 for s in self.seats}
+        values, self.joker_value = parse_card_values(self.rules["card_values"])
+        self.values = values
+
+    def make_meld_rules(self) -> MeldRules:
+        return MeldRules(
+            ace_mode="high_low",  # §5.4: ace high or low, never both
+            wild_jokers=True,
+            wild_twos=True,
+            max_wilds=None,
+            min_natural=self.rules["min_natural_per_meld"],
+            set_max=None,
+            set_distinct_suits=False,
+            run_mixed_suits=True,
+        )
+
+    def deck(self) -> list[int]:
+        return make_deck(2, 4)
+
+    def deal_size(self, seat: str, active: int) -> int:
+        return self.rules["deal_size"]
+
+    def value(self, card: int) -> int:
+        if card == JOKER:
+            return self.joker_value
+        return self.values[card % 13]
+
+    def expected_count_ok(self, seat: str, count: int) -> bool:
+        return (
+            1
+            <= count
+            <= self.rules["deal_size"] + 2 + self.rules["cuts_per_hand"] * (1 + self.rules["cut_extra_cards"])
+        )
+
+    def verbs(self) -> tuple[str, ...]:
+        return ("draw", "take", "meld", "layoff", "discard", "cut", "pass", "allow")
+
+    def _reset_deal_state(self) -> None:
+        super()._reset_deal_state()
+        self.cuts = {s: 0 for s in self.seats}
+        self.laid_turn = False
+        self.cut_requests = []
+        self.deciding = False
+
+    @property
+    def contracts(self) -> dict[str, int]:
+        return {s: min(self.contract.get(s, 1), LAST) for s in self.seats}
+
+    def layout_from_tags(self, tags: Any) -> dict[str, Any]:
+        out = super().layout_from_tags(tags)
+        if "Contract" in tags:
+            out["contract"] = {k: int(x) for k, x in parse_seat_map(tags["Contract"][0][0]).items()}
+        if "Cuts" in tags:
+            out["cuts"] = {k: int(x) for k, x in parse_seat_map(tags["Cuts"][0][0]).items()}
+        return out
+
+    def after_layout(self, layout: dict) -> None:  # type: ignore[override]
+        super().after_layout(layout)
+        for seat, n in layout.get("contract", {}).items():
+            if seat not in self.seats or not 1 <= n <= LAST:
+                raise IllegalMove("bad_layout", "[Contract] takes seat=number with numbers 1 to 12", {})
+            self.contract[seat] = n
+        for seat, n in layout.get("cuts", {}).items():
+            self.cuts[seat] = n
+        if self.phase not in ("draw", "play"):
+            raise IllegalMove("bad_layout", f"dummy positions start in phase draw or play, not {self.phase}", {})
+
+    # ---------------------------------------------------------------- contracts (§5.3, §5.4)
+    def contract_fits(self, seat: str, readings: list[Reading]) -> bool:
+        """The melds are exactly the contract: as many, of the same kinds, each long enough."""
+        need = CONTRACTS[self.contracts[seat]]
+        if len(readings) != len(need):
+            return False
+        exact = self.rules["contract_sizes"] == "exact"
+
+        def assign(i: int, free: list[Reading]) -> bool:
+            if i == len(need):
+                return True
+            kind, size = need[i]
+            for k, r in enumerate(free):
+                fits = r.kind == kind and (len(r.cards) == size if exact else len(r.cards) >= size)
+                if fits and assign(i + 1, free[:k] + free[k + 1 :]):
+                    return True
+            return False
+
+        return assign(0, list(readings))
+
+    def describe_contract(self, seat: str) -> str:
+        return " + ".join(f"{kind} of {size}" for kind, size in CONTRACTS[self.contracts[seat]])
+
+    def move_meld(self, seat: str, args: str) -> tuple[list[Event], str]:
+        self.need_phase("play")
+        if seat in self.opened:
+            raise IllegalMove("already_laid_down", "after laying down your contract you may not meld again (§5.5)", {})
+        readings = self.parse_melds(seat, args)
+        if not self.contract_fits(seat, readings):
+            n = self.contracts[seat]
+            raise IllegalMove(
+                "contract_not_met",
+                f"contract {n} is {self.describe_contract(seat)}, laid down whole and nothing more",
+                {"contract": n},
+            )
+        if len(self.hands[seat]) - sum(len(r.cards) for r in readings) < 1:
+            raise IllegalMove("keep_a_discard", "you must keep a card: every turn ends with a discard (§5.5)", {})
+        events = self.add_melds(seat, readings)
+        self.opened.add(seat)
+        self.laid_turn = True
+        events.append(Event("laid_down", seat, {"contract": self.contracts[seat]}))
+        return events, "meld " + " | ".join(self.meld_text(r) for r in readings)
+
+    def move_layoff(self, seat: str, args: str) -> tuple[list[Event], str]:
+        self.need_phase("play")
+        if seat not in self.opened:
+            raise IllegalMove("not_laid_down", "lay down your contract before laying off (§5.5)", {})
+        if self.laid_turn and not self.rules["layoff_same_turn"]:
+            raise IllegalMove("layoff_next_turn", "you may lay off from your next turn on (§5.5)", {})
+        index, reading, cards = self.parse_layoff(seat, args)
+        if len(cards) >= len(self.hands[seat]):
+            raise IllegalMove("keep_a_discard", "you must keep a card: every turn ends with a discard (§5.5)", {})
+        text = self.layoff_text(index, reading, cards)
+        return self.apply_layoff(seat, index, reading, cards), text
+
+    # ---------------------------------------------------------------- drawing (§5.5)
+    def check_take(self, seat: str) -> None:
+        if seat in self.opened:
+            raise IllegalMove("stock_only", "after laying down you draw from the stock only (§5.5)", {})
+
+    def stock_empty(self, seat: str) -> list[Event]:
+        """§5.5 [rec]: the discard pile but its top card is shuffled into a new stock."""
+        if len(self.discard) <= 1:
+            return self.end_void("no_cards")
+        self.exhaustions += 1
+        pile, self.discard = self.discard[:-1], self.discard[-1:]
+        DealRandom(self.seed or "", self.deal_no, f"reshuffle:{self.exhaustions}").shuffle(pile)
+        self.stock = pile
+        card = self.stock.pop()
+        self.hands[seat].append(card)
+        self.drawn = card
+        self.phase = "play"
+        return [Event("stock_renewed", seat, {"count": len(self.stock) + 1}), Event("drew", seat, {})]
+
+    # ---------------------------------------------------------------- discarding (§5.5)
+    def playable(self, card: int) -> bool:
+        """Whether ``card`` could be laid off on some table meld (a wild: whenever some meld takes it)."""
+        for m in self.on_table:
+            if read_meld([*m.placed(self.meld_rules), Placed(card)], self.meld_rules, m.kind):
+                return True
+        return False
+
+    def check_discard(self, seat: str, card: int) -> None:
+        self.parse_discard(seat, card_code(card))
+        rule = self.rules["no_playable_discard"]
+        if rule and self.playable(card) and not all(self.playable(c) for c in self.hands[seat]):
+            raise IllegalMove(
+                "playable_discard",
+                f"{card_code(card)} could be laid off on the table, so it may not be discarded (§5.5)",
+                {"card": card_code(card)},
+            )
+
+    def move_discard(self, seat: str, args: str) -> tuple[list[Event], str]:
+        self.need_phase("play")
+        card = self.parse_discard(seat, args)
+        self.check_discard(seat, card)
+        self.hands[seat].remove(card)
+        self.discard.append(card)
+        events = [Event("discarded", seat, {"card": card_code(card)})]
+        if not self.hands[seat]:
+            return events + self.end_out(seat), f"discard {card_code(card)}"
+        discarder = self.turn
+        self.end_turn()
+        if self.hand_over:
+            return events, f"discard {card_code(card)}"
+        self.laid_turn = False
+        if self.rules["cut_ins"]:
+            eligible = [
+                s
+                for s in self.order_after(self.turn)
+                if s not in (self.seats[discarder], self.seats[self.turn])
+                and s not in self.opened
+                and self.cuts[s] < self.rules["cuts_per_hand"]
+            ]
+            if eligible:
+                self.phase = "window"
+                self.window_pending = eligible
+                self.cut_requests = []
+                self.deciding = False
+                events.append(Event("cut_window", seat, {"card": card_code(card)}))
+        return events, f"discard {card_code(card)}"
+
+    def order_after(self, index: int) -> list[str]:
+        """Active seats in turn order starting just after seat ``index``."""
+        out, i = [], index
+        for _ in range(len(self.seats)):
+            i = (i + 1) % len(self.seats)
+            if self.seats[i] in self.active:
+                out.append(self.seats[i])
+        return out
+
+    # ---------------------------------------------------------------- cut-ins (§5.5)
+    def move_cut(self, seat: str, args: str) -> tuple[list[Event], str]:
+        self.need_phase("window")
+        self.no_args(args, "cut")
+        if self.deciding:
+            raise IllegalMove("wrong_phase", "the next player is deciding on the cut-in", {})
+        self.window_pending.remove(seat)
+        self.cut_requests.append(seat)
+        return [Event("cut_requested", seat, {}), *self.after_request()], "cut"
+
+    def move_pass(self, seat: str, args: str) -> tuple[list[Event], str]:
+        self.need_phase("window")
+        self.no_args(args, "pass")
+        if self.deciding:
+            raise IllegalMove("wrong_phase", "take the discard or allow the cut-in", {})
+        self.window_pending.remove(seat)
+        return [Event("passed", seat, {}), *self.after_request()], "pass"
+
+    def after_request(self) -> list[Event]:
+        if self.window_pending:
+            return []
+        if not self.cut_requests:
+            self.phase = "draw"
+            return []
+        self.deciding = True
+        self.window_pending = [self.seats[self.turn]]  # §5.5: the next player decides
+        return [Event("cut_decision", self.seats[self.turn], {"requests": list(self.cut_requests)})]
+
+    def move_take(self, seat: str, args: str) -> tuple[list[Event], str]:
+        if self.phase == "window":
+            if not self.deciding:
+                raise IllegalMove("wrong_phase", "wait for the cut-in window to close", {})
+            self.no_args(args, "take")
+            self.check_take(seat)
+            self.deciding = False
+            self.window_pending = []
+            self.cut_requests = []
+            self.phase = "draw"
+        return super().move_take(seat, args)
+
+    def move_allow(self, seat: str, args: str) -> tuple[list[Event], str]:
+        self.need_phase("window")
+        self.no_args(args, "allow")
+        if not self.deciding:
+            raise IllegalMove("wrong_phase", "nobody has asked to cut in", {})
+        # Priority: the requester nearest after the next player in turn order (§5.5).
+        winner = next(s for s in self.order_after(self.turn) if s in self.cut_requests)
+        card = self.discard.pop()
+        extra = [self.stock.pop() for _ in range(min(self.rules["cut_extra_cards"], len(self.stock)))]
+        self.hands[winner] += [card, *extra]
+        self.cuts[winner] += 1
+        self.deciding = False
+        self.window_pending = []
+        self.cut_requests = []
+        self.phase = "draw"
+        return [Event("cut_in", winner, {"card": card_code(card), "extra": len(extra)})], "allow"
+
+    # ---------------------------------------------------------------- scoring (§5.6)
+    def end_out(self, winner: str) -> list[Event]:
+        self.begin_scoring()
+        for s in self.active:
+            if s != winner:
+                count = self.hand_value(self.hands[s])
+                self.credit(s, count, "hand_left", count=count)
+        self.credit(winner, 0, "went_out")
+        self.won[winner] += 1
+        self.advance_contracts()
+        self.close_deal("out", winner, self.results())
+        return [Event("went_out", winner, {}), *self.check_game_end()]
+
+    def advance_contracts(self) -> None:
+        for s in self.opened:
+            self.contract[s] = self.contract.get(s, 1) + 1  # 13 = all twelve done
+
+    def end_void(self, reason: str) -> list[Event]:
+        self.begin_scoring()
+        self.void = True
+        self.close_deal("void", None, self.results())
+        return [Event("deal_void", None, {"reason": reason})]
+
+    def on_turn_limit(self) -> None:
+        self.end_void("turn_limit")
+
+    def results(self) -> list[v.SeatResult]:
+        out = []
+        for s in self.active:
+            hand = tuple(card_code(c) for c in sorted(self.hands[s], key=display_key))
+            out.append(v.SeatResult(s, hand, (), hand, self.hand_value(self.hands[s]), (), self.hand_points.get(s, 0)))
+        return out
+
+    def next_dealer_index(self) -> int:
+        if self.void:
+            self.void = False
+            return self.dealer
+        return self.seat_after(self.dealer)
+
+    def check_game_end(self) -> list[Event]:
+        done = [s for s in self.active if self.contract.get(s, 1) > LAST]
+        if not done:
+            return []
+        if self.rules["game_end"] == "all_finish" and len(done) < len(self.active):
+            return []
+        low = min(self.totals[s] for s in done)
+        self.game_over = True
+        self.final_scores = dict(self.totals)
+        self.winners = [s for s in done if self.totals[s] == low]
+        return [Event("game_over", None, {"winners": list(self.winners)})]
+
+    def placing(self) -> list[str]:
+        return sorted(self.active, key=lambda s: (-self.contract.get(s, 1), self.totals[s]))
+
+    def timeout_moves(self, seat: str) -> list[Event]:
+        if self.phase == "window":
+            return self.play(seat, "allow" if self.deciding else "pass")
+        return super().timeout_moves(seat)
+
+    # ---------------------------------------------------------------- legal moves
+    def legal_moves(self, seat: str) -> list[str]:
+        if seat not in self.actors:
+            return []
+        if self.phase == "window":
+            if self.deciding:
+                return (["take"] if seat not in self.opened else []) + ["allow"]
+            return ["cut", "pass"]
+        if self.phase == "draw":
+            return ["draw"] + (["take"] if self.discard and seat not in self.opened else [])
+        hand = self.hands[seat]
+        moves: list[str] = []
+        if seat not in self.opened:
+            moves += ["meld " + " | ".join(self.meld_text(r) for r in combo) for combo in self.lay_downs(seat)]
+        elif (not self.laid_turn or self.rules["layoff_same_turn"]) and len(hand) > 1:
+            for i in range(len(self.on_table)):
+                for c in sorted(set(hand)):
+                    for word in self.layoff_words(c, i):
+                        moves.append(f"layoff {word} to {i + 1}")
+        discards = sorted(
+            {c for c in hand if self.can_discard(seat, c)}, key=lambda c: (-self.value(c), display_key(c))
+        )
+        return moves + [f"discard {card_code(c)}" for c in discards]
+
+    def layoff_words(self, card: int, index: int) -> list[str]:
+        meld = self.on_table[index]
+        found = read_meld([*meld.placed(self.meld_rules), Placed(card)], self.meld_rules, meld.kind)
+        if not self.meld_rules.is_wild(card):
+            return [card_code(card)] if len(found) == 1 else []
+        words = set()
+        for r in found:
+            before = Counter(st for c, st in zip(meld.cards, meld.stands, strict=True) if c == card)
+            for c, st in zip(r.cards, r.stands, strict=True):
+                if c == card:
+                    if before[st] > 0:
+                        before[st] -= 1
+                    else:
+                        words.add(entry_code(card, st, self.meld_rules))
+        return sorted(words)
+
+    def lay_downs(self, seat: str) -> list[list[Reading]]:
+        """Every way (up to ``MAX_COMBOS``) to lay down the contract from hand, keeping a card."""
+        hand = self.hands[seat]
+        need = CONTRACTS[self.contracts[seat]]
+        exact = self.rules["contract_sizes"] == "exact"
+        cands = hand_meld_candidates(hand, self.meld_rules)
+        by_req = [
+            [r for r in cands if r.kind == kind and (len(r.cards) == size if exact else len(r.cards) >= size)]
+            for kind, size in need
+        ]
+        have = Counter(hand)
+        found: list[list[Reading]] = []
+
+        def dfs(i: int, chosen: list[Reading], last: dict[tuple[str, int], int]) -> None:
+            if len(found) >= MAX_COMBOS:
+                return
+            if i == len(need):
+                if sum(have.values()) >= 1:
+                    found.append(list(chosen))
+                return
+            start = last.get(need[i], 0)  # equal requirements take candidates in order: no repeats
+            for k in range(start, len(by_req[i])):
+                r = by_req[i][k]
+                cnt = Counter(r.cards)
+                if all(have[c] >= n for c, n in cnt.items()):
+                    have.subtract(cnt)
+                    chosen.append(r)
+                    dfs(i + 1, chosen, {**last, need[i]: k + 1})
+                    chosen.pop()
+                    have.update(cnt)
+
+        dfs(0, [], {})
+        return found
