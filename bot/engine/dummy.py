@@ -172,8 +172,7 @@ class DummyRummy(Game):
                 f"contract {n} is {self.describe_contract(seat)}, laid down whole and nothing more",
                 {"contract": n},
             )
-        if len(self.hands[seat]) - sum(len(r.cards) for r in readings) < 1:
-            raise IllegalMove("keep_a_discard", "you must keep a card: every turn ends with a discard (§5.5)", {})
+        self.keep_a_discard(seat, [c for r in readings for c in r.cards])
         events = self.add_melds(seat, readings)
         self.opened.add(seat)
         self.laid_turn = True
@@ -187,8 +186,7 @@ class DummyRummy(Game):
         if self.laid_turn and not self.rules["layoff_same_turn"]:
             raise IllegalMove("layoff_next_turn", "you may lay off from your next turn on (§5.5)", {})
         index, reading, cards = self.parse_layoff(seat, args)
-        if len(cards) >= len(self.hands[seat]):
-            raise IllegalMove("keep_a_discard", "you must keep a card: every turn ends with a discard (§5.5)", {})
+        self.keep_a_discard(seat, cards)
         text = self.layoff_text(index, reading, cards)
         return self.apply_layoff(seat, index, reading, cards), text
 
@@ -219,10 +217,27 @@ class DummyRummy(Game):
                 return True
         return False
 
+    def discardable(self, seat: str) -> set[int]:
+        """The cards the turn's discard may be chosen from, before the no-playable rule."""
+        hand = self.hands[seat]
+        out = set(hand)
+        if self.took is not None and hand.count(self.took) == 1:
+            out.discard(self.took)  # as in every variant: not the card just taken (docs/notation.md)
+        return out
+
+    def keep_a_discard(self, seat: str, using: list[int]) -> None:
+        rest = list(self.hands[seat])
+        for c in using:
+            rest.remove(c)
+        if not any(c != self.took or rest.count(c) > 1 for c in rest):
+            raise IllegalMove(
+                "keep_a_discard", "you must keep a card to discard: every turn ends with a discard (§5.5)", {}
+            )
+
     def check_discard(self, seat: str, card: int) -> None:
         self.parse_discard(seat, card_code(card))
         rule = self.rules["no_playable_discard"]
-        if rule and self.playable(card) and not all(self.playable(c) for c in self.hands[seat]):
+        if rule and self.playable(card) and not all(self.playable(c) for c in self.discardable(seat)):
             raise IllegalMove(
                 "playable_discard",
                 f"{card_code(card)} could be laid off on the table, so it may not be discarded (§5.5)",
@@ -401,11 +416,18 @@ class DummyRummy(Game):
         elif (not self.laid_turn or self.rules["layoff_same_turn"]) and len(hand) > 1:
             for i in range(len(self.on_table)):
                 for c in sorted(set(hand)):
+                    rest = list(hand)
+                    rest.remove(c)
+                    if all(x == self.took and rest.count(x) == 1 for x in rest):
+                        continue  # it would leave only the card just taken, which cannot be discarded
                     for word in self.layoff_words(c, i):
                         moves.append(f"layoff {word} to {i + 1}")
-        discards = sorted(
-            {c for c in hand if self.can_discard(seat, c)}, key=lambda c: (-self.value(c), display_key(c))
-        )
+        distinct = self.discardable(seat)
+        if self.rules["no_playable_discard"] and self.on_table:
+            playable = {c for c in distinct if self.playable(c)}
+            if playable != distinct:
+                distinct -= playable  # §5.5: only when every card is playable may one be discarded
+        discards = sorted(distinct, key=lambda c: (-self.value(c), display_key(c)))
         return moves + [f"discard {card_code(c)}" for c in discards]
 
     def layoff_words(self, card: int, index: int) -> list[str]:
@@ -441,7 +463,8 @@ class DummyRummy(Game):
             if len(found) >= MAX_COMBOS:
                 return
             if i == len(need):
-                if sum(have.values()) >= 1:
+                took = self.took
+                if any(n > (1 if c == took else 0) for c, n in have.items()):
                     found.append(list(chosen))
                 return
             start = last.get(need[i], 0)  # equal requirements take candidates in order: no repeats

@@ -72,26 +72,29 @@ def hand_meld_candidates(cards: Sequence[int], rules: MeldRules, must: int | Non
                 suit_groups.append((s, rep))
     for suit, rep in suit_groups:
         for start in range(13 if wraps else line):
-            for length in range(3, rules.run_max + 1):
+            placed: list[Placed] = []
+            gaps = 0
+            for length in range(1, rules.run_max + 1):
                 if not wraps and start + length > line:
                     break
-                ranks = [(start + i) % 13 for i in range(length)]
-                if len(set(ranks)) != length:
+                rk = (start + length - 1) % 13
+                if length > 13:
                     break
-                missing = [rk for rk in ranks if rk not in rep]
-                if len(missing) > max_w:
-                    continue
-                if length - len(missing) < rules.min_natural:
-                    continue
-                placed: list[Placed] = []
-                wi = 0
-                for rk in ranks:
-                    if rk in rep:
-                        placed.append(Placed(rep[rk]))
-                    else:
-                        placed.append(Placed(wilds[wi], (rk, suit)))
-                        wi += 1
-                add(placed, "run")
+                if rk in rep:
+                    placed.append(Placed(rep[rk]))
+                else:
+                    gaps += 1
+                    if gaps > max_w:  # gaps only grow as the window does
+                        break
+                    placed.append(Placed(wilds[gaps - 1], (rk, suit)))
+                if length >= 3 and length - gaps >= rules.min_natural:
+                    add(list(placed), "run")
+                    if gaps == 0 and max_w and length - 1 >= max(rules.min_natural, 1):
+                        # The same run with a wild in place of one natural (kept in hand): legal too.
+                        for i in range(length):
+                            alt = list(placed)
+                            alt[i] = Placed(wilds[0], ((start + i) % 13, suit))
+                            add(alt, "run")
     # Identities (rami §3.11): copies of one card, with at most the allowed wilds.
     if rules.identities:
         for c, n in counts.items():

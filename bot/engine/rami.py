@@ -152,7 +152,7 @@ class Rami(TableManipulation, Game):
             "hand": list(self.hands[seat]),
             "stock": list(self.stock),
             "discard": list(self.discard),
-            "table": copy.deepcopy(self.on_table),
+            "table": [TableMeld(m.kind, list(m.cards), list(m.stands), m.owner) for m in self.on_table],
             "credits": dict(self.credits),
             "ledger": len(self.ledger),
             "placed": set(self.placed),
@@ -466,7 +466,7 @@ class Rami(TableManipulation, Game):
             self.hands[seat] = list(snap["hand"])
             self.stock = list(snap["stock"])
             self.discard = list(snap["discard"])
-            self.on_table = copy.deepcopy(snap["table"])
+            self.on_table = [TableMeld(m.kind, list(m.cards), list(m.stands), m.owner) for m in snap["table"]]
             self.credits = dict(snap["credits"])
             del self.ledger[snap["ledger"] :]
             self.placed = set(snap["placed"])
