@@ -20,6 +20,7 @@ the same way up to the order of suits, which does not change a deadwood.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import platform
 import random
 import statistics
@@ -174,6 +175,73 @@ def rlcard_min_deadwood_fn() -> tuple[Callable[[object], int], Callable[[list[in
 # --- report ------------------------------------------------------------------------------------
 
 
+VARIANT_RUNS = [
+    ("basic", "basic", None),
+    ("wrotham", "wrotham", None),
+    ("gin", "gin", None),
+    ("rami", "rami", None),
+    ("rami, table_manipulation", "rami", "table_manipulation=true"),
+    ("tradicional", "tradicional", None),
+    ("tradicional, claims (option 2)", "tradicional", "opt2_rummy_call=true"),
+    ("dummy", "dummy", None),
+    ("dummy, cut-ins", "dummy", "cut_ins=true"),
+]
+
+
+def variant_deals_per_second(variant: str, options: str | None, deals: int, seed: int) -> float:
+    """Random deals of one variant, every move chosen among ``legal_moves`` (windows included)."""
+    from bot.engine import new_game
+
+    seats = ["ana", "bea"] if variant == "gin" else ["ana", "bea", "cai", "dan"]
+    rng = random.Random(seed)
+    start = time.perf_counter()
+    for i in range(deals):
+        game = new_game(variant, seats, seed=i, options=options)
+        while not game.hand_over:
+            seat = game.actors[0]
+            game.play(seat, rng.choice(game.legal_moves(seat)))
+    return deals / (time.perf_counter() - start)
+
+
+# A 40-card rami table (two decks) and a player who has opened, holding a second 6H.
+TABLE_POSITION = """
+[Variant "rami"]
+[Options "table_manipulation=true"]
+[Seats "ana bea cai dan"]
+[Dealer "dan"]
+[Table "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS | 2H 3H 4H 5H 6H 7H 8H 9H TH | 3D 4D 5D 6D 7D 8D 9D | 5C 6C 7C 8C 9C TC JC | KH KD KC | 4S 4H 4D"]
+[Hand "ana" "6H QD QC 9S 2C"]
+[Opened "ana"]
+[Turn "ana"]
+[Phase "play"]
+"""
+_REST = "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS | 3D 4D 5D 6D 7D 8D 9D | 5C 6C 7C 8C 9C TC JC | KH KD KC | 4S 4H 4D"
+TABLE_MOVES = [
+    ("legal: split a run with a 6H", f"table 2H 3H 4H 5H 6H | 6H 7H 8H 9H TH | {_REST}"),
+    ("refused: a table card missing", f"table 2H 3H 4H 5H 6H | 6H 7H 8H 9H | {_REST}"),
+    ("refused: an invalid meld", f"table 2H 3H 4H 5H 6H 6H 7H 8H 9H TH | {_REST}"),
+]
+
+
+def table_move_us(move: str, count: int) -> tuple[float, float]:
+    """p50 and p99 microseconds of ``play(seat, move)`` on fresh copies of the position."""
+    import copy
+
+    from bot.engine import IllegalMove, load_game
+
+    base = load_game(TABLE_POSITION)
+    assert sum(len(m.cards) for m in base.melds) == 40
+    games = [copy.deepcopy(base) for _ in range(count)]
+    times = []
+    for game in games:
+        start = time.perf_counter()
+        with contextlib.suppress(IllegalMove):
+            game.play("ana", move)
+        times.append((time.perf_counter() - start) * 1e6)
+    times.sort()
+    return times[len(times) // 2], times[min(len(times) - 1, int(len(times) * 0.99))]
+
+
 def fmt(figures: Figures) -> str:
     return f"{figures[0]:8.2f} µs min, {figures[1]:8.2f} µs median"
 
@@ -237,6 +305,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"min deadwood, {'same hands:':27} {fmt(figures)}")
         differ = sum(fn(h) != e for h, e in zip(converted, expected, strict=True))
         print(f"deadwood disagreements with ours: {differ} of {len(hands)}")
+
+    print("\n== every variant: random deals per second through legal_moves + play (4 seats, gin 2) ==")
+    for label, variant, options in VARIANT_RUNS:
+        rate = variant_deals_per_second(variant, options, max(5, args.deals // 10), args.seed)
+        print(f"{label:34} {rate:8.1f} per second ({1000 / rate:7.1f} ms a deal)")
+
+    print("\n== judging a table move on a 40-card table (rami, manipulation on) ==")
+    for label, move in TABLE_MOVES:
+        p50, p99 = table_move_us(move, 300)
+        print(f"{label:34} p50 {p50 / 1000:6.2f} ms   p99 {p99 / 1000:6.2f} ms")
 
     if len(deadwood_us) > 1:
         print("\n== ratios (ours/theirs; deals: rate, above 1 = ours faster; deadwood: time, uncached) ==")

@@ -18,7 +18,7 @@ from .cards import JOKER, card_code, display_key, make_deck, parse_rank
 from .errors import IllegalMove
 from .game import Event, Game
 from .meldgen import MAX_COMBOS, hand_meld_candidates
-from .melds import MeldRules, Placed, Reading, entry_code, read_meld
+from .melds import MeldRules, Placed, Reading, entry_code, natural_extends, read_meld
 from .rgn import parse_seat_map
 from .rng import DealRandom
 
@@ -212,6 +212,8 @@ class DummyRummy(Game):
     # ---------------------------------------------------------------- discarding (§5.5)
     def playable(self, card: int) -> bool:
         """Whether ``card`` could be laid off on some table meld (a wild: whenever some meld takes it)."""
+        if not self.meld_rules.is_wild(card):
+            return any(natural_extends(m.kind, m.stands, card, self.meld_rules) for m in self.on_table)
         for m in self.on_table:
             if read_meld([*m.placed(self.meld_rules), Placed(card)], self.meld_rules, m.kind):
                 return True
@@ -432,9 +434,9 @@ class DummyRummy(Game):
 
     def layoff_words(self, card: int, index: int) -> list[str]:
         meld = self.on_table[index]
-        found = read_meld([*meld.placed(self.meld_rules), Placed(card)], self.meld_rules, meld.kind)
         if not self.meld_rules.is_wild(card):
-            return [card_code(card)] if len(found) == 1 else []
+            return [card_code(card)] if natural_extends(meld.kind, meld.stands, card, self.meld_rules) else []
+        found = read_meld([*meld.placed(self.meld_rules), Placed(card)], self.meld_rules, meld.kind)
         words = set()
         for r in found:
             before = Counter(st for c, st in zip(meld.cards, meld.stands, strict=True) if c == card)

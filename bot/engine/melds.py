@@ -272,3 +272,29 @@ def one_reading(placed: Sequence[Placed], rules: MeldRules, kind: str | None = N
 def value_of_stand(stand: Stand) -> int:
     """Rank index helper for scoring what a wild stands for."""
     return stand[0]
+
+
+def natural_extends(kind: str, stands: Sequence[Stand], card: int, rules: MeldRules) -> bool:
+    """Whether natural ``card`` can be laid off on a meld read as ``stands`` (wilds keep what they
+    stand for). Equivalent to a full ``read_meld`` of the extended meld, and much faster."""
+    r, s = card % 13, card // 13
+    n = len(stands)
+    if kind == "set":
+        if stands[0][0] != r or (rules.set_max is not None and n >= rules.set_max):
+            return False
+        return not rules.set_distinct_suits or all(st[1] != s for st in stands)
+    if kind == "identity":
+        return n < 4 and stands[0] == (r, s)
+    if n >= rules.run_max:
+        return False
+    if not rules.run_mixed_suits and stands[0][1] is not None and stands[0][1] != s:
+        suit = next((st[1] for st in stands if st[1] is not None), None)
+        if suit != s:
+            return False
+    first, last = stands[0][0], stands[-1][0]
+    if rules.ace_mode == "round_the_corner":
+        return r in ((last + 1) % 13, (first - 1) % 13) and n < 13
+    top = 13 if last == 0 and n > 1 else last  # an ace after a king sits high
+    if top + 1 <= (13 if rules.ace_mode == "high_low" else 12) and r == (top + 1) % 13:
+        return True
+    return first >= 1 and r == first - 1

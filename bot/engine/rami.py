@@ -19,7 +19,7 @@ from .cards import JOKER, card_code, codes, display_key, make_deck, parse_card
 from .errors import IllegalMove
 from .game import Event, Game, Number, TableMeld, placed_entries
 from .meldgen import combos_reaching, hand_meld_candidates
-from .melds import MeldRules, Placed, read_meld
+from .melds import MeldRules, Placed, natural_extends, read_meld
 from .rng import DealRandom
 from .table import TableManipulation
 
@@ -297,10 +297,8 @@ class Rami(TableManipulation, Game):
     def can_place(self, seat: str, card: int, extra: list[int]) -> bool:
         """Whether ``card`` could be placed this turn: laid off on a table meld, or in a new meld with
         cards from hand. Rearrangements of the table are not searched for (docs/notation.md)."""
-        if card != JOKER:
-            for m in self.on_table:
-                if read_meld([*m.placed(self.meld_rules), Placed(card)], self.meld_rules, m.kind):
-                    return True
+        if card != JOKER and any(natural_extends(m.kind, m.stands, card, self.meld_rules) for m in self.on_table):
+            return True
         pool = self.hands[seat] + extra
         return any(card in r.cards for r in hand_meld_candidates([*pool, card], self.meld_rules, must=card))
 
@@ -631,9 +629,8 @@ class Rami(TableManipulation, Game):
                 moves.append("meld " + " | ".join(self.meld_text(r) for r in combo))
         if opened:
             for i, m in enumerate(self.on_table):
-                existing = m.placed(self.meld_rules)
                 for c in sorted(set(hand) - {JOKER}):
-                    if read_meld([*existing, Placed(c)], self.meld_rules, m.kind):
+                    if natural_extends(m.kind, m.stands, c, self.meld_rules):
                         moves.append(f"layoff {card_code(c)} to {i + 1}")
             moves += [m for m in self.swap_moves(seat) if self.accepts(seat, m)]
             if self.rules["table_manipulation"]:

@@ -15,7 +15,7 @@ from . import views as v
 from .cards import JOKER, card_code, codes, display_key, make_deck
 from .errors import IllegalMove
 from .game import Event, Game, Number, norm, placed_entries
-from .melds import MeldRules, Placed, entry_code, one_reading, parse_entry, read_meld
+from .melds import MeldRules, Placed, entry_code, natural_extends, parse_entry, read_meld
 from .rng import DealRandom
 from .search import best_melds, cards_of, mask_of
 
@@ -332,12 +332,7 @@ class BasicRummy(Game):
 
     def layoff_words(self, card: int, index: int) -> list[str]:
         meld = self.on_table[index]
-        existing = meld.placed(self.meld_rules)
-        try:
-            one_reading([*existing, Placed(card)], self.meld_rules, meld.kind)
-        except IllegalMove:
-            return []
-        return [card_code(card)]
+        return [card_code(card)] if natural_extends(meld.kind, meld.stands, card, self.meld_rules) else []
 
     def swap_moves(self, seat: str) -> list[str]:
         return []  # basic has no jokers

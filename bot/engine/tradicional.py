@@ -14,7 +14,7 @@ from .cards import card_code, parse_card
 from .errors import IllegalMove
 from .game import Event
 from .meldgen import hand_meld_candidates
-from .melds import MeldRules, Placed, read_meld
+from .melds import MeldRules, natural_extends
 from .rummy import BasicRummy
 from .table import TableManipulation
 
@@ -161,9 +161,8 @@ class Tradicional(TableManipulation, BasicRummy):
     def claim_ok(self, seat: str, card: int, give: int) -> bool:
         """A claim is valid if the discard fits a table meld or makes a meld with two or more cards
         from the claimer's hand (not counting the card given in exchange)."""
-        for m in self.on_table:
-            if read_meld([*m.placed(self.meld_rules), Placed(card)], self.meld_rules, m.kind):
-                return True
+        if any(natural_extends(m.kind, m.stands, card, self.meld_rules) for m in self.on_table):
+            return True
         hand = list(self.hands[seat])
         hand.remove(give)
         return bool(hand_meld_candidates([*hand, card], self.meld_rules, must=card))
