@@ -200,22 +200,28 @@ class Rami(TableManipulation, Game):
         need_card = need_card and not layable
         if not jokers and not need_card:
             return True
+        opening = seat not in self.opened
+        minimum = self.rules["first_meld_min"] if opening else 0
         cands = [
             r
             for r in hand_meld_candidates(hand, self.meld_rules)
-            if JOKER in r.cards or (need_card and must in r.cards)
+            if opening or JOKER in r.cards or (need_card and must in r.cards)
         ]
+        values = [self.meld_value(r.kind, r.cards, r.stands) for r in cands]
         have = Counter(hand)
 
-        def search(start: int, jokers_left: int, card_left: bool) -> bool:
-            if jokers_left <= 0 and not card_left:
+        def search(start: int, jokers_left: int, card_left: bool, total: int = 0) -> bool:
+            # Not yet opened: the joker's new meld must be part of an opening (§3.5).
+            if jokers_left <= 0 and not card_left and total >= minimum:
                 return True
             for k in range(start, len(cands)):
                 r = cands[k]
                 need = Counter(r.cards)
                 if all(have[c] >= n for c, n in need.items()):
                     have.subtract(need)
-                    ok = search(k + 1, jokers_left - (JOKER in r.cards), card_left and must not in r.cards)
+                    ok = search(
+                        k + 1, jokers_left - (JOKER in r.cards), card_left and must not in r.cards, total + values[k]
+                    )
                     have.update(need)
                     if ok:
                         return True
@@ -340,9 +346,9 @@ class Rami(TableManipulation, Game):
     def move_layoff(self, seat: str, args: str) -> tuple[list[Event], str]:
         self.need_phase("play")
         self.need_opened(seat, "lay off")
-        index, reading, cards = self.parse_layoff(seat, args)
-        if JOKER in cards:
+        if any(w.upper().startswith("JK") for w in args.rpartition(" to ")[0].split()):
             raise IllegalMove("joker_layoff", "a joker cannot extend an existing meld (§3.3)", {})
+        index, reading, cards = self.parse_layoff(seat, args)
         before = self.meld_value(self.on_table[index].kind, self.on_table[index].cards, self.on_table[index].stands)
         after = list(self.on_table)
         after[index] = TableMeld(reading.kind, list(reading.cards), list(reading.stands), None)

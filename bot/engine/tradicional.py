@@ -97,6 +97,11 @@ class Tradicional(TableManipulation, BasicRummy):
             return self.end_out(seat)
         return []
 
+    def after_layout(self, layout: dict) -> None:  # type: ignore[override]
+        super().after_layout(layout)
+        if self.phase == "draw" and not self.stock:
+            self.restock()  # a position may start a turn with an empty stock (§4.4)
+
     # ---------------------------------------------------------------- restock (§4.4)
     def end_turn(self) -> None:
         super().end_turn()

@@ -97,3 +97,21 @@ def deal_counts(game: Any) -> dict[str, Any]:
     result = game.public_view().result
     assert result is not None
     return {r.name: r.count for r in result.seats}
+
+
+def refuse_any(game: Any, seat: str, move: str, codes: tuple[str, ...]) -> IllegalMove:
+    """Like ``refuse``, where the rules fix only that the move is refused and any of ``codes``
+    names a fitting reason (the engine picks the first check that fails)."""
+    assert move not in game.legal_moves(seat)
+    before = snapshot(game)
+    with pytest.raises(IllegalMove) as info:
+        game.play(seat, move)
+    err = info.value
+    assert err.code in codes, f"{move!r}: expected one of {codes}, got {err.code!r} ({err.message})"
+    assert snapshot(game) == before, f"{move!r} was refused but changed the game"
+    text = game.record() + f"{seat} {move}\n"
+    with pytest.raises(IllegalMove) as replay:
+        load_game(text)
+    assert replay.value.code == err.code
+    assert replay.value.line == len(text.splitlines())
+    return err
