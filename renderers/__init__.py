@@ -1,1 +1,41 @@
-"""Pillow renderers: pure functions from engine views to image bytes. No Discord, no SQL."""
+"""Renderers: pure functions from the engine's views to image bytes, drawn with Pillow.
+
+What it is: ``render_table(public_view)``, ``render_hand(seat_view)``, ``render_result(public_view)``
+and ``render_replay(record)`` each return a ``Rendered`` (bytes, format, size, filename); the
+``draw_*`` functions return the drawn ``Scene`` for tests. Cards, suits and jokers are drawn by
+``cards.py``, text uses the bundled Inter font (``fonts/``), and every label goes through
+``bot.i18n`` (``locale="es"`` or ``"en"``). ``four_colour=True`` gives the four-colour deck.
+
+What it is not: no Discord, no SQL, no I/O and no game rules; renderers read views only (and
+``render_replay`` re-plays a finished record through the engine's public contract). They are
+CPU-bound and blocking: the bot calls them through ``asyncio.to_thread``.
+"""
+
+from __future__ import annotations
+
+from .encode import Rendered
+from .hand import SORTS, draw_hand, render_hand
+from .palette import shared_palette
+from .replay import render_replay, replay_steps
+from .result import draw_result, render_result
+from .table import draw_table, render_table
+
+__all__ = [
+    "SORTS",
+    "Rendered",
+    "draw_hand",
+    "draw_result",
+    "draw_table",
+    "render_hand",
+    "render_replay",
+    "render_result",
+    "render_table",
+    "replay_steps",
+    "warm_up",
+]
+
+
+def warm_up() -> None:
+    """Build the shared palette and the common sprites now (about a second), so that the first
+    picture a player asks for is as fast as the others. The bot calls it in a thread at start-up."""
+    shared_palette()

@@ -1,0 +1,256 @@
+"""The hand image, drawn from a ``SeatView``: one player's cards, sent to that player alone.
+
+What it is: the seat's cards in a row (two rows when there are many), sorted by suit, by rank, or
+grouped into the best melds the hand holds, each with its code printed under it so the player can
+type it (``discard TH``). The card just drawn (or taken from the pile) is lifted and labelled.
+
+What it is not: it reads only ``view.hand``, ``view.drawn``, ``view.took`` and the variant's
+options from ``view.public``; it never draws another seat's cards, the table or the pile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.engine.cards import CODES
+from bot.engine.search import HIGH_VALUES, LOW_VALUES, best_melds, cards_of, mask_of
+from bot.engine.views import SeatView
+from bot.i18n import translate
+
+from .cards import RANKS, card_height, parse_code
+from .draw import Scene
+from .encode import Rendered, encode_still
+from .theme import Palette, deck_for
+from .words import points_text, variant_name
+
+__all__ = ["SORTS", "HandGroup", "draw_hand", "group_hand", "render_hand"]
+
+SORTS = ("suit", "rank", "melds")
+MARGIN = 22
+MAX_WIDTH = 960
+MIN_WIDTH = 640
+_SUIT_ORDER = (0, 1, 3, 2)  # S H C D: colours alternate in the classic deck
+
+
+@dataclass(frozen=True, slots=True)
+class HandGroup:
+    """Cards shown together: ``kind`` is ``run``, ``set``, ``deadwood`` or ``""`` (no grouping)."""
+
+    kind: str
+    cards: tuple[str, ...]
+
+
+def _ace_high(options: dict[str, str]) -> tuple[str, bool]:
+    """(ace mode for the meld search, whether an ace sorts above the king) from the options."""
+    mode = options.get("ace_mode", "low")
+    if options.get("opt4_continuous") == "true":
+        mode = "round_the_corner"
+    elif options.get("opt3_ace_high_low") == "true":
+        mode = "high_low"
+    return mode, False
+
+
+def _key_suit(code: str) -> tuple[int, int, int]:
+    face = parse_code(code)
+    if face.joker:
+        return (9, 99, 0)
+    return (_SUIT_ORDER.index(face.suit or 0), RANKS.index(face.rank or "A"), 0)
+
+
+def _key_rank(code: str) -> tuple[int, int, int]:
+    face = parse_code(code)
+    if face.joker:
+        return (99, 9, 0)
+    return (RANKS.index(face.rank or "A"), _SUIT_ORDER.index(face.suit or 0), 0)
+
+
+def group_hand(view: SeatView, sort: str = "suit") -> tuple[list[HandGroup], int | None]:
+    """The hand in display order, and its deadwood value when grouped into melds.
+
+    ``melds`` uses the exact meld search for natural single-deck hands; a hand with a joker, a
+    wild two (dummy) or duplicate cards is shown by suit instead (one group of kind ``""``,
+    deadwood None)."""
+    hand = list(view.hand)
+    if sort == "rank":
+        return [HandGroup("", tuple(sorted(hand, key=_key_rank)))], None
+    if sort != "melds" or not hand:
+        return [HandGroup("", tuple(sorted(hand, key=_key_suit)))], None
+    public = view.public
+    wild_twos = public.variant == "dummy"
+    if "JK" in hand or len(set(hand)) != len(hand) or (wild_twos and any(c[0] == "2" for c in hand)):
+        return [HandGroup("", tuple(sorted(hand, key=_key_suit)))], None
+    options = dict(public.options)
+    mode, _ = _ace_high(options)
+    values = LOW_VALUES if mode == "low" else HIGH_VALUES
+    ints = [CODES.index(c) for c in hand]
+    dead, melds = best_melds(mask_of(ints), mode, values)
+    groups: list[HandGroup] = []
+    used = 0
+    for meld in melds:
+        cards = cards_of(meld)
+        used |= meld
+        suits = {c // 13 for c in cards}
+        if len(suits) == 1:
+            ranks = sorted(c % 13 for c in cards)
+            # A run through the king and the ace (Q K A, K A 2) starts after its gap.
+            gaps = [i for i in range(len(ranks)) if (ranks[(i + 1) % len(ranks)] - ranks[i]) % 13 != 1]
+            start = (gaps[0] + 1) % len(ranks) if gaps else 0
+            ordered = ranks[start:] + ranks[:start]
+            suit = next(iter(suits))
+            groups.append(HandGroup("run", tuple(CODES[suit * 13 + r] for r in ordered)))
+        else:
+            groups.append(HandGroup("set", tuple(sorted((CODES[c] for c in cards), key=_key_suit))))
+    rest = [CODES[c] for c in ints if not used >> c & 1]
+    if rest:
+        groups.append(HandGroup("deadwood", tuple(sorted(rest, key=_key_suit))))
+    return groups, dead
+
+
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    width: int
+    card_w: int
+    step: int
+    gap: int
+    rows: list[list[tuple[int, str, bool]]]  # per row: (group index, code, last of its group in the row)
+
+
+def _layout(groups: Sequence[HandGroup], grouped: bool) -> _Layout:
+    n = sum(len(g.cards) for g in groups)
+    gap = 30 if grouped else 0
+    avail = MAX_WIDTH - 2 * MARGIN
+    items = [(gi, code) for gi, g in enumerate(groups) for code in g.cards]
+    n_groups = sum(1 for g in groups if g.cards)
+    for cw in (112, 100, 88):
+        step_max = cw + 10
+        fixed = n_groups * cw + (n_groups - 1) * gap
+        spans = n - n_groups
+        natural = fixed + spans * step_max
+        if natural <= avail:
+            step = step_max
+        elif spans and (avail - fixed) / spans >= max(50, cw * 0.44):
+            step = int((avail - fixed) / spans)
+        else:
+            continue
+        width = max(MIN_WIDTH, min(MAX_WIDTH, fixed + spans * step + 2 * MARGIN))
+        return _Layout(width, cw, step, gap, [_mark_last(items)])
+    # Too many cards for one row: wrap, keeping groups together where they fit.
+    cw, step = 88, 54
+    rows: list[list[tuple[int, str]]] = [[]]
+    x = 0
+    prev = None
+    for gi, code in items:
+        new_group = prev is not None and gi != prev
+        need = (gap if new_group else 0) + (step if rows[-1] and not new_group else 0)
+        if rows[-1] and x + need + cw > avail:
+            rows.append([])
+            x = 0
+        elif rows[-1]:
+            x += need if new_group else step
+        rows[-1].append((gi, code))
+        prev = gi
+    if not grouped:  # one run of cards: share it evenly between the rows
+        per_row = -(-len(items) // len(rows))
+        rows = [items[i:i + per_row] for i in range(0, len(items), per_row)]
+    return _Layout(MAX_WIDTH, cw, step, gap, [_mark_last(r) for r in rows])
+
+
+def _mark_last(items: Sequence[tuple[int, str]]) -> list[tuple[int, str, bool]]:
+    out = []
+    for i, (gi, code) in enumerate(items):
+        last = i == len(items) - 1 or items[i + 1][0] != gi
+        out.append((gi, code, last))
+    return out
+
+
+HEADER_H = 64
+LIFT = 20
+CODE_H = 40
+MARK_H = 34
+_TOOK = (110, 210, 255)
+
+
+def draw_hand(view: SeatView, *, sort: str = "suit", locale: str = "es", four_colour: bool = False) -> Scene:
+    """Draw ``view``'s hand sorted by ``suit``, ``rank`` or grouped into ``melds``."""
+    if sort not in SORTS:
+        raise ValueError(f"sort must be one of {SORTS}")
+    groups, dead = group_hand(view, sort)
+    grouped = any(g.kind for g in groups)
+    if sort == "melds" and not grouped:
+        sort = "suit"  # wild cards or duplicates: the search does not apply, say what is shown
+    plan = _layout(groups, grouped)
+    ch = card_height(plan.card_w)
+    marked: dict[str, str] = {}
+    if view.drawn in view.hand:
+        marked[view.drawn] = "drawn"
+    if view.took in view.hand:
+        marked[view.took] = "took"
+    label_h = 30 if grouped else 0
+    row_h = label_h + LIFT + ch + CODE_H + (MARK_H if marked else 0)
+    height = HEADER_H + 14 + max(1, len(plan.rows)) * row_h + 6
+    scene = Scene.new(plan.width, height, deck_for(four_colour))
+    _hand_header(scene, view, sort, dead, locale)
+    if not view.hand:
+        scene.text(plan.width / 2, HEADER_H + 60, translate("hand.empty", locale), 24, Palette.ink_soft,
+                   "semibold", align="centre")
+        return scene
+    y = HEADER_H + 14
+    for row in plan.rows:
+        x = MARGIN
+        prev_group: int | None = None
+        for gi, code, last in row:
+            if prev_group is not None and gi != prev_group:
+                x += plan.gap
+            if gi != prev_group and grouped:
+                _group_label(scene, groups[gi], x, y, locale)
+            mark = marked.pop(code, None)  # one copy only, if the hand holds two
+            cy = y + label_h + LIFT - (LIFT if mark else 0)
+            strip = plan.card_w if last else plan.step
+            if mark:
+                colour = Palette.gold if mark == "drawn" else _TOOK
+                scene.rrect((x - 4, cy - 4, x + plan.card_w + 4, cy + ch + 4), 12, colour)
+                scene.mark(mark, code, (x, cy, x + plan.card_w, cy + ch))
+            scene.card(code, x, cy, plan.card_w, full=last or plan.step > plan.card_w)
+            code_y = y + label_h + LIFT + ch + 8
+            centre = x + min(strip, plan.card_w) / 2
+            scene.text(centre, code_y, code, 22, Palette.gold if mark == "drawn" else _TOOK if mark else Palette.ink,
+                       "bold", align="centre")
+            if mark:
+                label = translate("hand.drawn" if mark == "drawn" else "hand.took", locale)
+                pw = scene.pill_width(label, 15, height=26)
+                px = min(max(centre - pw / 2, MARGIN / 2), scene.width - MARGIN / 2 - pw)
+                scene.pill(px, code_y + 32, label, 15, Palette.gold if mark == "drawn" else _TOOK, Palette.chip_ink,
+                           height=26)
+            x += strip
+            prev_group = gi
+        y += row_h
+    return scene
+
+
+def _group_label(scene: Scene, group: HandGroup, x: int, y: int, locale: str) -> None:
+    colour = Palette.ink_faint if group.kind == "deadwood" else Palette.ink_soft
+    scene.text(x + 2, y + 4, translate(f"hand.group.{group.kind}", locale).upper(), 15, colour, "bold")
+
+
+def _hand_header(scene: Scene, view: SeatView, sort: str, dead: int | None, locale: str) -> None:
+    w = scene.width
+    scene.rrect((0, 0, w, HEADER_H), 0, Palette.band)
+    scene.draw.rectangle((0, HEADER_H - 3, w, HEADER_H), fill=Palette.gold)
+    end = scene.text(MARGIN, 14, translate("hand.title", locale), 28, Palette.ink, "heavy")[2]
+    sub = f"{translate('hand.count', locale, count=len(view.hand))} · {translate(f'hand.sort.{sort}', locale)}"
+    scene.text(end + 14, 21, sub, 20, Palette.ink_soft, "semibold")
+    right = w - MARGIN
+    if dead is not None:
+        text = translate("hand.deadwood", locale, count=points_text(dead, locale))
+        pw = scene.pill_width(text, 17, height=30)
+        scene.pill(right - pw, 17, text, 17, Palette.chip, Palette.chip_ink, height=30)
+        right -= pw + 12
+    name = variant_name(view.public.variant, locale)
+    if scene.measure(name, 17, "semibold") < right - (end + 14 + scene.measure(sub, 20, "semibold")) - 24:
+        scene.text(right, 23, name, 17, Palette.ink_faint, "semibold", align="right")
+
+
+def render_hand(view: SeatView, *, sort: str = "suit", locale: str = "es", four_colour: bool = False) -> Rendered:
+    """The hand as an encoded image."""
+    return encode_still(draw_hand(view, sort=sort, locale=locale, four_colour=four_colour).image, "hand")

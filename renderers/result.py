@@ -1,0 +1,197 @@
+"""The end-of-deal image, drawn from a finished deal's ``PublicView`` (its ``result``).
+
+What it is: the headline (gin, knock, undercut, out, blocked, void…) and one row per seat with
+the melds that seat finished with, its deadwood (or the hand that scored) with its count, the
+cards it laid off (gin), the points this deal gave it and its total; the winner's row is framed
+in gold, and the game's winners are named when the game is over.
+
+What it is not: no scoring. Every number is the engine's (``DealResult``/``SeatResult`` and the
+seats' totals); this module only lays them out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from bot.engine.views import PublicView, SeatResult
+from bot.i18n import translate
+
+from .cards import card_height, paint_shape
+from .draw import PROBE, Scene
+from .encode import Rendered, encode_still
+from .table import seat_colour
+from .theme import RGB, Palette, deck_for
+from .words import display_name, outcome_text, points_text, variant_name
+
+__all__ = ["draw_result", "render_result"]
+
+WIDTH = 960
+MARGIN = 22
+LEFT_W = 200  # name, total, winner badge
+RIGHT_W = 118  # this deal's points
+CARD_W = 54
+STEP = 0.42
+GROUP_GAP = 14
+ROW_PAD = 12
+
+
+@dataclass(frozen=True, slots=True)
+class _Group:
+    kind: str  # meld | deadwood | laid_off
+    cards: tuple[str, ...]
+    label: str
+
+
+def _seat_groups(view: PublicView, res: SeatResult, locale: str) -> list[_Group]:
+    melds = [tuple(m) for m in res.melds]
+    if not melds:
+        # Rummy variants keep a seat's melds on the table; show the ones it owns.
+        melds = [tuple(m.cards) for m in view.table if m.owner == res.name]
+    groups = [_Group("meld", m, "") for m in melds]
+    if res.laid_off:
+        groups.append(_Group("laid_off", tuple(res.laid_off), translate("result.laid_off", locale)))
+    dead = tuple(res.deadwood) if (res.deadwood or res.melds) else tuple(res.hand)
+    if dead or res.count or not groups:  # a seat that went out has nothing left to show
+        groups.append(_Group("deadwood", dead,
+                             translate("result.deadwood", locale, count=points_text(res.count, locale))))
+    return groups
+
+
+def _group_width(scene: Scene, g: _Group) -> int:
+    cards_w = CARD_W + round(CARD_W * STEP) * (len(g.cards) - 1) if g.cards else 0
+    label_w = scene.pill_width(g.label, 14, height=24) if g.label else 0
+    return max(cards_w + (16 if g.kind != "meld" else 0), label_w)
+
+
+def _flow(scene: Scene, groups: Sequence[_Group], width: int) -> list[list[tuple[_Group, int]]]:
+    rows: list[list[tuple[_Group, int]]] = [[]]
+    used = 0
+    for g in groups:
+        w = min(_group_width(scene, g), width)
+        if rows[-1] and used + GROUP_GAP + w > width:
+            rows.append([])
+            used = 0
+        used += (GROUP_GAP if rows[-1] else 0) + w
+        rows[-1].append((g, w))
+    return rows
+
+
+GROUP_H = 30 + card_height(CARD_W)  # label line + cards
+
+
+def _row_height(rows: Sequence[Sequence[tuple[_Group, int]]]) -> int:
+    return max(118, 2 * ROW_PAD + len(rows) * GROUP_H + (len(rows) - 1) * 8)
+
+
+def draw_result(view: PublicView, *, locale: str = "es", four_colour: bool = False,
+                names: Mapping[str, str] | None = None) -> Scene:
+    """Draw the end of the deal ``view`` shows (``view.result`` must be set)."""
+    result = view.result
+    if result is None:
+        raise ValueError("the deal is not over: the view has no result")
+    probe = PROBE
+    mid_w = WIDTH - 2 * MARGIN - LEFT_W - RIGHT_W - 2 * 12
+    plans = [(res, _flow(probe, _seat_groups(view, res, locale), mid_w)) for res in result.seats]
+    header_h, banner_h = 64, 84 + (44 if view.game_over and view.winners else 0)
+    rows_h = sum(_row_height(rows) for _, rows in plans) + GROUP_GAP * (len(plans) - 1)
+    scene = Scene.new(WIDTH, header_h + banner_h + rows_h + 24, deck_for(four_colour))
+    # Header.
+    scene.draw.rectangle((0, 0, WIDTH, header_h), fill=Palette.band)
+    scene.draw.rectangle((0, header_h - 3, WIDTH, header_h), fill=Palette.gold)
+    end = scene.text(MARGIN, 14, translate("result.title", locale, n=view.deal_number), 30, Palette.ink, "heavy")[2]
+    scene.text(end + 14, 22, variant_name(view.variant, locale), 22, Palette.ink_soft, "semibold",
+               max_width=WIDTH - MARGIN - end - 14)
+    # Headline.
+    y = header_h + 16
+    headline = outcome_text(result.outcome, result.winner, names, locale)
+    colour = Palette.gold if result.winner else Palette.ink
+    x = MARGIN
+    if result.winner:
+        paint_shape(scene.draw, "crown", (x, y + 4, 38), Palette.gold)
+        x += 50
+    end = scene.text(x, y, headline, 34, colour, "heavy", max_width=WIDTH - MARGIN - x - 150)[2]
+    if result.going_rummy:
+        scene.pill(end + 16, y + 6, translate("result.going_rummy", locale), 18, Palette.red_bad, Palette.ink,
+                   height=32)
+    if view.game_over and view.winners:
+        who = ", ".join(display_name(w, names) for w in view.winners)
+        scene.text(MARGIN, y + 52, translate("result.game_over", locale, names=who), 22, Palette.ink, "bold",
+                   max_width=WIDTH - 2 * MARGIN)
+    y = header_h + banner_h
+    totals = {s.name: s.total for s in view.seats}
+    for res, rows in plans:
+        h = _row_height(rows)
+        _seat_row(scene, view, res, rows, (MARGIN, y, WIDTH - MARGIN, y + h), res.name == result.winner,
+                  totals.get(res.name, 0), locale, names)
+        y += h + GROUP_GAP
+    return scene
+
+
+def _seat_row(scene: Scene, view: PublicView, res: SeatResult, rows: Sequence[Sequence[tuple[_Group, int]]],
+              box: tuple[int, int, int, int], winner: bool, total: object, locale: str,
+              names: Mapping[str, str] | None) -> None:
+    x0, y0, x1, y1 = box
+    if winner:
+        scene.rrect((x0 - 3, y0 - 3, x1 + 3, y1 + 3), 17, Palette.gold)
+        scene.rrect((x0 + 1, y0 + 1, x1 - 1, y1 - 1), 13, Palette.panel_acting)
+        scene.mark("winner", res.name, box)
+    else:
+        scene.rrect(box, 14, Palette.panel, outline=Palette.felt_line, width=1)
+    scene.mark("seat", res.name, box)
+    colour = seat_colour(view, res.name)
+    name = display_name(res.name, names)
+    ax, ay = x0 + 14, y0 + 14
+    scene.ellipse((ax, ay, ax + 40, ay + 40), colour)
+    scene.text(ax + 20, ay + 8, name[:1].upper(), 21, Palette.chip_ink, "heavy", align="centre")
+    scene.text(ax + 52, y0 + 12, name, 23, Palette.ink, "bold", max_width=LEFT_W - 60)
+    scene.text(ax + 52, y0 + 44, f"{translate('result.total', locale)} {points_text(total, locale)}", 19,
+               Palette.ink_soft, "semibold", max_width=LEFT_W - 60)
+    if winner:
+        scene.pill(ax + 52, y0 + 76, translate("result.winner", locale), 16, Palette.gold, Palette.chip_ink, height=28,
+                   icon="crown")
+    # This deal's points, right-aligned.
+    rx = x1 - 16
+    scene.text(rx, y0 + 14, translate("result.points", locale).upper(), 14, Palette.ink_faint, "bold",
+               align="right")
+    pts = points_text(res.points, locale, signed=True)
+    scene.text(rx, y0 + 34, pts, 32, Palette.gold if winner else Palette.ink, "heavy", align="right",
+               max_width=RIGHT_W)
+    # The cards: melds, laid-off cards, deadwood.
+    mx = x0 + LEFT_W + 12
+    gy = y0 + ROW_PAD
+    for row in rows:
+        gx = mx
+        for g, w in row:
+            _draw_group(scene, g, gx, gy, w, locale)
+            gx += w + GROUP_GAP
+        gy += GROUP_H + 8
+
+
+_TINTS: dict[str, RGB] = {"deadwood": (92, 40, 40), "laid_off": (28, 92, 58)}
+
+
+def _draw_group(scene: Scene, g: _Group, x: int, y: int, w: int, locale: str) -> None:
+    ch = card_height(CARD_W)
+    if g.kind != "meld":
+        ink = (255, 190, 180) if g.kind == "deadwood" else (170, 240, 190)
+        scene.text(x + 2, y + 2, g.label.upper(), 14, ink, "bold", max_width=w)
+        if g.cards:
+            n = len(g.cards)
+            cards_w = CARD_W + (min(round(CARD_W * STEP), (w - 16 - CARD_W) // (n - 1)) * (n - 1) if n > 1 else 0)
+            scene.rrect((x, y + 26, x + cards_w + 16, y + 30 + ch + 6), 10, _TINTS[g.kind])
+    cx = x + (8 if g.kind != "meld" else 0)
+    cy = y + 30
+    n = len(g.cards)
+    inner = w - (16 if g.kind != "meld" else 0)
+    step = min(round(CARD_W * STEP), (inner - CARD_W) // (n - 1)) if n > 1 else 0
+    for i, code in enumerate(g.cards):
+        scene.card(code, cx + i * step, cy, CARD_W, full=i == n - 1)
+    if not g.cards and g.kind == "deadwood":
+        scene.text(x + 2, cy + 6, translate("result.no_cards", locale), 16, Palette.ink_faint, "semibold")
+
+
+def render_result(view: PublicView, *, locale: str = "es", four_colour: bool = False,
+                  names: Mapping[str, str] | None = None) -> Rendered:
+    """The end of the deal as an encoded image."""
+    return encode_still(draw_result(view, locale=locale, four_colour=four_colour, names=names).image, "deal")

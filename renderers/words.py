@@ -1,0 +1,131 @@
+"""What the images say: variant names, option chips, moves and outcomes, through the catalog.
+
+What it is: the only place the renderers turn view data into words; every label comes from
+``bot.i18n.translate``. Moves come back as *parts*: strings and 1-tuples holding a card code,
+which ``Scene.rich`` draws as small card chips, so "bea descarta K♠" shows a real suit.
+
+What it is not: no drawing, and no rules: it reads the view's option names and RGN move text and
+knows nothing of what they do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from bot.i18n import format_number, has_key, translate
+
+from .draw import clean_name, is_card_code
+
+__all__ = ["KEY_OPTIONS", "Part", "display_name", "move_parts", "option_chips", "outcome_text", "variant_name"]
+
+Part = str | tuple[str]
+
+KEY_OPTIONS: dict[str, tuple[str, ...]] = {
+    "basic": ("game_end", "scoring_mode", "ace_mode", "multiple_melds_per_turn", "going_rummy"),
+    "wrotham": ("scoring_mode", "ace_mode", "multiple_melds_per_turn", "going_rummy"),
+    "gin": ("target", "knock_limit", "gin_bonus", "undercut_bonus"),
+    "rami": ("scoring_mode", "first_meld_min", "discard_mode", "table_manipulation", "identities"),
+    "tradicional": ("game_end", "opt1_pozo_visible", "opt2_rummy_call", "opt3_ace_high_low", "opt4_continuous",
+                    "opt5_two_turns"),
+    "dummy": ("cut_ins", "contract_sizes", "game_end"),
+}
+"""Per variant, the options worth a chip on the table header, in order. The catalog decides which
+values show (a value with no ``opt.<name>.<value>`` text, such as a default, shows nothing)."""
+
+
+def variant_name(variant: str, locale: str) -> str:
+    key = f"variant.{variant}"
+    return translate(key, locale) if has_key(key) else variant
+
+
+def display_name(seat: str, names: Mapping[str, str] | None) -> str:
+    """The name shown for a seat: the caller's display name (what the font can draw), else the id."""
+    return clean_name(names.get(seat, seat), seat) if names else seat
+
+
+def option_chips(variant: str, options: Sequence[tuple[str, str]], locale: str) -> list[str]:
+    """The header's option labels for ``variant``, from the options in force."""
+    values = dict(options)
+    chips = []
+    for name in KEY_OPTIONS.get(variant, ()):
+        if name not in values:
+            continue
+        value = values[name]
+        head, _, num = value.partition(":")
+        for key, params in ((f"opt.{name}.{value}", {}), (f"opt.{name}.{head}", {"n": num}),
+                            (f"opt.{name}", {"value": value})):
+            if has_key(key):
+                text = translate(key, locale, **params)
+                if text:
+                    chips.append(text)
+                break
+    return chips
+
+
+_SENTINEL = "\x00"
+
+
+def _with_cards(key: str, locale: str, cards: list[Part], **params: str) -> list[Part]:
+    """Translate ``key`` and put the card parts where its ``{cards}`` placeholder is."""
+    text = translate(key, locale, cards=_SENTINEL, **params)
+    out: list[Part] = []
+    pieces = text.split(_SENTINEL)
+    for i, piece in enumerate(pieces):
+        if piece:
+            out.append(piece)
+        if i < len(pieces) - 1:
+            out.extend(cards)
+    return out
+
+
+def _card_parts(words: Sequence[str]) -> list[Part]:
+    """Card codes as chips; ``|`` between melds and anything else as text."""
+    out: list[Part] = []
+    for w in words:
+        if w == "|":
+            out.append("  |  ")
+        elif is_card_code(w):
+            out.append((w.upper(),))
+        else:
+            out.append(f" {w} ")
+    return out
+
+
+def move_parts(move: str, names: Mapping[str, str] | None, locale: str, *, took: str | None = None) -> list[Part]:
+    """A move line (``"bea discard KS"``) as words and card chips, e.g. ``["bea descarta ", ("KS",)]``.
+
+    ``took`` names the card a bare ``take`` took (the replay knows it; the table may not)."""
+    seat, _, rest = move.partition(" ")
+    verb, _, args = rest.partition(" ")
+    who = display_name(seat, names)
+    words = args.split()
+    if verb == "take" and (words or took):
+        return _with_cards("move.take_card", locale, _card_parts(words or [took or ""]), seat=who)
+    if verb == "knock":
+        discard = args.partition(":")[0]
+        return _with_cards("move.knock", locale, _card_parts(discard.split()), seat=who)
+    if verb in ("layoff", "swap"):
+        cards, _, target = args.partition(" to ")
+        return _with_cards(f"move.{verb}", locale, _card_parts(cards.split()), seat=who, meld=target.strip())
+    if verb in ("meld", "discard", "claim"):
+        return _with_cards(f"move.{verb}", locale, _card_parts(words), seat=who)
+    key = f"move.{verb}"
+    if has_key(key):
+        return [translate(key, locale, seat=who)]
+    return [f"{who} {rest}"]
+
+
+def outcome_text(outcome: str, winner: str | None, names: Mapping[str, str] | None, locale: str) -> str:
+    """The headline of a finished deal ("¡Gin de ana!")."""
+    key = f"result.outcome.{outcome}"
+    if winner is None and has_key(key + ".none"):
+        return translate(key + ".none", locale)
+    if not has_key(key):
+        return outcome
+    return translate(key, locale, winner=display_name(winner, names) if winner else "")
+
+
+def points_text(value: object, locale: str, *, signed: bool = False) -> str:
+    """A score for display; ``signed`` puts a + before positive numbers."""
+    text = format_number(value, locale)  # type: ignore[arg-type]
+    return "+" + text if signed and not text.startswith("\u2212") and text != "0" else text

@@ -1,0 +1,111 @@
+"""Write sample images of every renderer into docs/images/ (the README shows a few).
+
+    python scripts/gallery.py            # rewrite docs/images/
+    python scripts/gallery.py --list     # print what it would write
+
+Every variant's table (2, 3, 4 and 8 seats; an empty table and a crowded one with 30 melds;
+jokers, wild twos, contracts, an open discard pile, gin's layoff phase), English and the
+four-colour deck, end-of-deal screens, the hand in each sort, and a replay. Games are played by
+the engine with a seeded driver (``renderers.samples``); views are also built directly for what a
+short random game does not reach (thirty melds, every contract). The output is deterministic:
+running it twice writes the same bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bot.engine import load_game  # noqa: E402
+from renderers import render_hand, render_replay, render_result, render_table  # noqa: E402
+from renderers.encode import Rendered  # noqa: E402
+from renderers.samples import NAMES, built_view, played_game, played_view  # noqa: E402
+
+OUT = ROOT / "docs" / "images"
+BASIC_OPTS = {"multiple_melds_per_turn": True}
+
+
+def _gin_layoff() -> Rendered:
+    """Gin right after a knock: the knocker's melds on the table, deadwood shown, defender to lay off."""
+    game = played_game("gin", 2, seed=57)
+    record = game.record().splitlines()
+    # Cut the record just after the knock: the defender is in the layoff phase.
+    cut = next(i for i, line in enumerate(record) if " knock " in line)
+    view = load_game("\n".join(record[: cut + 1])).public_view()
+    return render_table(view, names=NAMES)
+
+
+def _gin_hand(sort: str, locale: str = "es") -> Rendered:
+    game = load_game('[Variant "gin"]\n[Seats "ana bea"]\n[Hand "ana" "3H 4H 5H 6H 9S 9D 9C KD QS 2C 7D"]\n'
+                     '[Turn "ana"]\n[Phase "play"]\n')
+    return render_hand(replace(game.view("ana"), drawn="7D"), sort=sort, locale=locale)
+
+
+def _basic_hand(sort: str) -> Rendered:
+    game = load_game('[Variant "basic"]\n[Seats "ana bea cris dolo"]\n'
+                     '[Hand "ana" "AS 2S 3S 7H 7D 7C KC 9D"]\n[Turn "ana"]\n[Phase "play"]\n[Took "7C"]\n')
+    return render_hand(game.view("ana"), sort=sort, locale="en", four_colour=True)
+
+
+def _wild_hand() -> Rendered:
+    game = load_game('[Variant "wrotham"]\n[Seats "ana bea cris"]\n'
+                     '[Hand "ana" "JK 5H 6H 8H KS KD JK 2C"]\n[Turn "ana"]\n[Phase "play"]\n')
+    return render_hand(game.view("ana"), sort="melds")
+
+
+def _replay() -> Rendered:
+    return render_replay(played_game("wrotham", 3, seed=43).record(), names=NAMES)
+
+
+GALLERY: dict[str, Callable[[], Rendered]] = {
+    "table-basic-2-empty.png": lambda: render_table(played_view("basic", 2, seed=3, moves=0), names=NAMES),
+    "table-basic-4.png": lambda: render_table(played_view("basic", 4, seed=3, moves=34, options=BASIC_OPTS),
+                                              names=NAMES),
+    "table-basic-4-en-four-colour.png": lambda: render_table(
+        played_view("basic", 4, seed=3, moves=34, options=BASIC_OPTS), names=NAMES, locale="en", four_colour=True),
+    "table-wrotham-3.png": lambda: render_table(played_view("wrotham", 3, seed=43, moves=50), names=NAMES),
+    "table-gin-2.png": lambda: render_table(played_view("gin", 2, seed=42, moves=21), names=NAMES),
+    "table-gin-layoff.png": _gin_layoff,
+    "table-rami-8.png": lambda: render_table(played_view("rami", 8, seed=2, moves=80), names=NAMES),
+    "table-rami-8-empty.png": lambda: render_table(built_view("rami", 8, 0, seed=4, acting=2), names=NAMES),
+    "table-rami-8-crowded.png": lambda: render_table(built_view("rami", 8, 30, seed=4, acting=5), names=NAMES),
+    "table-tradicional-3-open-pile.png": lambda: render_table(
+        played_view("tradicional", 3, seed=2, moves=45, options={"opt1_pozo_visible": True}), names=NAMES),
+    "table-dummy-4.png": lambda: render_table(played_view("dummy", 4, seed=3, moves=60, options={"cut_ins": True}),
+                                              names=NAMES),
+    "table-dummy-4-contracts.png": lambda: render_table(built_view("dummy", 4, 9, seed=2, acting=1), names=NAMES),
+    "end-gin.png": lambda: render_result(played_view("gin", 2, seed=42), names=NAMES),
+    "end-basic-4.png": lambda: render_result(played_view("basic", 4, seed=3, options=BASIC_OPTS), names=NAMES),
+    "end-rami-8-en.png": lambda: render_result(played_view("rami", 8, seed=5), names=NAMES, locale="en"),
+    "hand-gin-suit.png": lambda: _gin_hand("suit"),
+    "hand-gin-rank.png": lambda: _gin_hand("rank"),
+    "hand-gin-melds.png": lambda: _gin_hand("melds"),
+    "hand-basic-melds-en-four-colour.png": lambda: _basic_hand("melds"),
+    "hand-wrotham-jokers.png": _wild_hand,
+    "replay-wrotham-3.gif": _replay,
+}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--list", action="store_true", help="print the file names and exit")
+    args = parser.parse_args()
+    if args.list:
+        print("\n".join(GALLERY))
+        return 0
+    OUT.mkdir(parents=True, exist_ok=True)
+    for name, make in GALLERY.items():
+        image = make()
+        (OUT / name).write_bytes(image.data)
+        print(f"{name:42} {image.width}x{image.height}  {len(image.data) / 1024:7.1f} KB")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,68 @@
+"""The translation catalog: es and en complete and in step, every key the renderers use present."""
+
+from __future__ import annotations
+
+import re
+import string
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from bot.i18n import LOCALES, catalog, format_number, has_key, locale_of, translate
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_both_catalogs_have_the_same_keys_and_placeholders():
+    es, en = catalog("es"), catalog("en")
+    assert set(es) == set(en), set(es) ^ set(en)
+    for key in es:
+        assert placeholders(es[key]) == placeholders(en[key]), key
+
+
+def test_translate_fills_placeholders_and_falls_back():
+    assert translate("table.stock", count=3) == "Mazo: 3"
+    assert translate("table.stock", "en", count=3) == "Stock: 3"
+    assert translate("table.stock", "fr", count=3) == "Mazo: 3"  # unknown locale: Spanish
+    assert translate("table.stock", "en-GB", count=3) == "Stock: 3"
+    assert translate("no.such.key", "en") == "no.such.key"
+    assert translate("table.stock", "en") == "Stock: {count}"  # a missing parameter stays visible
+    assert locale_of(None) == "es" and locale_of("EN_us") == "en"
+
+
+@pytest.mark.parametrize(("value", "es", "en"), [
+    (0, "0", "0"), (42, "42", "42"), (Fraction(25, 2), "12,5", "12.5"), (-10, "\u221210", "\u221210"),
+    (1250, "1250", "1,250"), (12500, "12.500", "12,500"), (Fraction(-3, 2), "\u22121,5", "\u22121.5"),
+])
+def test_numbers_are_written_the_local_way(value, es, en):
+    assert format_number(value, "es") == es and format_number(value, "en") == en
+
+
+def test_every_key_the_renderers_name_exists():
+    source = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "renderers").glob("*.py"))
+    literal = set(re.findall(r'translate\(\s*"([a-z_.]+)"', source))
+    literal |= set(re.findall(r'translate\("([a-z_.]+)" if', source))
+    assert literal, "the scan found no keys"
+    for key in literal:
+        for locale in LOCALES:
+            assert has_key(key, locale), (key, locale)
+    # Keys built from view data: every value the engine or a variant can produce.
+    families = {
+        "variant": ["basic", "wrotham", "gin", "rami", "tradicional", "dummy"],
+        "phase": ["upcard", "draw", "play", "layoff", "window"],
+        "move": ["draw", "take", "take_card", "pass", "meld", "layoff", "swap", "table", "discard", "knock", "done",
+                 "auto", "cut", "allow", "claim", "timeout", "resign"],
+        "result.outcome": ["gin", "knock", "undercut", "tie", "void", "out", "blocked", "resigned"],
+        "hand.group": ["run", "set", "deadwood"],
+        "hand.sort": ["suit", "rank", "melds"],
+        "seat.opened": ["rami", "dummy"],
+    }
+    for prefix, values in families.items():
+        for value in values:
+            for locale in LOCALES:
+                assert has_key(f"{prefix}.{value}", locale), (prefix, value, locale)
