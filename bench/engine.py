@@ -204,12 +204,16 @@ def variant_deals_per_second(variant: str, options: str | None, deals: int, seed
 
 
 # A 40-card rami table (two decks) and a player who has opened, holding a second 6H.
-TABLE_POSITION = """
+_TABLE = (
+    "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS | 2H 3H 4H 5H 6H 7H 8H 9H TH | 3D 4D 5D 6D 7D 8D 9D"
+    " | 5C 6C 7C 8C 9C TC JC | KH KD KC | 4S 4H 4D"
+)
+TABLE_POSITION = f"""
 [Variant "rami"]
 [Options "table_manipulation=true"]
 [Seats "ana bea cai dan"]
 [Dealer "dan"]
-[Table "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS | 2H 3H 4H 5H 6H 7H 8H 9H TH | 3D 4D 5D 6D 7D 8D 9D | 5C 6C 7C 8C 9C TC JC | KH KD KC | 4S 4H 4D"]
+[Table "{_TABLE}"]
 [Hand "ana" "6H QD QC 9S 2C"]
 [Opened "ana"]
 [Turn "ana"]
