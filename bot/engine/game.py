@@ -549,6 +549,8 @@ class Game:
     def swap_moves(self, seat: str) -> list[str]:
         out: list[str] = []
         for i in range(len(self.on_table)):
+            if JOKER not in self.on_table[i].cards:
+                continue
             for c in sorted(set(self.hands[seat]) - {JOKER}):
                 if self.swap_position(c, i) is not None:
                     out.append(f"swap {card_code(c)} to {i + 1}")

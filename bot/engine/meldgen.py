@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from itertools import combinations
 
 from .cards import JOKER
 from .melds import MeldRules, Placed, Reading, read_meld
@@ -32,9 +33,20 @@ def hand_meld_candidates(cards: Sequence[int], rules: MeldRules, must: int | Non
 
     def add(placed: list[Placed], kind: str) -> None:
         for r in read_meld(placed, rules, kind):
-            key = (r.kind, r.cards, r.stands)
-            if key not in out and (must is None or must in r.cards):
-                out[key] = r
+            keep(r)
+
+    def keep(r: Reading) -> None:
+        key = (r.kind, r.cards, r.stands)
+        if key not in out and (must is None or must in r.cards):
+            out[key] = r
+
+    def add_run(placed: list[Placed], start: int, suit: int | None) -> None:
+        """A window's run needs no reading: its order and every card's stand are the window's."""
+        stands = tuple(
+            ((start + i) % 13, suit) if rules.is_wild(p.card) else (p.card % 13, p.card // 13)
+            for i, p in enumerate(placed)
+        )
+        keep(Reading("run", tuple(p.card for p in placed), stands))
 
     # Sets: naturals of one rank (distinct suits, or any copies where suits may repeat) plus wilds.
     by_rank: dict[int, list[int]] = {}
@@ -88,13 +100,19 @@ def hand_meld_candidates(cards: Sequence[int], rules: MeldRules, must: int | Non
                         break
                     placed.append(Placed(wilds[gaps - 1], (rk, suit)))
                 if length >= 3 and length - gaps >= rules.min_natural:
-                    add(list(placed), "run")
-                    if gaps == 0 and max_w and length - 1 >= max(rules.min_natural, 1):
-                        # The same run with a wild in place of one natural (kept in hand): legal too.
-                        for i in range(length):
+                    add_run(placed, start, suit)
+                    # The same run with wilds in place of naturals (kept in hand) is legal too: every
+                    # choice while a hand holds few wilds, one at a time beyond that (dummy).
+                    spare = max_w - gaps
+                    naturals_at = [i for i, p in enumerate(placed) if not rules.is_wild(p.card)]
+                    for k in range(1, (spare if len(wilds) <= 3 else min(spare, 1)) + 1):
+                        if len(naturals_at) - k < max(rules.min_natural, 1):
+                            break
+                        for chosen in combinations(naturals_at, k):
                             alt = list(placed)
-                            alt[i] = Placed(wilds[0], ((start + i) % 13, suit))
-                            add(alt, "run")
+                            for j, i in enumerate(chosen):
+                                alt[i] = Placed(wilds[gaps + j], ((start + i) % 13, suit))
+                            add_run(alt, start, suit)
     # Identities (rami §3.11): copies of one card, with at most the allowed wilds.
     if rules.identities:
         for c, n in counts.items():

@@ -169,7 +169,9 @@ def _read_set(naturals: list[int], wilds: list[Placed], rules: MeldRules) -> Rea
     open_wilds = [w for w in wilds if w.stand is None or w.stand[1] is None]
     stands_w: list[Stand] = []
     for w in wilds:
-        if w.stand is not None and w.stand[1] is not None:
+        if not rules.set_distinct_suits:
+            stands_w.append((r, None))  # suits may repeat (dummy): a wild's suit means nothing
+        elif w.stand is not None and w.stand[1] is not None:
             stands_w.append(w.stand)
         elif rules.set_distinct_suits and len(missing) == 1 and len(open_wilds) == 1:
             stands_w.append((r, missing[0]))  # a fourth card fixes the last suit

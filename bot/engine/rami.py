@@ -247,6 +247,7 @@ class Rami(TableManipulation, Game):
     # ---------------------------------------------------------------- draw / take (§3.4, §3.7)
     def move_draw(self, seat: str, args: str) -> tuple[list[Event], str]:
         self.need_phase("draw")
+        self.no_args(args, "draw")  # before the snapshot: a refused move changes nothing
         self.snapshot_turn()
         return super().move_draw(seat, args)
 
@@ -550,6 +551,9 @@ class Rami(TableManipulation, Game):
     def end_void(self) -> list[Event]:
         """§0.4 safety cap: the round is void (no score) and the same dealer deals again."""
         self.begin_scoring()
+        for seat, points in self.credits.items():
+            if points:  # the ledger explains why this round's credits vanish
+                self.ledger.append((seat, -points, "void_round", {}))
         self.hand_points = {s: 0 for s in self.seats}
         self.void = True
         self.close_deal("void", None, self.results())
@@ -631,8 +635,11 @@ class Rami(TableManipulation, Game):
             moves += ["meld " + self.meld_text(r) for r in cands]
         else:
             minimum = self.rules["first_meld_min"]
-            for combo in combos_reaching(cands, hand, lambda r: self.meld_value(r.kind, r.cards, r.stands), minimum):
-                moves.append("meld " + " | ".join(self.meld_text(r) for r in combo))
+            value = lambda r: self.meld_value(r.kind, r.cards, r.stands)  # noqa: E731
+            moves += ["meld " + self.meld_text(r) for r in cands if value(r) >= minimum]  # complete
+            for combo in combos_reaching(cands, hand, value, minimum):
+                if len(combo) > 1:
+                    moves.append("meld " + " | ".join(self.meld_text(r) for r in combo))
         if opened:
             for i, m in enumerate(self.on_table):
                 for c in sorted(set(hand) - {JOKER}):

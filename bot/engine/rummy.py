@@ -15,6 +15,7 @@ from . import views as v
 from .cards import JOKER, card_code, codes, display_key, make_deck
 from .errors import IllegalMove
 from .game import Event, Game, Number, norm, placed_entries
+from .meldgen import hand_meld_candidates
 from .melds import MeldRules, Placed, entry_code, natural_extends, parse_entry, read_meld
 from .rng import DealRandom
 from .search import best_melds, cards_of, mask_of
@@ -153,6 +154,8 @@ class BasicRummy(Game):
         self.remove(rest, using)
         if len(rest) != 1 or rest[0] != self.took:
             return False
+        if self.opt("last_discard_required"):
+            return True  # the last card could neither be discarded nor laid off
         if after is None:
             after = [(m.kind, m.cards, m.stands) for m in self.on_table]
         for kind, cards, stands in after:
@@ -382,46 +385,8 @@ class Wrotham(BasicRummy):
 
     # ---------------------------------------------------------------- wild placements
     def candidate_meld_words(self, hand: list[int]) -> list[list[str]]:
-        """Natural melds plus melds that use jokers, each joker annotated (so never ambiguous)."""
-        out = super().candidate_meld_words(hand)
-        jokers = hand.count(JOKER)
-        if not jokers:
-            return out
-        naturals = sorted({c for c in hand if c != JOKER})
-        seen = {" ".join(w) for w in out}
-        for extra in self.wild_melds(naturals, jokers):
-            key = " ".join(extra)
-            if key not in seen:
-                seen.add(key)
-                out.append(extra)
-        return out
-
-    def wild_melds(self, naturals: list[int], jokers: int) -> list[list[str]]:
-        """Sets and runs from hand with 1..jokers jokers (at least one natural card)."""
-        out: list[list[str]] = []
-        by_rank: dict[int, list[int]] = {}
-        for c in naturals:
-            by_rank.setdefault(c % 13, []).append(c)
-        for r, cs in by_rank.items():
-            for k in range(1, len(cs) + 1):
-                for j in range(1, jokers + 1):
-                    if 3 <= k + j <= 4:
-                        out.append([card_code(c) for c in cs[:k]] + [f"JK={'A23456789TJQK'[r]}"] * j)
-        line = 14 if self.meld_rules.ace_mode != "low" else 13
-        for s in range(4):
-            have = {c % 13 for c in naturals if c // 13 == s}
-            for start in range(line):
-                for length in range(3, 14):
-                    if start + length > line:
-                        break
-                    ranks = [(start + i) % 13 for i in range(length)]
-                    missing = [rk for rk in ranks if rk not in have]
-                    if 1 <= len(missing) <= jokers and len(missing) < length:
-                        words = [
-                            card_code(rk + 13 * s) if rk in have else f"JK={card_code(rk + 13 * s)}" for rk in ranks
-                        ]
-                        out.append(words)
-        return out
+        """Every meld from hand, jokers annotated (so never ambiguous): the multi-deck generator."""
+        return [r.codes(self.meld_rules) for r in hand_meld_candidates(hand, self.meld_rules)]
 
     def layoff_words(self, card: int, index: int) -> list[str]:
         if card != JOKER:

@@ -36,19 +36,22 @@ import copy
 import pickle
 import random
 import re
+import signal
 import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field, fields, is_dataclass
 from fractions import Fraction
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
 from bot.engine import IllegalMove, load_game, new_game
 from bot.engine.cards import CODES
 from bot.engine.options import OPTION_SPECS, PLAYERS
 
-VARIANTS = ("basic", "wrotham", "gin")
+VARIANTS = ("basic", "wrotham", "gin", "rami", "tradicional", "dummy")
+BASIC_FAMILY = ("basic", "wrotham")  # the variants with the §1.7 house rules as options
 CARD_CODES = frozenset(CODES)
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -132,7 +135,13 @@ def random_option_value(spec: Any, rng: random.Random) -> str:
     if spec.kind == "choice":
         return rng.choice(spec.choices)
     if spec.name == "game_end":
+        if spec.kind == "choice":
+            return rng.choice(spec.choices)
         return rng.choice((f"hands:{rng.randint(1, 8)}", f"target:{rng.randint(20, 300)}"))
+    if spec.name == "card_values":
+        return rng.choice(("contract_bicycle", "A:20,JK:25,2:20,K:10", "A:1,10:10,J:11,Q:12,K:13"))
+    if spec.name == "rounds_per_game":
+        return rng.choice(("players", str(rng.randint(1, 4))))
     choice = rng.choice(spec.choices)  # pattern options: fill in every ":N"
     if choice.endswith(":N"):
         return choice[:-1] + str(rng.randint(1, 5))
@@ -209,25 +218,19 @@ def snapshot(x: Any) -> Any:
 
 
 def fingerprint(game: Any) -> tuple[Any, ...]:
-    """Everything observable about a game, plus its internals."""
-    seats = game.seats
+    """The record, every hand, the stock, the discard pile, the table, the phase, whose turn, the
+    scores; plus every internal attribute (pickled), so a refusal that touches anything shows."""
     public = (
         game.record(),
-        tuple(tuple(game.hand(s)) for s in seats),
+        tuple(tuple(h) for h in game.hands.values()),
         tuple(game.stock),
         tuple(game.discard),
         tuple(tuple(m) for m in game.table),
-        tuple(game.melds),
         game.phase,
         game.current_seat,
         tuple(game.actors),
-        tuple(game.discard_pile),
-        game.stock_count,
-        snapshot(game.totals),
-        snapshot(game.hand_points),
-        snapshot(game.ledger),
-        snapshot(game.final_scores),
-        tuple(game.winners),
+        tuple(game.totals.items()),
+        tuple(game.hand_points.items()),
         game.hand_over,
         game.game_over,
     )
@@ -287,7 +290,10 @@ def gin_min_deadwood(codes: list[str]) -> int:
 
 def view_cards(obj: Any) -> set[str]:
     """Every physical card code named anywhere in a view's ``repr`` (a wild's annotation, the
-    ``8H`` of ``JK=8H``, is not a card and is skipped)."""
+    ``8H`` of ``JK=8H``, is not a card and is skipped; nor are the options in force, whose values
+    such as ``card_values=A:15,JK:20`` name card ranks, not cards)."""
+    if is_dataclass(obj) and hasattr(obj, "options"):
+        obj = [getattr(obj, f.name) for f in fields(obj) if f.name != "options"]
     return set(_CARD_IN_REPR.findall(repr(obj)))
 
 
@@ -296,12 +302,13 @@ def view_cards(obj: Any) -> set[str]:
 
 @dataclass
 class Config:
-    junk: float = 0.25  # chance per position of throwing junk at the engine first
+    junk: float = 0.2  # chance per position of throwing junk at the engine first
     junk_tries: int = 2
     timeouts: float = 0.02  # chance per position of game.timeout(actor) instead of a listed move
-    probe: float = 0.0  # chance per position of playing every listed move on a copy
-    replay_mid: float = 0.0  # chance per move of a mid-deal load_game(record()) check
-    views: bool = True
+    probe: float = 0.01  # chance per position of playing every listed move on a copy
+    replay_mid: float = 0.003  # chance per move of a mid-deal load_game(record()) check
+    views: float = 0.25  # chance per move of checking the views (public view and one random seat's)
+    all_views: float = 0.1  # chance, when checking, of checking every seat's view
     max_deals: int = 6  # deal cap per game
 
 
@@ -333,7 +340,7 @@ class Playout:
         self.stats = stats
         self.variant = setup.variant
         self.greed = rng.choice((0.0, 0.3, 0.6, 0.9))  # chance of the first listed move
-        self.smart = rng.choice((0.0, 0.5, 0.8, 0.95))  # chance of the heuristic player's move
+        self.smart = rng.choice((0.0, 0.7, 0.9, 0.95, 0.95))  # chance of the heuristic player's move
         self.game = setup.create()
         g = self.game
         self.opts = dict(g.rules.values)
@@ -386,9 +393,9 @@ class Playout:
             self.end_of_deal()
             self.stats.deals += 1
             self.deals_here += 1
+            self.refusals_between_deals()
             if g.game_over:
                 self.stats.games_over += 1
-                self.junk_after_game_over()
                 return
             if self.deals_here >= self.cfg.max_deals:
                 return
@@ -398,15 +405,16 @@ class Playout:
 
     def step(self) -> None:
         g, rng, cfg = self.game, self.rng, self.cfg
-        seat = g.current_seat
-        assert seat is not None
-        moves = self.moves_now
+        seat = rng.choice(g.actors)  # several only in claim and cut-in windows
+        moves = self.legal_now[seat]
+        self.moves_now = moves
         if cfg.junk and rng.random() < cfg.junk:
             for _ in range(cfg.junk_tries):
                 self.try_junk(moves)
-                if g.hand_over or g.current_seat != seat:
+                if g.hand_over or seat not in g.actors:
                     return
-                moves = self.moves_now
+                moves = self.legal_now[seat]
+                self.moves_now = moves
         if cfg.probe and rng.random() < cfg.probe:
             self.probe(seat, moves)
         if cfg.timeouts and rng.random() < cfg.timeouts:
@@ -425,13 +433,14 @@ class Playout:
         """A simple player that tries to go out: take a discard that fits, meld, lay off, knock,
         discard the least connected card. Always one of ``moves``."""
         verbs = {m.split()[0] for m in moves}
-        if self.variant == "gin" or verbs & {"knock", "auto", "pass"}:
-            if "take" in verbs and "draw" in verbs:
-                return "take" if self.connections(self.game.discard_pile[-1], self.game.hand(seat)) >= 2 else "draw"
+        if self.variant == "gin":
+            if "take" in verbs and ("draw" in verbs or "pass" in verbs):
+                fits = self.connections(self.game.discard_pile[-1], self.game.hand(seat)) >= 2
+                return "take" if fits else ("draw" if "draw" in verbs else "pass")
             return moves[0]  # gin lists knocks first, then discards by resulting deadwood
         if "draw" in verbs:
             top = self.game.discard_pile[-1] if self.game.discard_pile else None
-            if "take" in verbs and top is not None and self.connections(top, self.game.hand(seat)) >= 2:
+            if "take" in moves and top is not None and self.connections(top, self.game.hand(seat)) >= 2:
                 return "take"
             return "draw"
         for verb in ("meld", "layoff", "swap"):
@@ -456,9 +465,7 @@ class Playout:
         for c in hand:
             if c == code:
                 continue
-            if c == "JK":
-                n += 1
-            elif c[0] == code[0] or (c[1] == s and abs(RANKS.index(c[0]) - r) <= 2):
+            if c == "JK" or c[0] == code[0] or (c[1] == s and abs(RANKS.index(c[0]) - r) <= 2):
                 n += 1
         return n
 
@@ -491,7 +498,10 @@ class Playout:
             return False
         except Exception as err:
             raise self.fail(
-                "crash", f"{seat} {move!r} raised {type(err).__name__}: {err}", f"{seat} {move}", record=self._prev(log_len)
+                "crash",
+                f"{seat} {move!r} raised {type(err).__name__}: {err}",
+                f"{seat} {move}",
+                record=self._prev(log_len),
             ) from err
         self.stats.moves += 1
         written = g.record()[log_len:].strip().splitlines()
@@ -536,7 +546,8 @@ class Playout:
         # turn rules the driver can see
         if verb == "take":
             self.took = top
-        if verb in ("discard", "knock") and self.took is not None:
+        # Rami: the taken card must be played (§3.7); once it is, an identical copy may be discarded.
+        if verb in ("discard", "knock") and self.took is not None and self.variant != "rami":
             card = rest.split()[0]
             self.check(
                 card != self.took or before_hand.count(card) > 1,
@@ -544,18 +555,19 @@ class Playout:
                 f"{card} was taken from the discard pile this turn and discarded at once",
                 mv,
             )
-        if verb in ("meld", "layoff", "swap"):
+        if verb in ("meld", "layoff", "swap") or (verb == "table" and len(before_hand) > len(g.hand(seat))):
             self.turn_placed = True
-        if verb == "meld" and self.variant != "gin":
+        if verb == "meld" and self.variant in BASIC_FAMILY:
             self.melded.add(seat)
             groups = rest.count("|") + 1
             self.turn_melds += groups
             if self.variant == "wrotham" and g.deal_no >= 4:
                 left = len(before_hand) - sum(len(grp.split()) for grp in rest.split("|"))
-                self.check(left <= 1, "all_seven", f"a meld in deal {g.deal_no} left {left} cards", mv)
+                least = 1 if opts["last_discard_required"] else 0
+                self.check(least <= left <= 1, "all_seven", f"a meld in deal {g.deal_no} left {left} cards in hand", mv)
             elif opts["multiple_melds_per_turn"] is False:
                 self.check(self.turn_melds <= 1, "one_meld_per_turn", "two melds in one turn", mv)
-        if verb == "layoff" and self.variant != "gin" and opts["layoff_requires_own_meld"]:
+        if verb == "layoff" and self.variant in BASIC_FAMILY and opts["layoff_requires_own_meld"]:
             number = int(rest.rpartition(" to ")[2])
             owner = before_melds[number - 1].owner
             self.check(
@@ -565,7 +577,8 @@ class Playout:
                 mv,
             )
         if g.hand_over and self.variant != "gin" and g.result is not None and g.result.outcome == "out":
-            self.rummy_expected = self.opts["going_rummy"] != "off" and seat not in self.placed
+            going = self.opts.get("going_rummy", "double" if self.variant == "tradicional" else "off")
+            self.rummy_expected = going != "off" and seat not in self.placed
             self.last_verb = verb
         self._turn_changed()
         self.check_state("after " + mv)
@@ -577,7 +590,8 @@ class Playout:
         every one from hand (one meld, one card laid off per listed move)."""
         verb, _, rest = text.partition(" ")
         if verb == "meld":
-            return "|" not in rest
+            # dummy lists each lay-down with its wilds in a fixed order (docs/notation.md)
+            return "|" not in rest and self.variant != "dummy"
         if verb == "layoff":
             return len(rest.rpartition(" to ")[0].split()) == 1
         return True
@@ -604,9 +618,8 @@ class Playout:
     def try_junk(self, listed: list[str]) -> None:
         g, rng = self.game, self.rng
         self.stats.junk += 1
-        actor = g.current_seat
         self.actors_before = list(g.actors)
-        others = [s for s in g.seats if s != actor]
+        others = [s for s in g.seats if s not in g.actors]
         seat = rng.choice(g.seats)
         pick = rng.random()
         if pick < 0.2 and listed and others:
@@ -633,10 +646,12 @@ class Playout:
             lambda: f"knock {own()} : {' '.join(rng.sample(hand, min(3, len(hand))))}",
             lambda: "meld " + " ".join(self.random_card() for _ in range(rng.randint(1, 4))),
             lambda: "meld " + " ".join(rng.sample(hand, min(len(hand), rng.randint(2, 4)))),
-            lambda: "meld "
-            + " ".join(rng.sample(hand, min(len(hand), 3)))
-            + " | "
-            + " ".join(rng.sample(hand, min(len(hand), 3))),
+            lambda: (
+                "meld "
+                + " ".join(rng.sample(hand, min(len(hand), 3)))
+                + " | "
+                + " ".join(rng.sample(hand, min(len(hand), 3)))
+            ),
             lambda: f"layoff {own()} to {rng.randint(0, table_n + 1)}",
             lambda: f"layoff {self.random_card()} to {rng.randint(1, max(1, table_n))}",
             lambda: f"layoff {own()} {own()} to {rng.randint(1, max(1, table_n))}",
@@ -664,36 +679,79 @@ class Playout:
                 raise self.fail("accepted_out_of_turn", f"timeout({seat}) or next_deal() was accepted mid-deal")
             self.check(same_state(g, before), "refusal_changed_state", "a refused timeout/next_deal changed state")
 
-    def junk_after_game_over(self) -> None:
+    def refusals_between_deals(self) -> None:
+        """Once a deal is over no move or timeout is accepted; after the game, no next_deal either."""
         g = self.game
         before = fingerprint(g)
         for seat in g.seats:
-            for move in ("draw", "discard AS", "pass"):
+            for move in ("draw", "take", "discard AS", "pass", "done", "timeout"):
                 try:
                     g.play(seat, move)
                 except IllegalMove:
                     continue
-                raise self.fail("move_after_game_over", "a move was accepted after the game ended", f"{seat} {move}")
-        try:
-            g.next_deal()
-        except IllegalMove:
-            pass
-        else:
-            raise self.fail("deal_after_game_over", "next_deal() was accepted after the game ended")
-        self.check(same_state(g, before), "refusal_changed_state", "a refusal after game over changed state")
+                raise self.fail("move_after_deal", "a move was accepted after the deal ended", f"{seat} {move}")
+        if g.game_over:
+            try:
+                g.next_deal()
+            except IllegalMove:
+                pass
+            else:
+                raise self.fail("deal_after_game_over", "next_deal() was accepted after the game ended")
+        self.check(same_state(g, before), "refusal_changed_state", "a refusal after the deal changed state")
 
     # ------------------------------------------------------------------ probes and replays
     def probe(self, seat: str, moves: list[str]) -> None:
-        """Every listed move is accepted (on a copy) and keeps the card multiset."""
+        """Every listed move is accepted (on a copy) and keeps the card multiset; and every
+        candidate move from hand the engine accepts (every discard, knock, single-card layoff and
+        swap, every meld of same-suit or same-rank cards plus jokers) is listed."""
         self.stats.probes += 1
         for m in moves:
             g2 = copy.deepcopy(self.game)
             try:
                 g2.play(seat, m)
             except IllegalMove as err:
-                raise self.fail("legal_move_refused", f"listed {m!r} was refused: {err.code} {err.message}",
-                                f"{seat} {m}") from None
+                raise self.fail(
+                    "legal_move_refused", f"listed {m!r} was refused: {err.code} {err.message}", f"{seat} {m}"
+                ) from None
             self.check(g2.all_cards() == self.deck, "cards_changed", f"after {m!r} (probe)", f"{seat} {m}")
+        listed = {self.listed_key(m) for m in moves}
+        work = copy.deepcopy(self.game)
+        for cand in self.candidates(seat):
+            log_len = len(work.log)
+            try:
+                work.play(seat, cand)
+            except IllegalMove:
+                continue
+            text = work.log[log_len].partition(" ")[2] if len(work.log) > log_len else ""
+            if self.completeness_applies(cand, text):
+                self.check(
+                    self.listed_key(text) in listed,
+                    "legal_moves_incomplete",
+                    f"{cand!r} (recorded {text!r}) is accepted but legal_moves lists only {moves}",
+                    f"{seat} {cand}",
+                )
+            work = copy.deepcopy(self.game)
+
+    def candidates(self, seat: str) -> list[str]:
+        g = self.game
+        hand = g.hand(seat)
+        out = [f"{verb} {c}" for c in sorted(set(hand)) for verb in ("discard", "knock")]
+        for n in range(1, len(g.table) + 1):
+            out += [f"{verb} {c} to {n}" for c in sorted(set(hand)) for verb in ("layoff", "swap")]
+        if self.variant == "gin":
+            return out
+        jokers = [c for c in hand if c == "JK"]
+        groups = [[c for c in hand if c != "JK" and c[1] == s] for s in SUITS]
+        groups += [[c for c in hand if c != "JK" and c[0] == r] for r in RANKS]
+        seen: set[tuple[str, ...]] = set()
+        for group in groups:
+            pool = group + jokers
+            for size in range(3, len(pool) + 1):
+                for combo in combinations(pool, size):
+                    if combo not in seen and any(c != "JK" for c in combo):
+                        seen.add(combo)
+                        out.append("meld " + " ".join(combo))
+        return out
 
     def check_replay(self) -> None:
         g = self.game
@@ -702,7 +760,9 @@ class Playout:
         try:
             g2 = load_game(rec)
         except IllegalMove as err:
-            raise self.fail("replay_refused", f"load_game(record()) refused line {err.line}: {err.code} {err}") from None
+            raise self.fail(
+                "replay_refused", f"load_game(record()) refused line {err.line}: {err.code} {err}"
+            ) from None
         self.check(g2.record() == rec, "replay_record", "load_game(record()).record() differs from record()")
         a, b = fingerprint(g2), fingerprint(g)
         if a[0] != b[0] or snapshot(vars(g)) != snapshot(vars(g2)):
@@ -718,27 +778,33 @@ class Playout:
         if cards != self.deck:
             extra = cards - self.deck
             missing = self.deck - cards
-            raise self.fail("cards", f"{where}: card multiset differs from the deck: extra {dict(extra)}, "
-                                     f"missing {dict(missing)}")
+            raise self.fail(
+                "cards", f"{where}: card multiset differs from the deck: extra {dict(extra)}, missing {dict(missing)}"
+            )
+        # (so no card is anywhere more often than the deck holds it)
         seats = g.seats
-        hands = {s: g.hand(s) for s in seats}
-        for s, h in hands.items():
-            for code, n in Counter(h).items():
-                self.check(n <= self.deck[CODES.index(code)], "cards", f"{where}: {s} holds {code} {n} times")
         self.check(g.phase in {"upcard", "draw", "play", "layoff", "window", "over"}, "phase", f"{where}: {g.phase}")
         actors = list(g.actors)
         if g.hand_over:
-            self.check(actors == [] and g.current_seat is None, "actors",
-                       f"{where}: deal over but actors={actors} current={g.current_seat}")
+            self.check(
+                actors == [] and g.current_seat is None,
+                "actors",
+                f"{where}: deal over but actors={actors} current={g.current_seat}",
+            )
             self.check(g.phase == "over", "phase", f"{where}: deal over in phase {g.phase}")
             for s in seats:
                 self.check(g.legal_moves(s) == [], "actors", f"{where}: legal_moves({s}) after the deal")
         else:
             cur = g.current_seat
-            self.check(cur is not None and actors == [cur], "actors", f"{where}: actors={actors} current={cur}")
+            if g.phase == "window":
+                self.check(cur is not None and bool(actors), "actors", f"{where}: a window with actors={actors}")
+            else:
+                self.check(cur is not None and actors == [cur], "actors", f"{where}: actors={actors} current={cur}")
+            self.legal_now = {}
             for s in seats:
                 lm = g.legal_moves(s)
-                if s == cur:
+                if s in actors:
+                    self.legal_now[s] = lm
                     self.moves_now = lm
                     self.check(bool(lm), "actors", f"{where}: the actor {s} has no legal move")
                     self.check(len(set(lm)) == len(lm), "legal_moves_duplicates", f"{where}: {lm}")
@@ -746,24 +812,38 @@ class Playout:
                     self.check(not bad, "legal_moves_resign", f"{where}: {bad}")
                 else:
                     self.check(lm == [], "actors", f"{where}: non-actor {s} has legal moves {lm}")
-        self.check_sizes(where, hands)
+        self.check_sizes(where)
         self.check(g.stock_count == len(g.stock) >= 0, "stock", f"{where}: stock_count {g.stock_count}")
         # totals move only when a deal ends
         expected = {s: self.start_totals[s] + self.sum_points[s] for s in seats}
         if not g.hand_over:
             self.check(g.totals == expected, "totals", f"{where}: totals {g.totals} != {expected}")
-            if self.cfg.views:
-                self.check_views(where, hands)
+            if self.cfg.views and self.rng.random() < self.cfg.views:
+                self.check_views(where, {s: g.hand(s) for s in seats})
 
-    def check_sizes(self, where: str, hands: dict[str, list[str]]) -> None:
+    def check_sizes(self, where: str) -> None:
         g = self.game
         cur = g.current_seat
-        sizes = {s: len(h) for s, h in hands.items()}
+        sizes = {s: len(g.hands[s]) for s in g.seats}
         if self.variant == "basic":
             size = BASIC_DEAL_SIZE[len(g.seats)]
             for s, n in sizes.items():
                 cap = size + 1 if (s == cur and g.phase == "play") else size
                 self.check(0 <= n <= cap, "hand_size", f"{where}: {s} holds {n} cards (deal size {size})")
+        elif self.variant in ("rami", "tradicional", "dummy"):
+            o = self.opts
+            size = {
+                "rami": 14,
+                "tradicional": 10 if len(g.seats) == 2 else 7,
+                "dummy": o.get("deal_size", 13),
+            }[self.variant]
+            extra = 1
+            if self.variant == "dummy":
+                extra += o["cuts_per_hand"] * (1 + o["cut_extra_cards"])
+            if self.variant == "rami" and o["discard_mode"] in ("multiple", "none"):
+                extra = sum(self.deck.values())  # several discards taken at once, or no discards at all
+            for s, n in sizes.items():
+                self.check(0 <= n <= size + extra, "hand_size", f"{where}: {s} holds {n} cards (deal size {size})")
         elif self.variant == "wrotham":
             for s, n in sizes.items():
                 cap = 8 if (s == cur and g.phase == "play") else 7
@@ -780,12 +860,13 @@ class Playout:
                 self.check(all(n <= 11 for n in sizes.values()), "hand_size", f"{where}: sizes {sizes}")
             if g.phase == "layoff":
                 knocker = next(s for s in g.seats if s != cur)
-                dead = sum(card_value(c, "gin", "low") for c in hands[knocker])
+                dead = sum(card_value(c, "gin", "low") for c in g.hand(knocker))
                 self.check(dead <= self.opts["knock_limit"], "knock_limit", f"{where}: knocker deadwood {dead}")
 
     def check_views(self, where: str, hands: dict[str, list[str]]) -> None:
         g = self.game
         public = {c.partition("=")[0] for m in g.table for c in m} | set(g.discard_pile)
+        public |= view_cards(g.last_move or "")  # the last move was played in public
         if self.variant == "gin" and g.phase == "layoff":
             knocker = next(s for s in g.seats if s != g.current_seat)
             public |= set(hands[knocker])  # spread face up after the knock (§2.4)
@@ -796,7 +877,8 @@ class Playout:
         self.check(pv.stock_count == g.stock_count, "view", f"{where}: public stock_count")
         counts = {si.name: si.card_count for si in pv.seats}
         self.check(counts == {s: len(h) for s, h in hands.items()}, "view", f"{where}: card counts {counts}")
-        for s in g.seats:
+        every = self.rng.random() < self.cfg.all_views
+        for s in g.seats if every else [self.rng.choice(g.seats)]:
             sv = g.view(s)
             self.check(list(sv.hand) == hands[s], "view", f"{where}: view({s}).hand != hand({s})")
             self.check(sv.public == pv, "view", f"{where}: view({s}).public != public_view()")
@@ -824,9 +906,31 @@ class Playout:
         )
         if self.variant == "gin":
             self.score_gin(hp)
-        else:
+        elif self.variant in BASIC_FAMILY:
             self.score_basic(hp)
+        elif self.variant in ("tradicional", "dummy"):
+            self.score_collect(hp)
         self.check_replay()
+
+    def score_collect(self, hp: dict[str, Number]) -> None:
+        """Tradicional (§4.5): the winner collects every other hand, doubled for a "Rummy".
+        Dummy (§5.6): the player who went out scores 0, the others their hands (penalty)."""
+        g = self.game
+        res = g.result
+        if res.outcome != "out":
+            self.check(all(p == 0 for p in hp.values()), "void_points", f"{res.outcome} deal scored {hp}")
+            return
+        w = res.winner
+        self.check(not g.hand(w), "went_out", f"{w} went out holding {g.hand(w)}")
+        counts = {s: g.hand_value(g.hands[s]) for s in g.seats if s != w and s in g.active}
+        if self.variant == "tradicional":
+            rummy = self.rummy_expected
+            self.check(res.going_rummy == rummy, "going_rummy", f"Rummy={res.going_rummy}, expected {rummy}")
+            want = {s: 0 for s in g.seats}
+            want[w] = sum(counts.values()) * (2 if rummy else 1)
+        else:
+            want = {s: counts.get(s, 0) for s in g.seats}
+        self.check(hp == want, "collect_score", f"hand points {hp}, expected {want}")
 
     def score_gin(self, hp: dict[str, Number]) -> None:
         g, o = self.game, self.opts
@@ -899,7 +1003,7 @@ class Playout:
                     want[s] = -counts[s] * factor
                 want[w] = sum(counts[s] for s in losers) * factor + bonus
             if o["last_discard_required"]:
-                self.check(self.last_verb == "discard", "last_discard", f"went out by {self.last_verb}")
+                self.check(self.last_verb in ("discard", "timeout"), "last_discard", f"went out by {self.last_verb}")
         else:
             self.check(res.outcome == "blocked", "result", f"outcome {res.outcome}")
             low = min(counts.values())
@@ -945,6 +1049,14 @@ def play_game(setup: Setup, rng: random.Random, cfg: Config | None = None, stats
     return stats
 
 
+_STOP = False  # set by SIGTERM/SIGINT in the script: finish the current game, then report
+
+
+def _request_stop(signum: int, frame: Any) -> None:
+    global _STOP
+    _STOP = True
+
+
 def run_deals(
     variant: str,
     deals: int,
@@ -959,7 +1071,8 @@ def run_deals(
     rng = random.Random(f"{variant}:{seed}")
     stats = Stats()
     next_report = progress
-    while stats.deals < deals:
+    t0 = time.perf_counter()
+    while stats.deals < deals and not _STOP:
         setup = random_setup(variant, rng)
         game_rng = random.Random(rng.randrange(2**63))
         try:
@@ -970,9 +1083,30 @@ def run_deals(
             stats.failures.append(failure)
             stats.deals += 1  # count the broken deal so a systematic failure cannot loop forever
         if progress and stats.deals >= next_report:
-            print(f"  {variant}: {stats.deals} deals, {len(stats.failures)} failures", file=sys.stderr, flush=True)
+            rate = stats.deals / (time.perf_counter() - t0)
+            print(
+                f"  {variant}: {stats.deals} deals ({rate:.1f}/s), {len(stats.failures)} failures",
+                file=sys.stderr,
+                flush=True,
+            )
             next_report += progress
     return stats
+
+
+def run_chunk(variant: str, deals: int, seed: int, cfg: Config) -> dict[str, Any]:
+    """``run_deals`` with ``keep_going``, summarised in plain (picklable) values for a process pool."""
+    t0 = time.perf_counter()
+    stats = run_deals(variant, deals, seed, cfg, keep_going=True)
+    return {
+        "variant": variant,
+        "seed": seed,
+        "deals": stats.deals,
+        "games": stats.games,
+        "moves": stats.moves,
+        "seconds": time.perf_counter() - t0,
+        "outcomes": dict(stats.outcomes),
+        "failures": [(f.kind, f.report()) for f in stats.failures],
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -980,19 +1114,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variant", default="all", choices=(*VARIANTS, "all"))
     ap.add_argument("--deals", type=int, default=1000, help="deals per variant")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--junk", type=float, default=0.25, help="chance per position of junk moves")
-    ap.add_argument("--probe", type=float, default=0.0, help="chance per position of trying every listed move")
-    ap.add_argument("--replay-mid", type=float, default=0.0, help="chance per move of a mid-deal replay check")
-    ap.add_argument("--max-deals", type=int, default=6, help="deal cap per game")
-    ap.add_argument("--no-views", action="store_true", help="skip the view checks (faster)")
+    d = Config()  # the defaults are the test suite's settings
+    ap.add_argument("--junk", type=float, default=d.junk, help="chance per position of junk moves")
+    ap.add_argument("--probe", type=float, default=d.probe, help="chance per position of the listed-move probe")
+    ap.add_argument("--replay-mid", type=float, default=d.replay_mid, help="chance per move of a mid-deal replay")
+    ap.add_argument("--max-deals", type=int, default=d.max_deals, help="deal cap per game")
+    ap.add_argument("--views", type=float, default=d.views, help="chance per move of checking the views")
     ap.add_argument("--keep-going", action="store_true", help="collect failures instead of stopping at the first")
     ap.add_argument("--progress", type=int, default=0, help="report every N deals")
     ap.add_argument("--show", type=int, default=3, help="full reproducers shown per failure kind")
+    ap.add_argument("--save", metavar="DIR", help="write every failure's reproducer to DIR")
     args = ap.parse_args(argv)
     cfg = Config(
-        junk=args.junk, probe=args.probe, replay_mid=args.replay_mid, views=not args.no_views, max_deals=args.max_deals
+        junk=args.junk, probe=args.probe, replay_mid=args.replay_mid, views=args.views, max_deals=args.max_deals
     )
     variants = VARIANTS if args.variant == "all" else (args.variant,)
+    signal.signal(signal.SIGTERM, _request_stop)  # e.g. from `timeout`: report what was played
+    signal.signal(signal.SIGINT, _request_stop)
     failed = False
     for variant in variants:
         t0 = time.perf_counter()
@@ -1003,6 +1141,8 @@ def main(argv: list[str] | None = None) -> int:
             failed = True
             continue
         dt = time.perf_counter() - t0
+        if _STOP:
+            print(f"{variant}: stopped early by a signal")
         print(
             f"{variant}: {stats.deals} deals in {dt:.1f}s = {stats.deals / dt:.1f} deals/s; "
             f"{stats.games} games ({stats.games_over} finished), {stats.moves} moves, "
@@ -1017,6 +1157,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  FAILURE {kind}: {len(group)}")
             for f in sorted(group, key=lambda f: len(f.record))[: args.show]:
                 print("    " + f.report().replace("\n", "\n    "))
+        if args.save and stats.failures:
+            out = Path(args.save)
+            out.mkdir(parents=True, exist_ok=True)
+            for i, f in enumerate(stats.failures):
+                (out / f"{variant}-{f.kind}-{i}.txt").write_text(f.report() + "\n")
         failed = failed or bool(stats.failures)
     return 1 if failed else 0
 
