@@ -13,14 +13,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from . import views as v
 from .cards import JOKER, card_code, display_key, make_deck, parse_rank
 from .errors import IllegalMove
 from .game import Event, Game
 from .meldgen import MAX_COMBOS, hand_meld_candidates
 from .melds import MeldRules, Placed, Reading, entry_code, natural_extends, read_meld
 from .rgn import parse_seat_map
-from .rng import DealRandom
 
 # §5.3: (kind, minimum size) of each meld of each contract.
 CONTRACTS: dict[int, tuple[tuple[str, int], ...]] = {
@@ -68,7 +66,6 @@ class DummyRummy(Game):
         self.laid_turn = False
         self.cut_requests: list[str] = []
         self.deciding = False
-        self.void = False
         super().__init__(*args, **kwargs)
         self.contract = {s: 1 for s in self.seats}
         values, self.joker_value = parse_card_values(self.rules["card_values"])
@@ -201,13 +198,7 @@ class DummyRummy(Game):
             return self.end_void("no_cards")
         self.exhaustions += 1
         pile, self.discard = self.discard[:-1], self.discard[-1:]
-        DealRandom(self.seed or "", self.deal_no, f"reshuffle:{self.exhaustions}").shuffle(pile)
-        self.stock = pile
-        card = self.stock.pop()
-        self.hands[seat].append(card)
-        self.drawn = card
-        self.phase = "play"
-        return [Event("stock_renewed", seat, {"count": len(self.stock) + 1}), Event("drew", seat, {})]
+        return self.renew_stock(seat, pile, shuffle=True)
 
     # ---------------------------------------------------------------- discarding (§5.5)
     def playable(self, card: int) -> bool:
@@ -352,7 +343,7 @@ class DummyRummy(Game):
         self.credit(winner, 0, "went_out")
         self.won[winner] += 1
         self.advance_contracts()
-        self.close_deal("out", winner, self.results())
+        self.close_deal("out", winner, self.hand_results())
         return [Event("went_out", winner, {}), *self.check_game_end()]
 
     def advance_contracts(self) -> None:
@@ -362,24 +353,11 @@ class DummyRummy(Game):
     def end_void(self, reason: str) -> list[Event]:
         self.begin_scoring()
         self.void = True
-        self.close_deal("void", None, self.results())
+        self.close_deal("void", None, self.hand_results())
         return [Event("deal_void", None, {"reason": reason})]
 
     def on_turn_limit(self) -> None:
         self.end_void("turn_limit")
-
-    def results(self) -> list[v.SeatResult]:
-        out = []
-        for s in self.active:
-            hand = tuple(card_code(c) for c in sorted(self.hands[s], key=display_key))
-            out.append(v.SeatResult(s, hand, (), hand, self.hand_value(self.hands[s]), (), self.hand_points.get(s, 0)))
-        return out
-
-    def next_dealer_index(self) -> int:
-        if self.void:
-            self.void = False
-            return self.dealer
-        return self.seat_after(self.dealer)
 
     def check_game_end(self) -> list[Event]:
         done = [s for s in self.active if self.contract.get(s, 1) > LAST]

@@ -98,6 +98,7 @@ class Game:
         self.set_aside: list[int] = []
         self.last_move: str | None = None
         self.result: v.DealResult | None = None
+        self.void = False  # the last deal was void: the same dealer deals again
         self._reset_deal_state()
 
     # ----------------------------------------------------------------- variant hooks
@@ -296,6 +297,9 @@ class Game:
         return [Event("deal_started", None, {"deal": self.deal_no, "dealer": self.seats[self.dealer]})]
 
     def next_dealer_index(self) -> int:
+        if self.void:  # rules.md §0.4, §2.6: after a void deal the same dealer deals again
+            self.void = False
+            return self.dealer
         return self.seat_after(self.dealer)
 
     # ----------------------------------------------------------------- moves
@@ -405,6 +409,20 @@ class Game:
 
     def stock_empty(self, seat: str) -> list[Event]:
         raise IllegalMove("stock_empty", "the stock is empty", {})
+
+    def renew_stock(self, seat: str, pile: list[int], shuffle: bool) -> list[Event]:
+        """Make ``pile`` (discards, bottom first) the new stock, shuffled or turned over as it lies
+        (the bottom discard on top), and draw its top card for ``seat``."""
+        if shuffle:
+            DealRandom(self.seed or "", self.deal_no, f"reshuffle:{self.exhaustions}").shuffle(pile)
+            self.stock = pile  # the last card is the top after the shuffle
+        else:
+            self.stock = pile[::-1]
+        card = self.stock.pop()
+        self.hands[seat].append(card)
+        self.drawn = card
+        self.phase = "play"
+        return [Event("stock_renewed", seat, {"count": len(self.stock) + 1}), Event("drew", seat, {})]
 
     def move_take(self, seat: str, args: str) -> tuple[list[Event], str]:
         self.need_phase("draw")
@@ -717,6 +735,14 @@ class Game:
         self.phase = "over"
         self.took = None
         self.drawn = None
+
+    def hand_results(self) -> list[v.SeatResult]:
+        """Each active seat's hand at the end of a deal, valued, with the deal's points."""
+        out = []
+        for s in self.active:
+            hand = tuple(card_code(c) for c in sorted(self.hands[s], key=display_key))
+            out.append(v.SeatResult(s, hand, (), hand, self.hand_value(self.hands[s]), (), self.hand_points.get(s, 0)))
+        return out
 
     # ----------------------------------------------------------------- record
     def record(self) -> str:

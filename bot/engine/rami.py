@@ -14,13 +14,11 @@ import copy
 from collections import Counter
 from typing import Any
 
-from . import views as v
 from .cards import JOKER, card_code, codes, display_key, make_deck, parse_card
 from .errors import IllegalMove
 from .game import Event, Game, Number, TableMeld, placed_entries
 from .meldgen import combos_reaching, hand_meld_candidates
 from .melds import MeldRules, Placed, natural_extends, read_meld
-from .rng import DealRandom
 from .table import TableManipulation
 
 # §3.2 normal mode: placement values by rank (ace handled by position), and values left in hand.
@@ -256,15 +254,8 @@ class Rami(TableManipulation, Game):
         if not self.discard:
             return self.end_blocked()
         self.exhaustions += 1
-        pile = self.discard
-        self.discard = []
-        DealRandom(self.seed or "", self.deal_no, f"reshuffle:{self.exhaustions}").shuffle(pile)
-        self.stock = pile
-        card = self.stock.pop()
-        self.hands[seat].append(card)
-        self.drawn = card
-        self.phase = "play"
-        return [Event("stock_renewed", seat, {"count": len(self.stock) + 1}), Event("drew", seat, {})]
+        pile, self.discard = self.discard, []
+        return self.renew_stock(seat, pile, shuffle=True)
 
     def move_take(self, seat: str, args: str) -> tuple[list[Event], str]:
         self.need_phase("draw")
@@ -538,14 +529,14 @@ class Rami(TableManipulation, Game):
             points[winner] += bonus
         self.hand_points = {s: points.get(s, 0) for s in self.seats}
         self.won[winner] += 1
-        self.close_deal("out", winner, self.results(), rummy=rami)
+        self.close_deal("out", winner, self.hand_results(), rummy=rami)
         return [Event("went_out", winner, {"rami": rami, "own_only": own}), *self.check_game_end()]
 
     def end_blocked(self) -> list[Event]:
         """§3.7: stock and discard pile both empty: no winner, no end credit, no bonus."""
         self.begin_scoring()
         self.hand_points = {s: self.credits.get(s, 0) for s in self.seats}
-        self.close_deal("blocked", None, self.results())
+        self.close_deal("blocked", None, self.hand_results())
         return [Event("blocked", None, {}), *self.check_game_end()]
 
     def end_void(self) -> list[Event]:
@@ -556,24 +547,11 @@ class Rami(TableManipulation, Game):
                 self.ledger.append((seat, -points, "void_round", {}))
         self.hand_points = {s: 0 for s in self.seats}
         self.void = True
-        self.close_deal("void", None, self.results())
+        self.close_deal("void", None, self.hand_results())
         return [Event("deal_void", None, {"reason": "turn_limit"})]
 
-    def results(self) -> list[v.SeatResult]:
-        out = []
-        for s in self.active:
-            hand = tuple(card_code(c) for c in sorted(self.hands[s], key=display_key))
-            out.append(v.SeatResult(s, hand, (), hand, self.hand_value(self.hands[s]), (), self.hand_points.get(s, 0)))
-        return out
-
-    def next_dealer_index(self) -> int:
-        if getattr(self, "void", False):
-            self.void = False
-            return self.dealer
-        return self.seat_after(self.dealer)
-
     def check_game_end(self) -> list[Event]:
-        if getattr(self, "void", False):
+        if self.void:
             return []
         self.rounds_played += 1
         if self.elimination:

@@ -17,7 +17,6 @@ from .errors import IllegalMove
 from .game import Event, Game, Number, norm, placed_entries
 from .meldgen import hand_meld_candidates
 from .melds import MeldRules, Placed, entry_code, natural_extends, parse_entry, read_meld
-from .rng import DealRandom
 from .search import best_melds, cards_of, mask_of
 
 DEAL_SIZES = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}  # rules.md §1.1
@@ -64,18 +63,9 @@ class BasicRummy(Game):
         limit = self.exhaustion_limit()
         if (limit is not None and self.exhaustions >= limit) or not self.discard:
             return self.end_blocked("stock_exhausted")
-        pile = self.discard
-        self.discard = []
-        if self.opt("stock_exhaustion") == "shuffle":
-            DealRandom(self.seed or "", self.deal_no, f"reshuffle:{self.exhaustions}").shuffle(pile)
-            self.stock = pile  # pile[-1] is the top after the shuffle
-        else:
-            self.stock = pile[::-1]  # turned over unshuffled: the bottom discard becomes the top (§1.4)
-        card = self.stock.pop()
-        self.hands[seat].append(card)
-        self.drawn = card
-        self.phase = "play"
-        return [Event("stock_renewed", seat, {"count": len(self.stock) + 1}), Event("drew", seat, {})]
+        pile, self.discard = self.discard, []
+        # §1.4: turned over unshuffled (the bottom discard becomes the top), or shuffled (§1.7)
+        return self.renew_stock(seat, pile, shuffle=self.opt("stock_exhaustion") == "shuffle")
 
     def on_turn_limit(self) -> None:
         self.end_blocked("turn_limit")

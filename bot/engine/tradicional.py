@@ -127,18 +127,12 @@ class Tradicional(TableManipulation, BasicRummy):
 
     def end_void_deal(self) -> list[Event]:
         self.begin_scoring()
-        self.close_deal("void", None, [self.seat_result(s) for s in self.active])
+        self.close_deal("void", None, self.hand_results())
         self.void = True
         return [Event("deal_void", None, {})]
 
     def on_turn_limit(self) -> None:
         self.end_void_deal()  # §0.4: void everywhere but basic and Wrotham
-
-    def next_dealer_index(self) -> int:
-        if getattr(self, "void", False):
-            self.void = False
-            return self.dealer
-        return self.seat_after(self.dealer)
 
     # ---------------------------------------------------------------- option 2: claims (§4.6)
     def move_discard(self, seat: str, args: str) -> tuple[list[Any], str]:
