@@ -85,6 +85,10 @@ class Rami(TableManipulation, Game):
     def _reset_deal_state(self) -> None:
         super()._reset_deal_state()
         self.credits = {s: 0 for s in self.seats}
+        self.reset_turn()
+
+    def reset_turn(self) -> None:
+        """What one turn tracks: its obligations, the opening and the rami bonus's conditions."""
         self.pending_jokers = 0
         self.must_play = None
         self.must_play_keep = 0
@@ -443,12 +447,7 @@ class Rami(TableManipulation, Game):
         return [Event("turn_ended", seat, {})], "done"
 
     def end_turn(self) -> None:
-        self.pending_jokers = 0
-        self.must_play = None
-        self.must_play_keep = 0
-        self.opened_this_turn = False
-        self.own_only = True
-        self.turn_start = None
+        self.reset_turn()
         super().end_turn()
 
     def on_turn_limit(self) -> None:
