@@ -132,6 +132,7 @@ class Game:
         self.phase = "draw"
         self.turn = 0
         self.took: int | None = None
+        self.took_keep = 0  # copies of the taken card held before the take
         self.drawn: int | None = None
         self.melds_this_turn = 0
         self.placed: set[str] = set()
@@ -263,6 +264,7 @@ class Game:
             if self.phase != "play":
                 raise IllegalMove("bad_layout", "[Took] needs phase play", {})
             self.took = layout["took"]
+            self.took_keep = self.hands[self.seats[self.turn]].count(self.took) - 1
             if self.took not in self.hands[self.seats[self.turn]]:
                 raise IllegalMove("bad_layout", "the [Took] card is not in the hand of the seat to play", {})
         owners = {m.owner for m in self.on_table if m.owner}
@@ -330,6 +332,8 @@ class Game:
             )
         args = move.strip()[len(words[0]) :].strip() if len(words) > 1 else ""
         events, text = handler(seat, args)
+        if self.took is not None and not self.hand_over and self.hands[seat].count(self.took) <= self.took_keep:
+            self.took = None  # the taken card went to the table; an identical card in hand is another one
         line = f"{seat} {text}"
         self.log.append(line)
         self.last_move = line
@@ -431,6 +435,7 @@ class Game:
             raise IllegalMove("discard_empty", "the discard pile is empty", {})
         self.check_take(seat)
         card = self.discard.pop()
+        self.took_keep = self.hands[seat].count(card)
         self.hands[seat].append(card)
         self.took = card
         self.phase = "play"
@@ -526,7 +531,8 @@ class Game:
         if not 1 <= n <= len(self.on_table):
             raise IllegalMove("no_such_meld", f"there is no meld {n} on the table", {"number": n})
         self.take_from_hand(seat, [card])
-        pos = self.swap_position(card, n - 1)
+        # A joker is exchanged for the real card it stands for, never for another wild card.
+        pos = None if self.meld_rules.is_wild(card) else self.swap_position(card, n - 1)
         if pos is None:
             raise IllegalMove(
                 "swap_no_match",

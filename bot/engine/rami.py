@@ -288,7 +288,7 @@ class Rami(TableManipulation, Game):
             )
         self.snapshot_turn()
         del self.discard[-depth:]
-        self.must_play_keep = self.hands[seat].count(deepest)
+        self.must_play_keep = self.took_keep = self.hands[seat].count(deepest)
         self.hands[seat].extend(reversed(taken))
         self.took = deepest
         self.must_play = deepest

@@ -257,8 +257,7 @@ class BasicRummy(Game):
         hand = self.hands[seat]
         moves: list[str] = []
         moves += self.meld_moves(seat)
-        if not (self.all_seven_deal()):
-            moves += self.layoff_moves(seat)
+        moves += self.layoff_moves(seat)  # in deals 4-6 only on the all-seven meld just made
         moves += self.swap_moves(seat)
         discards = sorted({c for c in hand if self.can_discard(seat, c)}, key=lambda c: (-self.value(c), c))
         moves += [f"discard {card_code(c)}" for c in discards]

@@ -389,3 +389,72 @@ def test_wrotham_lists_every_meld_from_hand(options: str, hand: str, meld: str) 
     played.play("ana", meld)
     canonical = played.record().splitlines()[-1].partition(" ")[2]
     assert canonical in listed, f"{canonical!r} is legal but not in {listed}"
+
+
+WROTHAM = """[Variant "wrotham"]
+[Options "{options}"]
+[Seats "ana bea"]
+[Dealer "bea"]
+[Deal "{deal}"]
+[Hand "ana" "{hand}"]
+[Hand "bea" "2C 3D 9H TC KS 7D 8C"]
+[Table "{table}"]
+[Discard "{discard}"]
+[Turn "ana"]
+[Phase "{phase}"]
+{moves}"""
+
+
+def test_swapped_joker_in_hand_is_not_the_taken_joker() -> None:
+    """wrotham, last_discard_required: ana takes a joker, melds it, then swaps 5S for the table's
+    joker. She holds one joker, not the one she took; she must still have a legal move (and the
+    timeout rule a move to make)."""
+    text = WROTHAM.format(
+        options="last_discard_required=true",
+        deal=1,
+        hand="QH QD 5S",
+        table="bea: 4S JK=5S 6S",
+        discard="JK",
+        phase="draw",
+        moves="ana take\nana meld QH QD JK\n",
+    )
+    game = load_game(text)
+    try:
+        game.play("ana", "swap 5S to 1")
+    except IllegalMove:
+        return  # refusing the swap keeps the invariant
+    assert game.legal_moves("ana"), f"ana is to act holding {game.hand('ana')} with no legal move"
+    game.timeout("ana")
+
+
+def test_a_joker_is_not_swapped_for_a_joker() -> None:
+    """rules.md §1.9: a player holding the real card a melded joker stands for may exchange it. A
+    joker is no ace: 'swap JK to 1' on AS AH JK=A changes nothing and must be refused."""
+    text = WROTHAM.format(
+        options="", deal=1, hand="QH QD JK 9C 2D", table="bea: AS AH JK=A", discard="5C", phase="play", moves=""
+    )
+    game = load_game(text)
+    with pytest.raises(IllegalMove):
+        game.play("ana", "swap JK to 1")
+
+
+def test_wrotham_all_seven_deal_layoff_is_listed_if_accepted() -> None:
+    """wrotham deal 4: after the all-seven meld ana holds 7S. Going out by 'layoff 7S to 2' is
+    either refused, or legal and then listed (notation.md: layoffs from hand are all listed)."""
+    text = WROTHAM.format(
+        options="",
+        deal=4,
+        hand="6H 6C JK 3S 4S 5S 6S 7S",
+        table="",
+        discard="5C",
+        phase="play",
+        moves="ana meld 6H 6C JK | 3S 4S 5S 6S\n",
+    )
+    text = text.replace('[Table ""]\n', "")
+    game = load_game(text)
+    listed = game.legal_moves("ana")
+    try:
+        copy.deepcopy(game).play("ana", "layoff 7S to 2")
+    except IllegalMove:
+        return
+    assert "layoff 7S to 2" in listed, f"'layoff 7S to 2' is accepted but legal_moves lists only {listed}"
