@@ -557,6 +557,8 @@ class Playout:
             )
         if verb in ("meld", "layoff", "swap") or (verb == "table" and len(before_hand) > len(g.hand(seat))):
             self.turn_placed = True
+            if self.took is not None and g.hand(seat).count(self.took) < before_hand.count(self.took):
+                self.took = None  # the taken card went to the table: an identical one left in hand is another
         if verb == "meld" and self.variant in BASIC_FAMILY:
             self.melded.add(seat)
             groups = rest.count("|") + 1
