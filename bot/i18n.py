@@ -1,7 +1,8 @@
 """The translation catalog: every word a player reads, in Spanish (the default) and English.
 
 What it is: ``translate(key, locale, **params)`` looks a flat key such as ``"table.stock"`` up in
-``bot/locales/<locale>.json`` and fills its ``{placeholders}``; ``format_number`` writes scores the
+``bot/locales/<locale>.json`` (plus every ``bot/locales/<part>.<locale>.json``) and fills its
+``{placeholders}``; ``format_number`` writes scores the
 way each language does. Catalogs are loaded once, on first use. An unknown locale or a key missing
 from a catalog falls back to Spanish; a key missing everywhere comes back as the key itself, so a
 gap shows up on screen instead of crashing a render (``tests/test_i18n.py`` keeps the catalogs
@@ -34,9 +35,17 @@ _DIR = Path(__file__).with_name("locales")
 @cache
 def catalog(locale: str) -> dict[str, str]:
     """The flat ``key -> text`` catalog of one locale (read once)."""
-    with (_DIR / f"{locale}.json").open(encoding="utf-8") as fh:
-        data = json.load(fh)
-    return {str(k): str(v) for k, v in data.items()}
+    out: dict[str, str] = {}
+    # ``<locale>.json`` holds the renderers' words; ``<part>.<locale>.json`` files (the bot's
+    # messages, the engine's refusals) are merged in. A key defined twice is a mistake.
+    for path in [_DIR / f"{locale}.json", *sorted(_DIR.glob(f"*.{locale}.json"))]:
+        with path.open(encoding="utf-8") as fh:
+            data = json.load(fh)
+        twice = set(out) & set(data)
+        if twice:
+            raise ValueError(f"{path.name} redefines {sorted(twice)[:5]}")
+        out.update({str(k): str(v) for k, v in data.items()})
+    return out
 
 
 def locale_of(code: str | None) -> str:
