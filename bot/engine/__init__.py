@@ -1,7 +1,9 @@
 """The rules engine: pure, standard library only; knows nothing of Discord, SQL or pixels.
 
 Public contract (``../shared/notation.md``): ``load_game``, ``new_game``, ``IllegalMove`` and the
-``Game`` they return; the view dataclasses in ``views``. Everything else is internal.
+``Game`` they return; the view dataclasses in ``views``. Extensions the bot uses: ``make_rules``
+(validate a lobby's options before a game exists), ``PLAYERS`` (each variant's seat range),
+``VARIANTS`` and ``OPTION_SPECS``. Everything else is internal.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ _CLASSES: dict[str, type[Game]] = {
 
 __all__ = [
     "OPTION_SPECS",
+    "PLAYERS",
     "VARIANTS",
     "DealResult",
     "Event",
@@ -43,6 +46,7 @@ __all__ = [
     "SeatResult",
     "SeatView",
     "load_game",
+    "make_rules",
     "new_game",
     "new_seed",
 ]

@@ -1,0 +1,437 @@
+"""GameService: the one place lobbies and games change.
+
+What it is: every change follows the same path: take the game's lock, load the row (and the
+engine's ``Game``, cached by version), check who may do it, apply the engine move, then commit the
+new record, the next version, the deadlines and the action-log row (unique interaction id) in one
+transaction. Only then does the caller say anything on Discord. The clock (turn timers, reminders,
+claim windows, lobby expiry, the pause between deals) is served by ``tick``.
+What it is not: no Discord and no pixels. Refusals raise ``Refusal`` (ours) or ``IllegalMove``
+(the engine's); the cogs translate both by code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import sqlite3
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.engine import PLAYERS, VARIANTS, Event, Game, IllegalMove, load_game, make_rules, new_game
+from bot.store import Database, GameRow, repo
+
+log = logging.getLogger(__name__)
+
+LOBBY_TTL = 30 * 60  # a lobby nobody starts expires (issue: 30 minutes)
+DEAL_PAUSE = 20.0  # seconds between deals unless someone presses "Next deal"
+WINDOW_SECONDS = 10  # claim / cut-in windows (bot option ``window=``)
+REMIND_AT = 0.8  # the turn reminder at 80% of the timer
+MAX_TIMEOUTS = 3  # three timeouts in a row and the seat resigns
+BOT_OPTIONS = {"window": (0, 120)}  # options the bot reads itself, besides the engine's
+
+
+class Refusal(Exception):
+    """A request the bot refuses before the engine is asked; ``code`` names a ``refusal.*`` key."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+
+class Stale(Refusal):
+    """A turn button from an older table: nothing happens, the player gets a fresh table."""
+
+    def __init__(self, game: GameRow) -> None:
+        super().__init__("stale")
+        self.game = game
+
+
+@dataclass
+class Change:
+    """What one committed change did, for the cogs to announce."""
+
+    kind: str  # lobby join leave start cancel expire move deal timeout resign window remind
+    game: GameRow
+    engine: Game | None = None
+    seat: str | None = None
+    move: str | None = None
+    events: list[Event] = field(default_factory=list)
+    turn_changed: bool = False
+    deal_over: bool = False
+    game_over: bool = False
+    resigned_by_timeouts: str | None = None
+
+
+def split_options(text: str) -> tuple[str, dict[str, int]]:
+    """Separate the bot's own options (``window=10``) from the engine's; validates both.
+
+    Raises ``IllegalMove`` with the engine's codes (``bad_option``, ``unknown_option``...) or
+    ``Refusal("bad_window")``.
+    """
+    engine_words, bot_values = [], {}
+    for word in text.split():
+        name, eq, value = word.partition("=")
+        if eq and name in BOT_OPTIONS:
+            lo, hi = BOT_OPTIONS[name]
+            if not value.isdigit() or not lo <= int(value) <= hi:
+                raise Refusal("bad_bot_option", name=name, low=lo, high=hi)
+            bot_values[name] = int(value)
+        else:
+            engine_words.append(word)
+    return " ".join(engine_words), bot_values
+
+
+class GameService:
+    """Lobbies, moves and timers, serialized per game and committed before announced."""
+
+    def __init__(
+        self, db: Database, *, clock: Callable[[], float] = time.time, deal_pause: float = DEAL_PAUSE,
+        lobby_ttl: float = LOBBY_TTL,
+    ) -> None:
+        self.db = db
+        self.clock = clock
+        self.deal_pause = deal_pause
+        self.lobby_ttl = lobby_ttl
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._cache: dict[int, tuple[int, Game]] = {}
+
+    # ------------------------------------------------------------------ reading
+    def lock(self, game_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    async def get(self, game_id: int) -> GameRow | None:
+        return await repo.get_game(self.db, game_id)
+
+    async def in_channel(self, channel_id: int) -> GameRow | None:
+        return await repo.active_in_channel(self.db, channel_id)
+
+    async def last_in_channel(self, channel_id: int) -> GameRow | None:
+        return await repo.last_finished_in_channel(self.db, channel_id)
+
+    def engine(self, row: GameRow) -> Game:
+        """The engine's game at this row's version (a private copy the caller may not change)."""
+        return load_game(row.record or "")
+
+    def _working_game(self, row: GameRow) -> Game:
+        """The cached game for this version, to be changed under the lock; rebuilt from the record
+        when the cache is behind (another process, a restart, a failed commit)."""
+        cached = self._cache.get(row.id)
+        if cached is not None and cached[0] == row.version:
+            return cached[1]
+        self._cache.pop(row.id, None)
+        return load_game(row.record or "")
+
+    # ------------------------------------------------------------------ lobbies
+    async def open_lobby(
+        self, *, guild_id: int, channel_id: int, host_id: int, host_name: str, variant: str, options: str = "",
+        timer_minutes: float = 5, locale: str = "es",
+    ) -> Change:
+        if variant not in VARIANTS:
+            raise IllegalMove("unknown_variant", f"unknown variant {variant!r}", {"variant": variant,
+                                                                                   "valid": list(VARIANTS)})
+        engine_text, _ = split_options(options)
+        rules = make_rules(variant, engine_text)  # refuses unknown names or values, listing valid ones
+        options_text = " ".join(filter(None, [rules.options_text(), _bot_text(options)]))
+        if not 0 <= timer_minutes <= 24 * 60:
+            raise Refusal("bad_timer")
+        now = self.clock()
+        try:
+            async with self.db.transaction() as tx:
+                game_id = await repo.insert_game(
+                    tx, guild_id=guild_id, channel_id=channel_id, host_id=host_id, variant=variant,
+                    options=options_text, timer_minutes=timer_minutes, locale=locale, status="lobby", version=1,
+                    created_at=now, updated_at=now, lobby_expires_at=now + self.lobby_ttl,
+                )
+                await repo.insert_seat(tx, game_id, 0, host_id, "p1", host_name)
+                await repo.log_action(tx, game_id, 1, host_id, "new", variant, None, now)
+        except sqlite3.IntegrityError as exc:
+            raise Refusal("channel_busy") from exc
+        row = await self.get(game_id)
+        assert row is not None
+        return Change("lobby", row)
+
+    async def join(self, game_id: int, user_id: int, name: str) -> Change:
+        async with self.lock(game_id):
+            row = await self._row(game_id)
+            if row.status != "lobby":
+                raise Refusal("not_a_lobby")
+            if row.seat_of(user_id):
+                raise Refusal("already_seated")
+            hi = PLAYERS[row.variant][1]
+            if len(row.seats) >= hi:
+                raise Refusal("lobby_full", max=hi)
+            now = self.clock()
+            async with self.db.transaction() as tx:
+                n = len(row.seats)
+                await repo.insert_seat(tx, game_id, n, user_id, f"p{n + 1}", name)
+                version = await repo.bump(tx, row, now)
+                await repo.log_action(tx, game_id, version, user_id, "join", None, None, now)
+            return Change("join", await self._row(game_id))
+
+    async def leave(self, game_id: int, user_id: int) -> Change:
+        async with self.lock(game_id):
+            row = await self._row(game_id)
+            if row.status != "lobby":
+                raise Refusal("not_a_lobby")
+            if not row.seat_of(user_id):
+                raise Refusal("not_seated")
+            now = self.clock()
+            async with self.db.transaction() as tx:
+                await repo.delete_seat(tx, game_id, user_id)
+                await repo.renumber_seats(tx, game_id)
+                rest = [s for s in row.seats if s.user_id != user_id]
+                values: dict[str, Any] = {}
+                if not rest:
+                    values["status"] = "cancelled"
+                elif user_id == row.host_id:
+                    values["host_id"] = rest[0].user_id  # the next seated player hosts
+                version = await repo.bump(tx, row, now, **values)
+                await repo.log_action(tx, game_id, version, user_id, "leave", None, None, now)
+            return Change("leave", await self._row(game_id))
+
+    async def cancel(self, game_id: int, user_id: int, *, is_admin: bool = False) -> Change:
+        async with self.lock(game_id):
+            row = await self._row(game_id)
+            if row.status not in repo.ACTIVE:
+                raise Refusal("nothing_to_cancel")
+            if user_id != row.host_id and not is_admin:
+                raise Refusal("host_only")
+            now = self.clock()
+            async with self.db.transaction() as tx:
+                version = await repo.bump(tx, row, now, status="cancelled", turn_deadline=None, window_deadline=None,
+                                          next_deal_at=None, finished_at=now)
+                await repo.log_action(tx, game_id, version, user_id, "cancel", None, None, now)
+            self._cache.pop(game_id, None)
+            return Change("cancel", await self._row(game_id))
+
+    async def start(self, game_id: int, user_id: int, *, seed: str | None = None) -> Change:
+        async with self.lock(game_id):
+            row = await self._row(game_id)
+            if row.status != "lobby":
+                raise Refusal("not_a_lobby")
+            if user_id != row.host_id:
+                raise Refusal("host_only")
+            lo, hi = PLAYERS[row.variant]
+            if not lo <= len(row.seats) <= hi:
+                raise Refusal("player_count", min=lo, max=hi, count=len(row.seats))
+            engine_text, _ = split_options(row.options)
+            game = new_game(row.variant, [s.seat for s in row.seats], seed=seed or secrets.token_hex(8),
+                            options=engine_text)
+            now = self.clock()
+            async with self.db.transaction() as tx:
+                version = await repo.bump(tx, row, now, status="playing", record=game.record(),
+                                          lobby_expires_at=None, **self._deadlines(row, None, game, now))
+                await repo.log_action(tx, game_id, version, user_id, "start", None, None, now)
+            self._cache[game_id] = (version, game)
+            return Change("start", await self._row(game_id), game, turn_changed=True)
+
+    async def rematch(self, game_id: int, user_id: int, user_name: str) -> Change:
+        """A new lobby in the same channel with the same seats and options (the presser hosts)."""
+        row = await self._row(game_id)
+        if row.status not in ("finished", "cancelled"):
+            raise Refusal("not_finished")
+        if not row.seat_of(user_id):
+            raise Refusal("not_seated")
+        change = await self.open_lobby(
+            guild_id=row.guild_id, channel_id=row.channel_id, host_id=user_id, host_name=user_name,
+            variant=row.variant, options=row.options, timer_minutes=row.timer_minutes, locale=row.locale,
+        )
+        new_id = change.game.id
+        for s in row.seats:
+            if s.user_id != user_id:
+                with contextlib.suppress(Refusal):
+                    await self.join(new_id, s.user_id, s.name)
+        return Change("lobby", await self._row(new_id))
+
+    # ------------------------------------------------------------------ moves
+    async def play(
+        self, game_id: int, user_id: int, move: str, *, interaction_id: int | None = None,
+        version: int | None = None,
+    ) -> Change:
+        """Apply one RGN move for the seat of ``user_id``. ``version`` (from a button) must be the
+        game's current one, else ``Stale``. Refusals change nothing."""
+        async with self.lock(game_id):
+            row = await self._row(game_id)
+            if row.status != "playing":
+                raise Refusal("not_playing")
+            seat = row.seat_of(user_id)
+            if seat is None:
+                raise Refusal("not_seated")
+            if interaction_id is not None and await repo.seen_interaction(self.db, interaction_id):
+                raise Refusal("already_done")
+            if version is not None and version != row.version:
+                raise Stale(row)
+            verb = move.split()[0].lower() if move.split() else ""
+            if verb in ("timeout",):
+                raise Refusal("not_a_player_move", verb=verb)
+            game = self._working_game(row)
+            if seat.seat not in game.actors and verb != "resign":
+                raise Refusal("not_your_turn")
+            before = (game.current_seat, None)
+            events = game.play(seat.seat, move)  # IllegalMove leaves the game unchanged
+            return await self._commit(row, game, "resign" if verb == "resign" else "move", user_id, seat.seat,
+                                      game.log[-1].split(" ", 1)[1] if game.log else move, events, interaction_id,
+                                      before, reset_timeouts=True)
+
+    async def next_deal(self, game_id: int, user_id: int | None, *, version: int | None = None) -> Change:
+        async with self.lock(game_id):
+            row = await self._row(game_id)
+            if row.status != "playing":
+                raise Refusal("not_playing")
+            if user_id is not None and row.seat_of(user_id) is None:
+                raise Refusal("not_seated")
+            game = self._working_game(row)
+            if not game.hand_over or game.game_over:
+                raise Refusal("deal_not_over")
+            if version is not None and version != row.version:
+                raise Stale(row)
+            events = game.next_deal()
+            return await self._commit(row, game, "deal", user_id, None, None, events, None, (None, None))
+
+    async def resign(self, game_id: int, user_id: int) -> Change:
+        return await self.play(game_id, user_id, "resign")
+
+    # ------------------------------------------------------------------ the clock
+    async def tick(self, game_id: int) -> list[Change]:
+        """Do what is due for one game: expire a lobby, close a window, remind, time out, deal."""
+        async with self.lock(game_id):
+            row = await self._row(game_id)
+            now = self.clock()
+            if row.status == "lobby":
+                if row.lobby_expires_at is not None and row.lobby_expires_at <= now:
+                    async with self.db.transaction() as tx:
+                        version = await repo.bump(tx, row, now, status="expired")
+                        await repo.log_action(tx, row.id, version, None, "expire", None, None, now)
+                    return [Change("expire", await self._row(game_id))]
+                return []
+            if row.status != "playing":
+                return []
+            game = self._working_game(row)
+            if row.window_deadline is not None and row.window_deadline <= now and game.phase == "window":
+                events: list[Event] = []
+                for seat in list(game.actors):
+                    if game.phase != "window":
+                        break
+                    if seat in game.actors:
+                        events += game.play(seat, "pass")
+                return [await self._commit(row, game, "window", None, None, "pass", events, None,
+                                           (None, None))]
+            if row.next_deal_at is not None and row.next_deal_at <= now and game.hand_over and not game.game_over:
+                events = game.next_deal()
+                return [await self._commit(row, game, "deal", None, None, None, events, None, (None, None))]
+            if row.turn_deadline is not None and not game.hand_over and game.current_seat is not None:
+                seat = game.current_seat
+                seat_row = row.by_seat(seat)
+                if row.turn_deadline <= now and seat_row is not None:
+                    events = game.timeout(seat)
+                    resigned = None
+                    if seat_row.timeouts + 1 >= MAX_TIMEOUTS and seat not in getattr(game, "resigned", []):
+                        events += game.play(seat, "resign")
+                        resigned = seat
+                    change = await self._commit(row, game, "timeout", None, seat, "timeout", events, None,
+                                                (seat, None), timed_out=seat_row.user_id)
+                    change.resigned_by_timeouts = resigned
+                    return [change]
+                if not row.turn_reminded and row.turn_deadline - row.timer_minutes * 60 * (1 - REMIND_AT) <= now:
+                    async with self.db.transaction() as tx:
+                        await repo.update_game(tx, row.id, turn_reminded=1)
+                    return [Change("remind", await self._row(game_id), game, seat=seat)]
+            return []
+
+    async def due(self) -> list[int]:
+        return await repo.due_games(self.db, self.clock())
+
+    async def next_deadline(self) -> float | None:
+        return await repo.next_deadline(self.db)
+
+    # ------------------------------------------------------------------ messages we keep track of
+    async def set_messages(self, game_id: int, **ids: Any) -> None:
+        """Remember the ids of the table / turn / lobby messages (views only: no version bump)."""
+        async with self.db.transaction() as tx:
+            await repo.update_game(tx, game_id, **ids)
+
+    # ------------------------------------------------------------------ internals
+    async def _row(self, game_id: int) -> GameRow:
+        row = await self.get(game_id)
+        if row is None:
+            raise Refusal("no_game")
+        return row
+
+    def _deadlines(self, row: GameRow, before_seat: str | None, game: Game, now: float) -> dict[str, Any]:
+        values: dict[str, Any] = {"window_deadline": None, "next_deal_at": None}
+        _, bot_opts = split_options(row.options)
+        if game.game_over or (game.hand_over and not game.game_over):
+            values["turn_deadline"] = None
+            if game.hand_over and not game.game_over:
+                values["next_deal_at"] = now + self.deal_pause
+            return values
+        if game.phase == "window":
+            values["window_deadline"] = now + bot_opts.get("window", WINDOW_SECONDS)
+        if game.current_seat != before_seat or row.turn_deadline is None:
+            values["turn_deadline"] = now + row.timer_minutes * 60 if row.timer_minutes > 0 else None
+            values["turn_reminded"] = 0
+        return values
+
+    async def _commit(
+        self, row: GameRow, game: Game, kind: str, user_id: int | None, seat: str | None, move: str | None,
+        events: list[Event], interaction_id: int | None, before: tuple[str | None, Any], *,
+        reset_timeouts: bool = False, timed_out: int | None = None,
+    ) -> Change:
+        now = self.clock()
+        values = self._deadlines(row, before[0], game, now)
+        values["record"] = game.record()
+        if game.game_over:
+            values.update(status="finished", finished_at=now, turn_deadline=None, window_deadline=None,
+                          next_deal_at=None)
+        try:
+            async with self.db.transaction() as tx:
+                version = await repo.bump(tx, row, now, **values)
+                await repo.log_action(tx, row.id, version, user_id, kind, move, interaction_id, now)
+                if reset_timeouts and user_id is not None:
+                    await repo.set_seat(tx, row.id, user_id, timeouts=0)
+                if timed_out is not None:
+                    seat_row = next(s for s in row.seats if s.user_id == timed_out)
+                    await repo.set_seat(tx, row.id, timed_out, timeouts=seat_row.timeouts + 1)
+                for s in row.seats:
+                    if s.seat in getattr(game, "resigned", ()) and not s.resigned:
+                        await repo.set_seat(tx, row.id, s.user_id, resigned=1)
+                if game.game_over:
+                    await repo.insert_results(tx, self._results(row, game, now))
+        except sqlite3.IntegrityError as exc:
+            self._cache.pop(row.id, None)
+            raise Refusal("already_done") from exc
+        except BaseException:
+            self._cache.pop(row.id, None)
+            raise
+        self._cache[row.id] = (version, game)
+        if game.game_over:
+            self._cache.pop(row.id, None)
+        after = await self._row(row.id)
+        return Change(
+            kind, after, game, seat=seat, move=move, events=events,
+            turn_changed=game.current_seat != before[0] or kind in ("deal", "start"),
+            deal_over=game.hand_over, game_over=game.game_over,
+        )
+
+    def _results(self, row: GameRow, game: Game, now: float) -> list[tuple[int, int, str, int, str, int, float]]:
+        """One row per seat: place 1 for the winners, then by the variant's ordering; resigned
+        seats last, the last to resign first (notation.md, Resigning)."""
+        order = [s for s in game.placing() if s not in game.winners]
+        ranked = list(game.winners) + order
+        resigned = [s for s in reversed(getattr(game, "resigned", [])) if s not in ranked]
+        ranked += resigned + [s.seat for s in row.seats if s.seat not in ranked and s.seat not in resigned]
+        scores = game.final_scores or game.totals
+        out = []
+        for s in row.seats:
+            place = 1 if s.seat in game.winners else ranked.index(s.seat) + 1
+            out.append((row.id, row.guild_id, row.variant, s.user_id, str(scores.get(s.seat, 0)), place, now))
+        return out
+
+
+def _bot_text(options: str) -> str:
+    return " ".join(w for w in options.split() if w.partition("=")[0] in BOT_OPTIONS)

@@ -1,0 +1,13 @@
+"""Storage: the only package with SQL (aiosqlite; migrations on ``PRAGMA user_version``).
+
+``Database`` (``db.py``) owns the connection and its transactions, ``schema.py`` the migrations and
+``repo.py`` the queries. Nothing here knows the rules or Discord.
+"""
+
+from __future__ import annotations
+
+from .db import Database, DatabaseTooNew, Tx
+from .repo import GameRow, SeatRow
+from .schema import SCHEMA_VERSION
+
+__all__ = ["SCHEMA_VERSION", "Database", "DatabaseTooNew", "GameRow", "SeatRow", "Tx"]

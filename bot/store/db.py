@@ -1,0 +1,126 @@
+"""The SQLite connection: opening, pragmas, migrations and transactions.
+
+What it is: ``Database.open(path)`` opens one aiosqlite connection (WAL, ``synchronous=FULL``,
+foreign keys on, a busy timeout), migrates it on ``PRAGMA user_version`` and hands out
+transactions. All writes share that one connection, so ``transaction()`` holds an
+``asyncio.Lock`` from ``BEGIN IMMEDIATE`` to ``COMMIT``/``ROLLBACK``: no other coroutine's statement
+can land inside it (aiosqlite shares one thread per connection, omnilib/aiosqlite#19), and a
+cancelled coroutine rolls back in ``finally``.
+What it is not: no queries about games (``bot.store.repo``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from .schema import MIGRATIONS, SCHEMA_VERSION
+
+log = logging.getLogger(__name__)
+
+
+class DatabaseTooNew(RuntimeError):
+    """The database was written by a newer version of the bot; refuse to touch it."""
+
+
+class Database:
+    """One writer connection and the lock that makes its transactions whole."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+        self.conn = conn
+        self.path = path
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Database:
+        path = str(path)
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        conn.row_factory = sqlite3.Row
+        await conn.execute("PRAGMA journal_mode=WAL")
+        await conn.execute("PRAGMA synchronous=FULL")
+        await conn.execute("PRAGMA foreign_keys=ON")
+        await conn.execute("PRAGMA busy_timeout=5000")
+        db = cls(conn, path)
+        await db.migrate()
+        return db
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self.conn.close()
+
+    async def user_version(self) -> int:
+        async with self.conn.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def migrate(self) -> None:
+        """Apply every pending migration, each in one transaction with its version bump."""
+        current = await self.user_version()
+        if current > SCHEMA_VERSION:
+            raise DatabaseTooNew(f"{self.path} is at schema {current}; this bot knows {SCHEMA_VERSION}")
+        for number in range(current, SCHEMA_VERSION):
+            async with self.transaction() as tx:
+                await tx.executescript_in_tx(MIGRATIONS[number])
+                await tx.execute(f"PRAGMA user_version = {number + 1}")
+            log.info("database migrated to schema %d", number + 1)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Tx]:
+        """``BEGIN IMMEDIATE`` ... ``COMMIT``; any exception (cancellation included) rolls back."""
+        async with self._lock:
+            await self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield Tx(self.conn)
+            except BaseException:
+                await self.conn.execute("ROLLBACK")
+                raise
+            else:
+                await self.conn.execute("COMMIT")
+
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        async with self._lock, self.conn.execute(sql, tuple(params)) as cur:
+            return list(await cur.fetchall())
+
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
+        async with self._lock, self.conn.execute(sql, tuple(params)) as cur:
+            return await cur.fetchone()
+
+
+class Tx:
+    """The statements of one open transaction (only valid inside ``Database.transaction``)."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self.conn = conn
+
+    async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """Run one statement; returns the last row id (for inserts)."""
+        async with self.conn.execute(sql, tuple(params)) as cur:
+            return int(cur.lastrowid or 0)
+
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
+        async with self.conn.execute(sql, tuple(params)) as cur:
+            return await cur.fetchone()
+
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        async with self.conn.execute(sql, tuple(params)) as cur:
+            return list(await cur.fetchall())
+
+    async def executescript_in_tx(self, script: str) -> None:
+        """Run a migration's statements one by one (``executescript`` would COMMIT first)."""
+        for statement in _split_sql(script):
+            await self.conn.execute(statement)
+
+
+def _split_sql(script: str) -> list[str]:
+    lines = [line for line in script.splitlines() if not line.strip().startswith("--")]
+    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+

@@ -1,0 +1,235 @@
+"""Every query the bot makes, as small functions over ``Database``/``Tx``.
+
+What it is: reading and writing lobbies, games, seats, the action log, results and settings.
+What it is not: no rules and no Discord. The service decides; this module only stores.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from .db import Database, Tx
+
+ACTIVE = ("lobby", "playing")
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    position: int
+    user_id: int
+    seat: str
+    name: str
+    timeouts: int = 0
+    resigned: bool = False
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    variant: str
+    options: str
+    timer_minutes: float
+    locale: str
+    status: str
+    version: int
+    record: str | None
+    created_at: float
+    updated_at: float
+    lobby_expires_at: float | None
+    turn_deadline: float | None
+    turn_reminded: bool
+    window_deadline: float | None
+    next_deal_at: float | None
+    table_message_id: int | None
+    table_posted_at: float | None
+    turn_message_id: int | None
+    lobby_message_id: int | None
+    finished_at: float | None
+    seats: tuple[SeatRow, ...] = field(default=())
+
+    def seat_of(self, user_id: int) -> SeatRow | None:
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+    def by_seat(self, seat: str) -> SeatRow | None:
+        return next((s for s in self.seats if s.seat == seat), None)
+
+    @property
+    def names(self) -> dict[str, str]:
+        return {s.seat: s.name for s in self.seats}
+
+
+_GAME_COLUMNS = [f.name for f in fields(GameRow) if f.name != "seats"]
+
+
+def _game(row: sqlite3.Row, seats: list[sqlite3.Row]) -> GameRow:
+    values: dict[str, Any] = {c: row[c] for c in _GAME_COLUMNS}
+    values["turn_reminded"] = bool(values["turn_reminded"])
+    return GameRow(
+        **values,
+        seats=tuple(
+            SeatRow(s["position"], s["user_id"], s["seat"], s["name"], s["timeouts"], bool(s["resigned"]))
+            for s in seats
+        ),
+    )
+
+
+async def get_game(tx: Tx | Database, game_id: int) -> GameRow | None:
+    row = await tx.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
+    if row is None:
+        return None
+    seats = await tx.fetchall("SELECT * FROM seats WHERE game_id = ? ORDER BY position", (game_id,))
+    return _game(row, seats)
+
+
+async def active_in_channel(tx: Tx | Database, channel_id: int) -> GameRow | None:
+    row = await tx.fetchone(
+        "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'playing')", (channel_id,)
+    )
+    return None if row is None else await get_game(tx, row["id"])
+
+
+async def last_finished_in_channel(tx: Tx | Database, channel_id: int) -> GameRow | None:
+    row = await tx.fetchone(
+        "SELECT id FROM games WHERE channel_id = ? AND record IS NOT NULL AND status IN ('finished', 'playing', "
+        "'cancelled') ORDER BY updated_at DESC LIMIT 1",
+        (channel_id,),
+    )
+    return None if row is None else await get_game(tx, row["id"])
+
+
+async def active_games(db: Database) -> list[GameRow]:
+    rows = await db.fetchall("SELECT id FROM games WHERE status IN ('lobby', 'playing') ORDER BY id")
+    out = []
+    for r in rows:
+        g = await get_game(db, r["id"])
+        if g is not None:
+            out.append(g)
+    return out
+
+
+async def insert_game(tx: Tx, **values: Any) -> int:
+    names = ", ".join(values)
+    marks = ", ".join("?" for _ in values)
+    return await tx.execute(f"INSERT INTO games ({names}) VALUES ({marks})", tuple(values.values()))
+
+
+async def update_game(tx: Tx, game_id: int, **values: Any) -> None:
+    sets = ", ".join(f"{k} = ?" for k in values)
+    await tx.execute(f"UPDATE games SET {sets} WHERE id = ?", (*values.values(), game_id))
+
+
+async def bump(tx: Tx, game: GameRow, now: float, **values: Any) -> int:
+    """Write ``values`` and the next version, but only if nobody else changed the game meanwhile."""
+    version = game.version + 1
+    sets = ", ".join(f"{k} = ?" for k in values)
+    sets = f"{sets}, " if sets else ""
+    await tx.execute(
+        f"UPDATE games SET {sets}version = ?, updated_at = ? WHERE id = ? AND version = ?",
+        (*values.values(), version, now, game.id, game.version),
+    )
+    return version
+
+
+async def insert_seat(tx: Tx, game_id: int, position: int, user_id: int, seat: str, name: str) -> None:
+    await tx.execute(
+        "INSERT INTO seats (game_id, position, user_id, seat, name) VALUES (?, ?, ?, ?, ?)",
+        (game_id, position, user_id, seat, name),
+    )
+
+
+async def delete_seat(tx: Tx, game_id: int, user_id: int) -> None:
+    await tx.execute("DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id))
+
+
+async def renumber_seats(tx: Tx, game_id: int) -> None:
+    rows = await tx.fetchall("SELECT user_id FROM seats WHERE game_id = ? ORDER BY position", (game_id,))
+    for i, r in enumerate(rows):
+        await tx.execute(
+            "UPDATE seats SET position = ?, seat = ? WHERE game_id = ? AND user_id = ?",
+            (-(i + 1), f"tmp{i}", game_id, r["user_id"]),
+        )
+    for i, r in enumerate(rows):
+        await tx.execute(
+            "UPDATE seats SET position = ?, seat = ? WHERE game_id = ? AND user_id = ?",
+            (i, f"p{i + 1}", game_id, r["user_id"]),
+        )
+
+
+async def set_seat(tx: Tx, game_id: int, user_id: int, **values: Any) -> None:
+    sets = ", ".join(f"{k} = ?" for k in values)
+    await tx.execute(f"UPDATE seats SET {sets} WHERE game_id = ? AND user_id = ?", (*values.values(), game_id, user_id))
+
+
+async def log_action(
+    tx: Tx, game_id: int, version: int, user_id: int | None, kind: str, move: str | None,
+    interaction_id: int | None, now: float,
+) -> None:
+    """Append to the action log; a repeated interaction id raises ``sqlite3.IntegrityError``."""
+    await tx.execute(
+        "INSERT INTO actions (game_id, version, user_id, kind, move, interaction_id, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (game_id, version, user_id, kind, move, interaction_id, now),
+    )
+
+
+async def seen_interaction(tx: Tx | Database, interaction_id: int) -> bool:
+    return await tx.fetchone("SELECT 1 FROM actions WHERE interaction_id = ?", (interaction_id,)) is not None
+
+
+async def insert_results(tx: Tx, rows: list[tuple[int, int, str, int, str, int, float]]) -> None:
+    """One row per seat: (game_id, guild_id, variant, user_id, score, place, finished_at). A game
+    already scored raises ``sqlite3.IntegrityError`` (the primary key): results are written once."""
+    for r in rows:
+        await tx.execute(
+            "INSERT INTO results (game_id, guild_id, variant, user_id, score, place, finished_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            r,
+        )
+
+
+async def results_of(db: Database | Tx, game_id: int) -> list[sqlite3.Row]:
+    return await db.fetchall("SELECT * FROM results WHERE game_id = ? ORDER BY place, user_id", (game_id,))
+
+
+async def action_count(db: Database | Tx, game_id: int) -> int:
+    row = await db.fetchone("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,))
+    return int(row[0]) if row else 0
+
+
+async def get_meta(db: Database | Tx, key: str) -> str | None:
+    row = await db.fetchone("SELECT value FROM meta WHERE key = ?", (key,))
+    return None if row is None else str(row["value"])
+
+
+async def set_meta(tx: Tx, key: str, value: str) -> None:
+    await tx.execute(
+        "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        (key, value),
+    )
+
+
+async def due_games(db: Database, now: float) -> list[int]:
+    """Games with something the clock must do: an expired lobby, a turn reminder or timeout, a
+    window to close, the next deal to deal."""
+    rows = await db.fetchall(
+        "SELECT id FROM games WHERE (status = 'lobby' AND lobby_expires_at <= ?) OR (status = 'playing' AND ("
+        "turn_deadline <= ? OR window_deadline <= ? OR next_deal_at <= ?)) OR (status = 'playing' AND "
+        "turn_reminded = 0 AND turn_deadline IS NOT NULL AND turn_deadline - timer_minutes * 60 * 0.2 <= ?)",
+        (now, now, now, now, now),
+    )
+    return [int(r["id"]) for r in rows]
+
+
+async def next_deadline(db: Database) -> float | None:
+    row = await db.fetchone(
+        "SELECT MIN(t) FROM (SELECT lobby_expires_at AS t FROM games WHERE status = 'lobby' "
+        "UNION ALL SELECT turn_deadline - timer_minutes * 60 * 0.2 FROM games WHERE status = 'playing' "
+        "AND turn_reminded = 0 UNION ALL SELECT turn_deadline FROM games WHERE status = 'playing' "
+        "UNION ALL SELECT window_deadline FROM games WHERE status = 'playing' "
+        "UNION ALL SELECT next_deal_at FROM games WHERE status = 'playing')"
+    )
+    return None if row is None or row[0] is None else float(row[0])

@@ -1,0 +1,95 @@
+"""The database schema as numbered migrations on ``PRAGMA user_version``.
+
+What it is: ``MIGRATIONS[n]`` is the SQL that takes a database from version ``n`` to ``n + 1``;
+``bot.store.db`` applies each inside one transaction together with its version bump.
+What it is not: no queries and no game logic (those are in ``bot.store.repo``).
+
+Never edit a migration that has shipped; append a new one.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: list[str] = [
+    # 0 -> 1: lobbies and games, seats, the action log, results, and the bot's own settings.
+    """
+    CREATE TABLE meta (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+
+    -- One row per lobby or game. ``record`` is the game's RGN (notation.md): the database is the
+    -- game, everything on Discord is a view of this row. ``version`` grows by one per change and
+    -- is what the buttons' custom_ids carry.
+    CREATE TABLE games (
+        id               INTEGER PRIMARY KEY,
+        guild_id         INTEGER NOT NULL,
+        channel_id       INTEGER NOT NULL,
+        host_id          INTEGER NOT NULL,
+        variant          TEXT    NOT NULL,
+        options          TEXT    NOT NULL DEFAULT '',
+        timer_minutes    REAL    NOT NULL DEFAULT 5,
+        locale           TEXT    NOT NULL DEFAULT 'es',
+        status           TEXT    NOT NULL CHECK (status IN ('lobby', 'playing', 'finished', 'cancelled', 'expired')),
+        version          INTEGER NOT NULL DEFAULT 0,
+        record           TEXT,
+        seed             TEXT,
+        created_at       REAL    NOT NULL,
+        updated_at       REAL    NOT NULL,
+        lobby_expires_at REAL,
+        turn_deadline    REAL,
+        turn_reminded    INTEGER NOT NULL DEFAULT 0,
+        window_deadline  REAL,
+        next_deal_at     REAL,
+        table_message_id INTEGER,
+        table_posted_at  REAL,
+        turn_message_id  INTEGER,
+        lobby_message_id INTEGER,
+        rematch_of       INTEGER REFERENCES games(id),
+        finished_at      REAL
+    );
+    CREATE UNIQUE INDEX games_one_active_per_channel ON games(channel_id) WHERE status IN ('lobby', 'playing');
+    CREATE INDEX games_by_status ON games(status);
+
+    CREATE TABLE seats (
+        game_id   INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        position  INTEGER NOT NULL,
+        user_id   INTEGER NOT NULL,
+        seat      TEXT    NOT NULL,
+        name      TEXT    NOT NULL,
+        timeouts  INTEGER NOT NULL DEFAULT 0,
+        resigned  INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (game_id, user_id),
+        UNIQUE (game_id, position),
+        UNIQUE (game_id, seat)
+    );
+
+    -- Every change a person (or the timer) made, in the transaction that made it. The unique
+    -- interaction id is what makes two deliveries of one click apply once.
+    CREATE TABLE actions (
+        id             INTEGER PRIMARY KEY,
+        game_id        INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        version        INTEGER NOT NULL,
+        user_id        INTEGER,
+        kind           TEXT    NOT NULL,
+        move           TEXT,
+        interaction_id INTEGER UNIQUE,
+        at             REAL    NOT NULL
+    );
+    CREATE INDEX actions_by_game ON actions(game_id, version);
+
+    -- One row per seat of a finished game, written in the transaction that finished it.
+    CREATE TABLE results (
+        game_id     INTEGER NOT NULL REFERENCES games(id),
+        guild_id    INTEGER NOT NULL,
+        variant     TEXT    NOT NULL,
+        user_id     INTEGER NOT NULL,
+        score       TEXT    NOT NULL,
+        place       INTEGER NOT NULL,
+        finished_at REAL    NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    );
+    CREATE INDEX results_by_guild ON results(guild_id, finished_at);
+    """,
+]
+
+SCHEMA_VERSION = len(MIGRATIONS)
