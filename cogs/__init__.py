@@ -1,1 +1,1 @@
-"""Discord cogs: thin slash-command and button handlers. No game rules live here."""
+"""Cogs: the thin Discord layer (slash commands, buttons, selects, modals) over ``bot.service``."""

@@ -12,6 +12,7 @@ What it is not: no queries about games (``bot.store.repo``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sqlite3
 from collections.abc import AsyncIterator, Iterable
@@ -44,13 +45,17 @@ class Database:
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         conn = await aiosqlite.connect(path, isolation_level=None)
-        conn.row_factory = sqlite3.Row
-        await conn.execute("PRAGMA journal_mode=WAL")
-        await conn.execute("PRAGMA synchronous=FULL")
-        await conn.execute("PRAGMA foreign_keys=ON")
-        await conn.execute("PRAGMA busy_timeout=5000")
-        db = cls(conn, path)
-        await db.migrate()
+        try:
+            conn.row_factory = sqlite3.Row
+            await conn.execute("PRAGMA journal_mode=WAL")
+            await conn.execute("PRAGMA synchronous=FULL")
+            await conn.execute("PRAGMA foreign_keys=ON")
+            await conn.execute("PRAGMA busy_timeout=5000")
+            db = cls(conn, path)
+            await db.migrate()
+        except BaseException:
+            await conn.close()  # its worker thread is not a daemon: left open, the process never exits
+            raise
         return db
 
     async def close(self) -> None:
@@ -77,14 +82,24 @@ class Database:
     async def transaction(self) -> AsyncIterator[Tx]:
         """``BEGIN IMMEDIATE`` ... ``COMMIT``; any exception (cancellation included) rolls back."""
         async with self._lock:
-            await self.conn.execute("BEGIN IMMEDIATE")
             try:
+                # Inside the try: a task cancelled while awaiting BEGIN has still queued it on the
+                # worker thread, and the ROLLBACK queued after it must close that transaction.
+                await self.conn.execute("BEGIN IMMEDIATE")
                 yield Tx(self.conn)
             except BaseException:
-                await self.conn.execute("ROLLBACK")
+                await self._rollback()
                 raise
             else:
-                await self.conn.execute("COMMIT")
+                try:
+                    await self.conn.execute("COMMIT")
+                except BaseException:
+                    await self._rollback()  # a failed COMMIT leaves the transaction open
+                    raise
+
+    async def _rollback(self) -> None:
+        with contextlib.suppress(sqlite3.OperationalError):  # "no transaction is active"
+            await self.conn.execute("ROLLBACK")
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
         async with self._lock, self.conn.execute(sql, tuple(params)) as cur:

@@ -1,0 +1,53 @@
+"""``python -m bot`` / ``rummy-bot``: read the settings, set up logging, run the client.
+
+``--sync`` forces a command sync (whoever can start the bot is its owner).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+
+from bot.config import ConfigError, load_settings
+
+
+def setup_logging(level: str) -> None:
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    # discord.py logs gateway payloads and interaction tokens at DEBUG, aiosqlite logs SQL parameters
+    # (hands) at DEBUG: never below INFO, whatever the bot's own level (reliability.md §4.1).
+    for name in ("discord", "aiosqlite"):
+        logging.getLogger(name).setLevel(max(logging.INFO, logging.getLevelName(level)))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bot", description="Rummy for Discord")
+    ap.add_argument("--sync", action="store_true", help="sync the slash commands now, changed or not")
+    args = ap.parse_args(argv)
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    setup_logging(settings.log_level)
+    from bot.client import RummyBot  # imported late: discord.py is only needed once configured
+
+    bot = RummyBot(settings, force_sync=args.sync)
+
+    async def run() -> None:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
+        async with bot:
+            await bot.start(settings.token)
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(run())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,74 @@
+"""Settings from the environment and an optional ``.env`` file.
+
+What it is: ``load_settings()`` reads DISCORD_TOKEN (required), RUMMY_DB, RUMMY_DEV_GUILD,
+RUMMY_LOG_LEVEL, and RUMMY_DISCORD_API / RUMMY_DISCORD_GATEWAY (tests only: where the fake
+Discord listens). Values already
+in the environment win over ``.env``. What it is not: no Discord and no secrets in logs.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+TOKEN_HELP = (
+    "DISCORD_TOKEN is not set: create an application at https://discord.com/developers/applications, "
+    "open Bot > Reset Token, and put the token in .env (see .env.example) or in the environment."
+)
+
+
+class ConfigError(Exception):
+    """A setting is missing or wrong; the message is one sentence for the person starting the bot."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str
+    db_path: str = "data/rummy.sqlite3"
+    dev_guild: int | None = None
+    log_level: str = "INFO"
+    api_base: str | None = None
+    gateway: str | None = None
+
+    def __repr__(self) -> str:  # never print the token
+        return f"Settings(db_path={self.db_path!r}, dev_guild={self.dev_guild!r}, log_level={self.log_level!r})"
+
+
+def read_env_file(path: Path) -> dict[str, str]:
+    """``KEY=value`` lines; ``#`` comments and blank lines skipped; optional quotes stripped."""
+    out: dict[str, str] = {}
+    if not path.is_file():
+        return out
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        out[key.strip()] = value
+    return out
+
+
+def load_settings(env: dict[str, str] | None = None, env_file: Path | None = Path(".env")) -> Settings:
+    values = read_env_file(env_file) if env_file is not None else {}
+    values.update({k: v for k, v in (os.environ if env is None else env).items() if v != ""})
+    token = values.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        raise ConfigError(TOKEN_HELP)
+    guild = values.get("RUMMY_DEV_GUILD", "").strip()
+    if guild and not guild.isdigit():
+        raise ConfigError(f"RUMMY_DEV_GUILD must be a server id (digits), not {guild!r}.")
+    level = values.get("RUMMY_LOG_LEVEL", "INFO").strip().upper() or "INFO"
+    if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
+        raise ConfigError(f"RUMMY_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
+    return Settings(
+        token=token,
+        db_path=values.get("RUMMY_DB", "data/rummy.sqlite3").strip() or "data/rummy.sqlite3",
+        dev_guild=int(guild) if guild else None,
+        log_level=level,
+        api_base=values.get("RUMMY_DISCORD_API") or None,
+        gateway=values.get("RUMMY_DISCORD_GATEWAY") or None,
+    )
