@@ -658,13 +658,11 @@ class RummyCog(commands.Cog, name="RummyCog"):
                 return
             except discord.HTTPException:
                 log.info("table message of game %s could not be edited; posting it again", game_id)
+        # The old table is left as it is, not edited (it may be past the edit cap) nor deleted:
+        # its buttons keep answering, a turn button there says "out of date".
         message = await channel.send(content, file=file_of(image), view=view)
-        old = row.table_message_id
         self._under_table[row.channel_id] = 0
         await self.service.set_messages(row.id, table_message_id=message.id, table_posted_at=time.time())
-        if old:
-            with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(old).delete()
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
@@ -673,7 +671,9 @@ class RummyCog(commands.Cog, name="RummyCog"):
 
     async def resume_games(self, game_ids: list[int]) -> None:
         """After a restart: every running game's table is posted afresh with a note, and running
-        turn timers get a full turn again (players should not lose a turn to our downtime)."""
+        turn timers get a full turn again (players should not lose a turn to our downtime). The
+        old table stays: its buttons still answer (My hand always; a turn button from an older
+        version says so and points to the fresh table)."""
         for game_id in game_ids:
             row = await self.service.get(game_id)
             if row is None or row.status != "playing":

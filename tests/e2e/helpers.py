@@ -1,0 +1,173 @@
+"""Driving the real bot (``python -m bot``) through the fake Discord like players would.
+
+What it is: a ``Table`` that opens a lobby with slash commands, seats players with the Join
+button, starts the game, plays turns through ``/rummy play`` (autocomplete suggestions) or the
+buttons, and reads the database file (read-only) to check what was committed; plus the leak scan
+every test runs at the end.
+What it is not: a fake of the bot. Nothing here imports the bot's code except the engine, used
+only to read the committed record.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.engine import load_game
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.process import BotProcess
+
+CARD_LIST = re.compile(r"`(?:(?:[2-9TJQKA][SHDC]|JK) ?){3,}`")  # a hand as codes, as the hand message shows it
+PUBLIC_FILES = re.compile(r"^(table|deal|replay)\.(png|gif|webp)$")
+
+# Moves that end deals sooner, tried first when a test plays "well enough" (the bot does not care).
+PREFERRED = ("knock", "meld", "layoff", "auto", "done")
+
+
+def answers(rec: Any) -> list[Any]:
+    """The messages that answer an interaction (not channel posts that happened meanwhile)."""
+    return [m for m in rec.messages if m.source != "channel"]
+
+
+def components(message: Any) -> list[dict[str, Any]]:
+    return [c for row in message.components for c in row.get("components", [])]
+
+
+def custom_ids(message: Any) -> list[str]:
+    return [c.get("custom_id", "") for c in components(message)]
+
+
+@dataclass
+class Table:
+    fake: FakeDiscord
+    bot: BotProcess
+    db_path: Path
+    users: list[Any]
+    game_id: int = 0
+    lobby: Any = None
+    moves: int = 0
+    refusals: list[str] = field(default_factory=list)
+
+    # ------------------------------------------------------------------ the database, read-only
+    def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        conn = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True)
+        conn.row_factory = sqlite3.Row
+        try:
+            return list(conn.execute(sql, params))
+        finally:
+            conn.close()
+
+    def row(self) -> sqlite3.Row:
+        return self.query("SELECT * FROM games WHERE id = ?", (self.game_id,))[0]
+
+    def game(self) -> Any:
+        return load_game(self.row()["record"])
+
+    def seat_of(self, user: Any) -> str:
+        return self.query("SELECT seat FROM seats WHERE game_id = ? AND user_id = ?", (self.game_id, user.id))[0][0]
+
+    def user_of(self, seat: str) -> Any:
+        uid = self.query("SELECT user_id FROM seats WHERE game_id = ? AND seat = ?", (self.game_id, seat))[0][0]
+        return next(u for u in self.users if u.id == uid)
+
+    # ------------------------------------------------------------------ lobby
+    async def open(self, variant: str, options: str = "", timer: int = 0) -> None:
+        args: dict[str, Any] = {"variant": variant, "timer": timer}
+        if options:
+            args["options"] = options
+        rec = await (await self.fake.slash(self.users[0], "rummy new", args)).settled(timeout=15)
+        assert rec.original is not None and not rec.original.ephemeral
+        self.lobby = rec.original
+        self.game_id = int(custom_ids(self.lobby)[0].split(":")[2])
+        for user in self.users[1:]:
+            rec = await (await self.fake.click(user, self.lobby, f"rummy:join:{self.game_id}")).settled(timeout=15)
+            assert rec.response_type == 7, rec.responses
+        rec = await (await self.fake.click(self.users[0], self.lobby, f"rummy:start:{self.game_id}")).settled(
+            timeout=15)
+        assert self.row()["status"] == "playing"
+        await self.wait_table()
+
+    async def wait_table(self) -> Any:
+        return await self.fake.wait_for_message(lambda m: self.is_table(m) and not m.deleted, timeout=15)
+
+    def is_table(self, message: Any) -> bool:
+        return any(cid.startswith(f"rummy:hand:{self.game_id}") for cid in custom_ids(message))
+
+    def table_message(self) -> Any:
+        tables = [m for m in self.fake.public_messages() if self.is_table(m) and not m.deleted]
+        assert tables, "no table message"
+        return tables[-1]
+
+    # ------------------------------------------------------------------ playing
+    async def suggestions(self, user: Any, typed: str = "") -> list[dict[str, Any]]:
+        rec = await self.fake.autocomplete(user, "rummy play", {"move": typed}, focused="move")
+        return rec if isinstance(rec, list) else list(rec.choices or [])
+
+    async def play(self, user: Any, move: str) -> Any:
+        rec = await (await self.fake.slash(user, "rummy play", {"move": move})).settled(timeout=20)
+        self.moves += 1
+        return rec
+
+    def pick(self, choices: list[dict[str, Any]], rnd: Any) -> dict[str, Any]:
+        for verb in PREFERRED:
+            good = [c for c in choices if c["value"].split()[0] == verb]
+            if good:
+                return good[0]
+        return rnd.choice(choices[:3])
+
+    async def play_until_over(self, rnd: Any, max_moves: int = 2000) -> None:
+        """Every turn through autocomplete + /rummy play; the next deal through its button."""
+        while self.row()["status"] == "playing" and self.moves < max_moves:
+            game = self.game()
+            if game.hand_over:
+                await self.press_next_deal()
+                continue
+            actor = game.actors[0]
+            user = self.user_of(actor)
+            choices = await self.suggestions(user)
+            assert choices, f"{actor} is to act but got no suggestion"
+            choice = self.pick(choices, rnd)
+            rec = await self.play(user, choice["value"])
+            hand = answers(rec)
+            assert hand and hand[-1].ephemeral and hand[-1].visible_to == user.id, rec.messages
+        assert self.row()["status"] == "finished", f"not finished after {self.moves} moves"
+
+    async def press_next_deal(self) -> None:
+        version = self.row()["version"]
+        cid = f"rummy:next:{self.game_id}:{version}"
+        message = await self.fake.wait_for_message(lambda m: cid in custom_ids(m), timeout=15)
+        await (await self.fake.click(self.users[0], message, cid)).settled(timeout=15)
+        await self.wait_until(lambda: self.row()["version"] > version)
+
+    async def wait_until(self, predicate: Any, timeout: float = 15.0) -> None:
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while not predicate():
+            if loop.time() > end:
+                raise TimeoutError("condition not reached")
+            await asyncio.sleep(0.05)
+
+
+def scan_for_leaks(fake: FakeDiscord, users: list[Any]) -> None:
+    """No hand, nor anything derived from one, outside its owner's ephemeral messages: public
+    messages carry no card list, no select menu, no card-bearing custom_id, only table/deal/replay
+    pictures; every message that shows a hand is ephemeral and visible to one user only."""
+    for m in fake.public_messages():
+        texts = [m.content] + [c.get("label", "") or "" for c in components(m)]
+        for text in texts:
+            assert not CARD_LIST.search(text or ""), f"card list in a public message: {text!r}"
+        for c in components(m):
+            assert c.get("type") != 3, f"a select menu in a public message: {c}"
+            assert not c.get("custom_id", "").startswith(("rummy:h:", "rummy:s")), c
+        for a in m.attachments:
+            assert PUBLIC_FILES.match(a.filename), f"unexpected public file {a.filename}"
+        assert not m.ephemeral
+    for user in users:
+        for m in fake.ephemeral_messages(user):
+            assert m.visible_to == user.id
+    for m in fake.public_messages():
+        assert "hand" not in {a.filename.split(".")[0] for a in m.attachments}

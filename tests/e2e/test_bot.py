@@ -1,0 +1,183 @@
+"""End to end: the real bot process against our fake Discord on 127.0.0.1.
+
+Whole games played with slash commands, autocomplete and buttons; a game interrupted by SIGKILL
+and resumed; a double click; a stranger's click; and a leak scan of every recorded message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.helpers import Table, answers, custom_ids, scan_for_leaks
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.process import BotProcess
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    fake = FakeDiscord()
+    await fake.start()
+    try:
+        yield fake
+    finally:
+        await fake.stop()
+
+
+async def boot(fake: FakeDiscord, db: Path, log: Path) -> BotProcess:
+    # patch_gateway=False: the bot itself points discord.py at the fake (RUMMY_DISCORD_GATEWAY).
+    bot = BotProcess(fake, db_path=db, log_path=log, patch_gateway=False)
+    await bot.start(ready_timeout=60)
+    return bot
+
+
+@pytest.fixture
+async def table(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Table]:
+    users = [fake.add_user(n, locale=loc) for n, loc in
+             [("Ana", "es-ES"), ("Bea", "en-US"), ("Carlos", "es-ES"), ("Dani", "es-419")]]
+    bot = await boot(fake, tmp_path / "rummy.sqlite3", tmp_path / "bot.log")
+    t = Table(fake, bot, tmp_path / "rummy.sqlite3", users)
+    try:
+        yield t
+    finally:
+        if t.bot.proc is not None and t.bot.returncode is None:
+            await t.bot.terminate()
+        assert "Traceback" not in t.bot.log_text(), t.bot.log_text()[-3000:]
+
+
+async def test_two_player_gin_game_to_the_end(table: Table) -> None:
+    table.users = table.users[:2]
+    await table.open("gin", "target=1")
+    await table.play_until_over(random.Random(1))
+    # The final message names the winner and offers a rematch; results are stored once.
+    final = [m for m in table.fake.public_messages() if f"rummy:rematch:{table.game_id}" in custom_ids(m)]
+    assert len(final) == 1
+    results = table.query("SELECT * FROM results WHERE game_id = ?", (table.game_id,))
+    assert sorted(r["user_id"] for r in results) == sorted(u.id for u in table.users)
+    assert sorted(r["place"] for r in results)[0] == 1
+    assert {r["guild_id"] for r in results} == {table.fake.guild_id}
+    scan_for_leaks(table.fake, table.users)
+    assert table.fake.violations == []
+
+
+async def test_four_player_basic_game_with_buttons_to_the_end(table: Table) -> None:
+    await table.open("basic", "game_end=hands:1")
+    rnd = random.Random(2)
+    # The first turns with the table's buttons and the hand message's select + buttons.
+    for _ in range(8):
+        game = table.game()
+        if game.hand_over:
+            break
+        user = table.user_of(game.actors[0])
+        tab = table.table_message()
+        version = table.row()["version"]
+        rec = await (await table.fake.click(user, tab, f"rummy:draw:{table.game_id}:{version}")).settled(timeout=20)
+        hand = answers(rec)[-1]
+        assert hand.ephemeral and hand.visible_to == user.id and hand.attachments
+        assert table.row()["version"] == version + 1
+        select = next(c for c in custom_ids(hand) if c.startswith("rummy:s0:"))
+        rec = await (await table.fake.select(user, hand, select, ["0"])).settled(timeout=20)
+        discard = next(c for c in custom_ids(hand) if c.startswith("rummy:h:discard:"))
+        assert discard.endswith(":1:0"), discard  # the selection travels in the custom_id
+        await (await table.fake.click(user, hand, discard)).settled(timeout=20)
+        assert table.row()["version"] == version + 2
+        table.moves += 2
+    await table.play_until_over(rnd)
+    results = table.query("SELECT * FROM results WHERE game_id = ?", (table.game_id,))
+    assert len(results) == 4
+    scan_for_leaks(table.fake, table.users)
+    assert table.fake.violations == []
+
+
+async def test_sigkill_mid_game_resumes_and_old_buttons_still_answer(table: Table, tmp_path: Path) -> None:
+    table.users = table.users[:2]
+    await table.open("gin")
+    rnd = random.Random(5)
+    for _ in range(6):
+        game = table.game()
+        user = table.user_of(game.actors[0])
+        choices = await table.suggestions(user)
+        await table.play(user, rnd.choice(choices)["value"])
+    old_table = table.table_message()
+    before = table.row()
+    await table.bot.kill()  # SIGKILL: no chance to flush anything
+    table.bot = await boot(table.fake, table.db_path, tmp_path / "bot2.log")
+    after = table.row()
+    assert (after["version"], after["record"]) == (before["version"], before["record"])
+    # "My hand" on a message posted before the restart works.
+    player = table.user_of(table.game().actors[0])
+    rec = await (await table.fake.click(player, old_table, f"rummy:hand:{table.game_id}")).settled(timeout=20)
+    assert answers(rec)[-1].ephemeral and answers(rec)[-1].attachments
+    # The game goes on from its last committed move.
+    choices = await table.suggestions(player)
+    await table.play(player, choices[0]["value"])
+    assert table.row()["version"] == before["version"] + 1
+    # A turn button on the table posted before the restart (an older version now) says it is out
+    # of date, changes nothing, and a fresh table is posted.
+    stale = f"rummy:draw:{table.game_id}:{before['version']}"
+    assert stale in custom_ids(old_table) and not old_table.deleted
+    version = table.row()["version"]
+    tables_before = len([m for m in table.fake.public_messages() if table.is_table(m)])
+    rec = await (await table.fake.click(player, old_table, stale)).settled(timeout=20)
+    assert table.row()["version"] == version
+    texts = " ".join(m.content for m in answers(rec))
+    assert "desactualizada" in texts or "out of date" in texts
+    await table.wait_until(lambda: len([m for m in table.fake.public_messages() if table.is_table(m)]) > tables_before)
+    scan_for_leaks(table.fake, table.users)
+    assert table.fake.violations == []
+
+
+async def test_double_click_applies_once_and_strangers_change_nothing(table: Table) -> None:
+    stranger = table.fake.add_user("Eve", locale="en-US")
+    table.users = table.users[:3]
+    await table.open("basic")
+    game = table.game()
+    user = table.user_of(game.actors[0])
+    other = next(u for u in table.users if u.id != user.id)
+    tab = table.table_message()
+    version = table.row()["version"]
+    cid = f"rummy:draw:{table.game_id}:{version}"
+    # A stranger and a seated player out of turn: private refusals, nothing changes.
+    for intruder in (stranger, other):
+        rec = await (await table.fake.click(intruder, tab, cid)).settled(timeout=20)
+        assert table.row()["version"] == version
+        answers = [m for m in rec.messages if m.source != "channel"]
+        assert answers and all(m.ephemeral and m.visible_to == intruder.id for m in answers)
+        assert not any(m.attachments for m in answers)  # no hand shown to them
+    rec = await (await table.fake.click(stranger, tab, f"rummy:hand:{table.game_id}")).settled(timeout=20)
+    assert not any(m.attachments for m in rec.messages if m.source != "channel")
+    # Two fast clicks of Draw by the player to move: one draw.
+    first, second = await asyncio.gather(table.fake.click(user, tab, cid), table.fake.click(user, tab, cid))
+    await first.settled(timeout=20)
+    await second.settled(timeout=20)
+    assert table.row()["version"] == version + 1
+    draws = table.query("SELECT COUNT(*) FROM actions WHERE game_id = ? AND kind = 'move'", (table.game_id,))
+    assert draws[0][0] == 1
+    scan_for_leaks(table.fake, [*table.users, stranger])
+    assert table.fake.violations == []
+
+
+async def test_rejected_input_is_explained_privately_in_the_users_language(table: Table) -> None:
+    table.users = table.users[:2]
+    rec = await (await table.fake.slash(table.users[0], "rummy new", {"variant": "gin", "options": "nope=1"})).settled(
+        timeout=15)
+    message = answers(rec)[-1]
+    assert message.ephemeral and "nope" in message.content and "knock_limit" in message.content
+    assert table.query("SELECT COUNT(*) FROM games")[0][0] == 0
+    await table.open("gin")
+    game = table.game()
+    user = table.user_of(game.actors[0])
+    version = table.row()["version"]
+    rec = await table.play(user, "descartar KS")
+    assert answers(rec)[-1].ephemeral and table.row()["version"] == version
+    english = table.users[1]
+    if english.id == user.id:
+        rec = await table.play(english, "meld AS 2S 3S")
+        assert answers(rec)[-1].ephemeral
+    assert table.fake.violations == []

@@ -1,0 +1,41 @@
+"""A fake Discord (REST + gateway on 127.0.0.1) for running the real bot process in tests.
+
+What this is: the package's exports — `FakeDiscord` (server, state and driver API), `BotProcess`
+(run `python -m bot` against it), and the records tests read (`FakeUser`, `MessageRecord`,
+`InteractionRecord`, `ModalRecord`, …). See server.py for the driver API and rest.py / gateway.py
+for what is modelled.
+
+What this is not: a pytest plugin. Tests build their own fixtures from these pieces.
+"""
+
+from .process import BotProcess
+from .records import (
+    AttachmentRecord,
+    EditRecord,
+    FakeChannel,
+    FakeUser,
+    InitialResponse,
+    InteractionRecord,
+    MessageRecord,
+    ModalRecord,
+    RequestRecord,
+)
+from .server import FakeDiscord, Fault
+
+ECHO_BOT = __file__.rsplit("/", 1)[0] + "/echo_bot.py"
+
+__all__ = [
+    "ECHO_BOT",
+    "AttachmentRecord",
+    "BotProcess",
+    "EditRecord",
+    "FakeChannel",
+    "FakeDiscord",
+    "FakeUser",
+    "Fault",
+    "InitialResponse",
+    "InteractionRecord",
+    "MessageRecord",
+    "ModalRecord",
+    "RequestRecord",
+]

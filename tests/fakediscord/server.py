@@ -1,0 +1,961 @@
+"""FakeDiscord: a test double of Discord's REST API and gateway for a real discord.py bot process.
+
+What this is: the state (one guild with roles, text channels, members; application commands;
+every message with its visibility and edit history; every interaction with its responses) and
+the driver API tests use — start the server on 127.0.0.1:<random port>, add users and channels,
+send slash commands, autocomplete, button clicks, select choices and modal submits as complete
+INTERACTION_CREATE payloads over the gateway, read back what the bot did, move the fake clock,
+inject faults and read `violations` (every Discord rule the bot broke). Protocol details live in
+rest.py (HTTP) and gateway.py (websocket); rule checks in limits.py; JSON shapes in payloads.py.
+
+What this is not: a general Discord. One guild, no threads, reactions, voice, presences, rate
+limits (unless injected with `fail_next`), permissions overwrites or multiple bots. It only
+listens on 127.0.0.1 and never reaches the network.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import logging
+import re
+import secrets
+import time
+from collections.abc import Callable, Coroutine, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from aiohttp import web
+
+from . import payloads
+from .gateway import DIRECT_MESSAGES, GUILD_MEMBERS, GUILD_MESSAGES, GUILDS, MESSAGE_CONTENT, Gateway
+from .limits import SELECT_TYPES
+from .records import (
+    ACK_DEADLINE,
+    APPLICATION_COMMAND,
+    AUTOCOMPLETE,
+    EPHEMERAL,
+    MESSAGE_COMPONENT,
+    MODAL_SUBMIT,
+    AttachmentRecord,
+    EditRecord,
+    FakeChannel,
+    FakeClock,
+    FakeRole,
+    FakeUser,
+    InteractionRecord,
+    MessageRecord,
+    ModalRecord,
+    RequestRecord,
+    Snowflakes,
+)
+from .rest import RestApi, error, json_response
+
+_log = logging.getLogger("fakediscord")
+T = TypeVar("T")
+
+ERROR_MESSAGES = {
+    10003: "Unknown Channel",
+    10008: "Unknown Message",
+    10015: "Unknown Webhook",
+    10062: "Unknown interaction",
+    40060: "Interaction has already been acknowledged.",
+    50001: "Missing Access",
+    50013: "Missing Permissions",
+    50035: "Invalid Form Body",
+}
+
+
+@dataclass(eq=False)
+class Fault:
+    """An error answer queued by `FakeDiscord.fail_next` for the next matching request(s)."""
+
+    method: str
+    pattern: re.Pattern[str]
+    status: int
+    code: int
+    message: str
+    retry_after: float
+    times: int
+
+    def matches(self, method: str, path: str) -> bool:
+        return self.times > 0 and self.method in ("*", method) and bool(self.pattern.fullmatch(path))
+
+    def response(self) -> web.Response:
+        if self.status == 429:
+            body = {"message": self.message, "retry_after": self.retry_after, "global": False, "code": self.code}
+            headers = {
+                "Retry-After": str(max(1, round(self.retry_after))),
+                "X-RateLimit-Limit": "5",
+                "X-RateLimit-Remaining": "0",
+                "X-RateLimit-Reset-After": str(self.retry_after),
+                "X-RateLimit-Scope": "user",
+                "Via": "1.1 google",
+            }
+            return json_response(body, status=429, headers=headers)
+        return error(self.status, self.code, self.message)
+
+
+class FakeDiscord:
+    """A fake Discord for one bot and one guild. Use `await start()` (or `async with`), then drive it."""
+
+    def __init__(
+        self,
+        *,
+        bot_name: str = "RummyBot",
+        guild_name: str = "Rummy Test Server",
+        guild_locale: str = "es-ES",
+        channel_name: str = "rummy",
+        heartbeat_interval_ms: int = 41250,
+        privileged_intents: int = GUILD_MEMBERS | MESSAGE_CONTENT | (1 << 8),
+        quiet_period: float = 0.3,
+    ) -> None:
+        self.clock = FakeClock()
+        self.snowflakes = Snowflakes(self.clock)
+        self.bot_name = bot_name
+        self.guild_name = guild_name
+        self.guild_locale = guild_locale
+        self.heartbeat_interval_ms = heartbeat_interval_ms
+        self.privileged_intents = privileged_intents
+        self.quiet_period = quiet_period
+        self.application_flags = 1 << 23  # APPLICATION_COMMAND_BADGE
+
+        self.bot_user_id = self.snowflakes.next()
+        self.application_id = self.bot_user_id
+        encoded = base64.urlsafe_b64encode(str(self.bot_user_id).encode()).decode().rstrip("=")
+        self.token = f"{encoded}.{secrets.token_urlsafe(4)}.{secrets.token_urlsafe(27)}"
+        self.guild_id = self.snowflakes.next()
+        self.bot_joined_at = self.clock.iso()
+        self.mod_role_id = self.snowflakes.next()
+        self.bot_role_id = self.snowflakes.next()
+        self.roles: dict[int, FakeRole] = {
+            self.guild_id: FakeRole(self.guild_id, "@everyone", payloads.DEFAULT_EVERYONE, position=0),
+            self.mod_role_id: FakeRole(
+                self.mod_role_id, "Mods", payloads.DEFAULT_EVERYONE | payloads.MANAGE_GUILD, position=1
+            ),
+            self.bot_role_id: FakeRole(
+                self.bot_role_id,
+                bot_name,
+                payloads.BOT_ROLE_PERMISSIONS,
+                position=2,
+                managed=True,
+                tags={"bot_id": str(self.bot_user_id)},
+            ),
+        }
+        self.channels: dict[int, FakeChannel] = {}
+        self.users: dict[int, FakeUser] = {}
+        self.channel_id = self.add_channel(channel_name)
+        self.owner = self.add_user("Owner", locale=guild_locale, manage_guild=True)
+        self.owner.is_owner = True
+        self.app_owner_id = self.owner.id
+
+        self.messages: list[MessageRecord] = []
+        self._messages_by_id: dict[int, MessageRecord] = {}
+        self.interactions: list[InteractionRecord] = []
+        self._interactions_by_id: dict[int, InteractionRecord] = {}
+        self._interactions_by_token: dict[str, InteractionRecord] = {}
+        self.modals: list[ModalRecord] = []
+        self.requests: list[RequestRecord] = []
+        self._violations: list[str] = []
+        self.internal_errors: list[str] = []
+        self._commands: dict[int | None, list[dict[str, Any]]] = {}
+        self._command_ids: dict[tuple[Any, ...], int] = {}
+        self.sync_log: list[tuple[int | None, list[str], float]] = []
+        self.app_emojis: list[dict[str, Any]] = []
+        self._faults: list[Fault] = []
+        self._channel_writes: list[float] = []
+        self._changed = asyncio.Event()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._unanswered_flagged: set[int] = set()
+        self._loose_attachments: list[AttachmentRecord] = []  # files passed as slash options
+
+        self.gateway = Gateway(self)
+        self.rest = RestApi(self)
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # ---- lifecycle -----------------------------------------------------------------------------
+
+    async def start(self) -> FakeDiscord:
+        self._changed = asyncio.Event()
+        app = web.Application(middlewares=[self.rest.middleware], client_max_size=64 * 1024 * 1024)
+        self.rest.add_routes(app)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = int(self._runner.addresses[0][1])
+        return self
+
+    async def stop(self) -> None:
+        await self.gateway.close_all()
+        for task in list(self._tasks):
+            task.cancel()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeDiscord:
+        return await self.start()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def api_base(self) -> str:
+        """What the bot sets `discord.http.Route.BASE` to."""
+        return f"{self.base_url}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    # ---- clock ---------------------------------------------------------------------------------
+
+    def now(self) -> float:
+        """Fake monotonic seconds: real time plus every `advance()`."""
+        return self.clock.monotonic()
+
+    @property
+    def clock_offset(self) -> float:
+        return self.clock.offset
+
+    def advance(self, seconds: float) -> None:
+        """Move the fake clock forward: ack deadlines, token ages and message ages all see it."""
+        if seconds < 0:
+            raise ValueError("the fake clock only moves forward")
+        self.clock.offset += seconds
+        self._notify()
+
+    # ---- guild setup ---------------------------------------------------------------------------
+
+    def add_channel(self, name: str, *, type: int = 0, topic: str | None = None) -> int:
+        cid = self.snowflakes.next()
+        position = sum(1 for c in self.channels.values() if c.type != 1)
+        self.channels[cid] = FakeChannel(cid, name, type=type, guild_id=self.guild_id, position=position, topic=topic)
+        if hasattr(self, "gateway"):
+            data = payloads.channel_json(self, self.channels[cid])
+            self._spawn(self.gateway.dispatch("CHANNEL_CREATE", data, intent=GUILDS))
+        return cid
+
+    def add_user(
+        self, name: str, *, locale: str = "es-ES", manage_guild: bool = False, global_name: str | None = None
+    ) -> FakeUser:
+        user = FakeUser(
+            id=self.snowflakes.next(),
+            name=name,
+            locale=locale,
+            manage_guild=manage_guild,
+            global_name=global_name,
+            role_ids=[self.mod_role_id] if manage_guild else [],
+            joined_at=self.clock.iso(),
+        )
+        self.users[user.id] = user
+        if hasattr(self, "gateway"):
+            data = {**payloads.member_json(self, user), "guild_id": str(self.guild_id)}
+            self._spawn(self.gateway.dispatch("GUILD_MEMBER_ADD", data, intent=GUILD_MEMBERS))
+        return user
+
+    def set_app_owner(self, user: FakeUser) -> None:
+        self.app_owner_id = user.id
+
+    def _dm_channel(self, user_id: int) -> FakeChannel:
+        for channel in self.channels.values():
+            if channel.type == 1 and channel.recipient_id == user_id:
+                return channel
+        cid = self.snowflakes.next()
+        self.channels[cid] = FakeChannel(cid, "", type=1, guild_id=None, recipient_id=user_id)
+        return self.channels[cid]
+
+    def _channel_id(self, channel: int | FakeChannel | None) -> int:
+        if channel is None:
+            return self.channel_id
+        cid = channel.id if isinstance(channel, FakeChannel) else int(channel)
+        if cid not in self.channels:
+            raise ValueError(f"unknown channel {cid}")
+        return cid
+
+    # ---- gateway pass-throughs -----------------------------------------------------------------
+
+    @property
+    def connected(self) -> bool:
+        return self.gateway.active is not None and self.gateway.active.connected
+
+    @property
+    def identify_count(self) -> int:
+        return self.gateway.identify_count
+
+    @property
+    def ready_count(self) -> int:
+        return self.gateway.ready_count
+
+    @property
+    def resume_count(self) -> int:
+        return self.gateway.resume_count
+
+    async def wait_ready(self, timeout: float = 30.0, *, after: int = 0) -> None:
+        """Until a bot identified and got its GUILD_CREATE (the `after`+1-th time overall).
+
+        discord.py fires on_ready about 2 s later (it waits for more GUILD_CREATEs), but it already
+        handles interactions in between.
+        """
+        await self._wait_until(lambda: self.gateway.ready_count > after, timeout, "a bot to identify")
+
+    async def wait_resumed(self, timeout: float = 15.0, *, after: int | None = None) -> None:
+        base = self.gateway.resume_count - 1 if after is None else after
+        await self._wait_until(lambda: self.gateway.resume_count > base and self.connected, timeout, "a RESUME")
+
+    async def wait_connected(self, timeout: float = 15.0) -> None:
+        await self._wait_until(lambda: self.connected, timeout, "a connected gateway session")
+
+    async def disconnect(self, code: int = 4000) -> bool:
+        """Close the bot's gateway socket; discord.py reconnects and RESUMEs (missed events are replayed)."""
+        return await self.gateway.disconnect(code)
+
+    async def send_reconnect(self) -> bool:
+        return await self.gateway.send_reconnect()
+
+    async def invalidate_session(self) -> bool:
+        """op 9 (not resumable): discord.py IDENTIFYs again, after its own 5 s pause for re-identifies."""
+        return await self.gateway.invalidate()
+
+    # ---- commands ------------------------------------------------------------------------------
+
+    def commands(self, guild: int | None = None) -> list[dict[str, Any]]:
+        """Registered commands: global ones (guild=None) or one guild's, as Discord stores them."""
+        return list(self._commands.get(guild, []))
+
+    @property
+    def sync_count(self) -> int:
+        """How many bulk overwrites (PUT …/commands) happened, global and guild together."""
+        return len(self.sync_log)
+
+    def _find_command(self, name: str, kind: int = 1) -> dict[str, Any] | None:
+        for scope in (self.guild_id, None):
+            for cmd in self._commands.get(scope, []):
+                if cmd["name"] == name and cmd.get("type", 1) == kind:
+                    return cmd
+        return None
+
+    # ---- interactions --------------------------------------------------------------------------
+
+    async def slash(
+        self,
+        user: FakeUser,
+        command: str,
+        options: Mapping[str, Any] | None = None,
+        *,
+        channel: int | FakeChannel | None = None,
+    ) -> InteractionRecord:
+        """Run a slash command: "cmd", "cmd sub" or "cmd group sub", options by name.
+
+        Option types come from the registered command (values are checked against its choices,
+        ranges and required flags, as Discord's client would). Unknown commands fall back to types
+        guessed from the Python values. Pass FakeUser for user options.
+        """
+        self._check_command_permissions(user, command)
+        data = self._command_data(command, dict(options or {}), focused=None)
+        return await self._interact(APPLICATION_COMMAND, "slash", user, data, channel=channel)
+
+    async def autocomplete(
+        self,
+        user: FakeUser,
+        command: str,
+        options: Mapping[str, Any],
+        *,
+        focused: str,
+        channel: int | FakeChannel | None = None,
+        timeout: float = 5.0,
+    ) -> list[dict[str, Any]]:
+        """Type into an option with autocomplete; returns the choices the bot answered."""
+        self._check_command_permissions(user, command)
+        data = self._command_data(command, dict(options), focused=focused)
+        rec = await self._interact(AUTOCOMPLETE, "autocomplete", user, data, channel=channel)
+        await self._wait_until(lambda: bool(rec.responses), timeout, f"autocomplete choices for /{command}")
+        return list((rec.responses[-1].data or {}).get("choices") or [])
+
+    async def click(self, user: FakeUser, message: MessageRecord | int, custom_id: str) -> InteractionRecord:
+        """Click the button `custom_id` on `message` (which the user must be able to see)."""
+        msg = self._usable_message(user, message)
+        comp = self._component(msg, custom_id)
+        if comp.get("type") != 2:
+            raise ValueError(f"{custom_id!r} is a component of type {comp.get('type')}, not a button: use select()")
+        if comp.get("style") == 5:
+            raise ValueError(f"{custom_id!r} is a link button: clicking it sends no interaction")
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
+        if "id" in comp:
+            data["id"] = comp["id"]
+        return await self._interact(MESSAGE_COMPONENT, "component", user, data, channel=msg.channel_id, message=msg)
+
+    async def select(
+        self, user: FakeUser, message: MessageRecord | int, custom_id: str, values: list[Any]
+    ) -> InteractionRecord:
+        """Choose `values` in the select menu `custom_id` (option values, or users/roles/channels)."""
+        msg = self._usable_message(user, message)
+        comp = self._component(msg, custom_id)
+        kind = comp.get("type")
+        if kind not in SELECT_TYPES:
+            raise ValueError(f"{custom_id!r} is a component of type {kind}, not a select menu: use click()")
+        lo, hi = comp.get("min_values", 1), comp.get("max_values", 1)
+        if not lo <= len(values) <= hi:
+            raise ValueError(f"select {custom_id!r} takes {lo}-{hi} values, got {len(values)}")
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": kind}
+        if "id" in comp:
+            data["id"] = comp["id"]
+        if kind == 3:
+            allowed = [o.get("value") for o in comp.get("options") or []]
+            bad = [v for v in values if v not in allowed]
+            if bad:
+                raise ValueError(f"select {custom_id!r} has no option(s) {bad}; options are {allowed}")
+            data["values"] = [str(v) for v in values]
+        else:
+            resolved: dict[str, Any] = {}
+            data["values"] = [self._resolve_entity(v, resolved) for v in values]
+            data["resolved"] = resolved
+        return await self._interact(MESSAGE_COMPONENT, "component", user, data, channel=msg.channel_id, message=msg)
+
+    async def submit_modal(
+        self,
+        user: FakeUser,
+        custom_id: str,
+        values: Mapping[str, Any],
+        *,
+        message: MessageRecord | int | None = None,
+    ) -> InteractionRecord:
+        """Submit the latest modal `custom_id` the bot showed this user. Unset fields keep their pre-filled value.
+
+        The payload carries the message of the component that opened the modal, if any (or `message`).
+        """
+        modal = next((m for m in reversed(self.modals) if m.custom_id == custom_id and m.user_id == user.id), None)
+        if modal is None:
+            shown = [m.custom_id for m in self.modals if m.user_id == user.id]
+            raise LookupError(f"the bot never showed {user.name} a modal {custom_id!r} (shown: {shown})")
+        unknown = set(values) - set(modal.fields)
+        if unknown:
+            raise ValueError(f"modal {custom_id!r} has no field(s) {sorted(unknown)}; fields: {sorted(modal.fields)}")
+        components: list[dict[str, Any]] = []
+        for top in modal.components:
+            kind = top.get("type")
+            if kind == 1:
+                inner = [self._submitted(c, values) for c in top.get("components") or []]
+                components.append(_drop_none({"type": 1, "id": top.get("id"), "components": inner}))
+            elif kind == 18:
+                inner_one = self._submitted(top["component"], values)
+                components.append(_drop_none({"type": 18, "id": top.get("id"), "component": inner_one}))
+            elif kind == 10:
+                components.append(_drop_none({"type": 10, "id": top.get("id")}))
+        origin = modal.interaction
+        msg: MessageRecord | None
+        if message is not None:
+            msg = self.message(message) if isinstance(message, int) else message
+        else:
+            msg = origin.source_message if origin.kind == "component" else None
+        data = {"custom_id": custom_id, "components": components}
+        return await self._interact(
+            MODAL_SUBMIT, "modal", user, data, channel=origin.channel_id, message=msg, origin=origin
+        )
+
+    def _submitted(self, comp: dict[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
+        cid = comp.get("custom_id")
+        if comp.get("type") == 4:
+            value = str(values.get(cid, comp.get("value") or "")) if cid in values else (comp.get("value") or "")
+            if comp.get("required", True) and not value:
+                raise ValueError(f"modal field {cid!r} is required")
+            lo, hi = comp.get("min_length"), comp.get("max_length")
+            if value and lo is not None and len(value) < lo:
+                raise ValueError(f"modal field {cid!r} needs at least {lo} characters")
+            if hi is not None and len(value) > hi:
+                raise ValueError(f"modal field {cid!r} takes at most {hi} characters")
+            return _drop_none({"type": 4, "id": comp.get("id"), "custom_id": cid, "value": value})
+        if comp.get("type") in SELECT_TYPES:
+            chosen = values.get(cid)
+            if chosen is None:
+                chosen = [o["value"] for o in comp.get("options") or [] if o.get("default")]
+            return _drop_none(
+                {"type": comp["type"], "id": comp.get("id"), "custom_id": cid, "values": [str(v) for v in chosen]}
+            )
+        return _drop_none({"type": comp.get("type"), "id": comp.get("id")})
+
+    def _check_command_permissions(self, user: FakeUser, command: str) -> None:
+        """Discord's client hides commands whose default_member_permissions the user lacks."""
+        cmd = self._find_command(command.strip().lstrip("/").split()[0])
+        required = None if cmd is None else cmd.get("default_member_permissions")
+        if required is None:
+            return
+        have = payloads.permissions_for(self, user)
+        need = int(required)
+        if (need == 0 and have != payloads.ALL_PERMISSIONS) or need & ~have:
+            raise PermissionError(f"{user.name} cannot use /{command}: it needs permissions {need}, they have {have}")
+
+    def _usable_message(self, user: FakeUser, message: MessageRecord | int) -> MessageRecord:
+        msg = self.message(message) if isinstance(message, int) else message
+        if msg.deleted:
+            raise ValueError(f"{msg} was deleted")
+        if not msg.visible_for(user):
+            raise PermissionError(f"{user.name} cannot see {msg} (visible to {msg.visible_to})")
+        return msg
+
+    def _component(self, msg: MessageRecord, custom_id: str) -> dict[str, Any]:
+        comp = msg.component(custom_id)
+        if comp is None:
+            raise ValueError(f"no component {custom_id!r} on {msg}; it has {msg.custom_ids}")
+        if comp.get("disabled"):
+            raise ValueError(f"component {custom_id!r} on {msg} is disabled: a user cannot use it")
+        return comp
+
+    def _resolve_entity(self, value: Any, resolved: dict[str, Any]) -> str:
+        if isinstance(value, FakeUser):
+            resolved.setdefault("users", {})[str(value.id)] = payloads.user_json(value)
+            member = payloads.member_json(self, value, permissions=True)
+            member.pop("user")
+            resolved.setdefault("members", {})[str(value.id)] = member
+            return str(value.id)
+        ident = value.id if isinstance(value, FakeChannel) else int(value)
+        if ident in self.users:
+            return self._resolve_entity(self.users[ident], resolved)
+        if ident in self.roles:
+            resolved.setdefault("roles", {})[str(ident)] = payloads.role_json(self.roles[ident])
+            return str(ident)
+        if ident in self.channels:
+            chan = payloads.channel_json(self, self.channels[ident], permissions=payloads.ALL_PERMISSIONS)
+            resolved.setdefault("channels", {})[str(ident)] = chan
+            return str(ident)
+        raise ValueError(f"{value!r} is no known user, role or channel")
+
+    def _command_data(self, command: str, options: dict[str, Any], *, focused: str | None) -> dict[str, Any]:
+        parts = command.strip().lstrip("/").split()
+        if not parts:
+            raise ValueError("empty command")
+        name = parts[0]
+        cmd = self._find_command(name)
+        chain: list[dict[str, Any]] = []
+        defs: dict[str, dict[str, Any]] | None = None
+        if cmd is not None:
+            level = cmd.get("options") or []
+            for part in parts[1:]:
+                sub = next((o for o in level if o.get("name") == part and o.get("type") in (1, 2)), None)
+                if sub is None:
+                    subs = [o["name"] for o in level if o.get("type") in (1, 2)]
+                    raise ValueError(f"/{name} has no subcommand or group {part!r} here (has {subs})")
+                chain.append(sub)
+                level = sub.get("options") or []
+            if any(o.get("type") in (1, 2) for o in level):
+                raise ValueError(f"/{command} needs a subcommand: {[o['name'] for o in level]}")
+            defs = {o["name"]: o for o in level}
+        else:
+            kinds = {1: [], 2: [1], 3: [2, 1]}.get(len(parts))
+            if kinds is None:
+                raise ValueError(f"/{command}: at most a group and a subcommand")
+            chain = [{"name": p, "type": k} for p, k in zip(parts[1:], kinds, strict=True)]
+        resolved: dict[str, Any] = {}
+        built: list[dict[str, Any]] = []
+        for key, value in options.items():
+            if defs is not None and key not in defs:
+                raise ValueError(f"/{command} has no option {key!r} (has {sorted(defs)})")
+            definition = defs[key] if defs is not None else None
+            kind = definition["type"] if definition else _guess_type(value)
+            built.append(self._option(command, key, kind, value, definition, resolved, focused=key == focused))
+        if defs is not None:
+            if focused is None:
+                missing = [n for n, d in defs.items() if d.get("required") and n not in options]
+                if missing:
+                    raise ValueError(f"/{command} is missing required option(s) {missing}")
+            elif focused not in defs or not defs[focused].get("autocomplete"):
+                raise ValueError(f"/{command} option {focused!r} has no autocomplete")
+        elif focused is not None and focused not in options:
+            raise ValueError(f"focused option {focused!r} must be among the options")
+        inner = built
+        for sub in reversed(chain):
+            inner = [{"name": sub["name"], "type": sub["type"], "options": inner}]
+        data: dict[str, Any] = {"id": cmd["id"] if cmd else str(self.snowflakes.next()), "name": name, "type": 1}
+        if inner:
+            data["options"] = inner
+        if cmd is not None and cmd.get("guild_id"):
+            data["guild_id"] = cmd["guild_id"]
+        if resolved:
+            data["resolved"] = resolved
+        return data
+
+    def _option(
+        self,
+        command: str,
+        name: str,
+        kind: int,
+        value: Any,
+        definition: dict[str, Any] | None,
+        resolved: dict[str, Any],
+        *,
+        focused: bool,
+    ) -> dict[str, Any]:
+        where = f"/{command} option {name!r}"
+        if focused:
+            return {"name": name, "type": kind, "value": str(value), "focused": True}
+        d = definition or {}
+        out: Any
+        if kind == 3:
+            out = str(value)
+            if d.get("min_length") is not None and len(out) < d["min_length"]:
+                raise ValueError(f"{where} needs at least {d['min_length']} characters")
+            if d.get("max_length") is not None and len(out) > d["max_length"]:
+                raise ValueError(f"{where} takes at most {d['max_length']} characters")
+        elif kind in (4, 10):
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ValueError(f"{where} needs a number, got {value!r}")
+            if kind == 4 and value != int(value):
+                raise ValueError(f"{where} needs an integer, got {value!r}")
+            out = int(value) if kind == 4 else value
+            if d.get("min_value") is not None and out < d["min_value"]:
+                raise ValueError(f"{where} must be ≥ {d['min_value']}")
+            if d.get("max_value") is not None and out > d["max_value"]:
+                raise ValueError(f"{where} must be ≤ {d['max_value']}")
+        elif kind == 5:
+            if not isinstance(value, bool):
+                raise ValueError(f"{where} needs a bool, got {value!r}")
+            out = value
+        elif kind in (6, 7, 8, 9):
+            out = self._resolve_entity(value, resolved)
+        elif kind == 11:
+            filename, blob = value
+            att = AttachmentRecord(self.snowflakes.next(), filename, bytes(blob), "application/octet-stream")
+            att.url = f"{self.base_url}/attachments/{self.channel_id}/{att.id}/{filename}"
+            self._loose_attachments.append(att)
+            resolved.setdefault("attachments", {})[str(att.id)] = payloads.attachment_json(att)
+            out = str(att.id)
+        else:
+            raise ValueError(f"{where}: unsupported option type {kind}")
+        choices = d.get("choices")
+        if choices and out not in [c.get("value") for c in choices]:
+            raise ValueError(f"{where} must be one of {[c.get('value') for c in choices]}, got {out!r}")
+        return {"name": name, "type": kind, "value": out}
+
+    async def _interact(
+        self,
+        itype: int,
+        kind: str,
+        user: FakeUser,
+        data: dict[str, Any],
+        *,
+        channel: int | FakeChannel | None = None,
+        message: MessageRecord | None = None,
+        origin: InteractionRecord | None = None,
+    ) -> InteractionRecord:
+        if user.id not in self.users:
+            raise ValueError(f"{user!r} is not a member of the fake guild (use add_user)")
+        cid = self._channel_id(channel)
+        chan = self.channels[cid]
+        if chan.type == 1:
+            raise ValueError("interactions in DMs are not modelled")
+        iid = self.snowflakes.next()
+        token = "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(96)
+        member_permissions = payloads.permissions_for(self, user)
+        payload: dict[str, Any] = {
+            "id": str(iid),
+            "application_id": str(self.application_id),
+            "type": itype,
+            "data": data,
+            "guild": {"id": str(self.guild_id), "locale": self.guild_locale, "features": []},
+            "guild_id": str(self.guild_id),
+            "channel": payloads.channel_json(self, chan, permissions=member_permissions),
+            "channel_id": str(cid),
+            "member": payloads.member_json(self, user, permissions=True),
+            "token": token,
+            "version": 1,
+            "app_permissions": str(payloads.permissions_for(self, None)),
+            "locale": user.locale,
+            "guild_locale": self.guild_locale,
+            "entitlements": [],
+            "entitlement_sku_ids": [],
+            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "context": 0,
+            "attachment_size_limit": payloads.ATTACHMENT_SIZE_LIMIT,
+        }
+        if message is not None:
+            payload["message"] = payloads.message_json(self, message)
+        rec = InteractionRecord(
+            id=iid,
+            token=token,
+            type=itype,
+            kind=kind,
+            user=user,
+            channel_id=cid,
+            payload=payload,
+            dispatched_at=self.now(),
+            fake=self,
+            source_message=message,
+            origin=origin,
+        )
+        self.interactions.append(rec)
+        self._interactions_by_id[iid] = rec
+        self._interactions_by_token[token] = rec
+        rec.delivered = await self.gateway.dispatch("INTERACTION_CREATE", payload)
+        if not rec.delivered:
+            rec.notes.append("no bot session: nobody received this interaction")
+        rec.touch()
+        self._notify()
+        return rec
+
+    def _focused_option_type(self, rec: InteractionRecord) -> int | None:
+        def walk(options: list[dict[str, Any]]) -> int | None:
+            for option in options:
+                if option.get("focused"):
+                    return option.get("type")
+                found = walk(option.get("options") or [])
+                if found is not None:
+                    return found
+            return None
+
+        return walk(rec.data.get("options") or [])
+
+    # ---- messages ------------------------------------------------------------------------------
+
+    def message(self, message_id: int) -> MessageRecord:
+        try:
+            return self._messages_by_id[int(message_id)]
+        except KeyError:
+            raise KeyError(f"no message {message_id}") from None
+
+    def public_messages(self, channel: int | FakeChannel | None = None) -> list[MessageRecord]:
+        """Messages everyone in a guild channel sees (not deleted), oldest first; all channels if None."""
+        cid = None if channel is None else self._channel_id(channel)
+        return [m for m in self.messages if m.public and not m.deleted and (cid is None or m.channel_id == cid)]
+
+    def ephemeral_messages(self, user: FakeUser) -> list[MessageRecord]:
+        """Ephemeral messages only `user` sees (not deleted), oldest first."""
+        return [m for m in self.messages if m.ephemeral and m.visible_to == user.id and not m.deleted]
+
+    def dm_messages(self, user: FakeUser) -> list[MessageRecord]:
+        return [m for m in self.messages if m.dm and m.visible_to == user.id and not m.deleted]
+
+    def latest_public(
+        self,
+        channel: int | FakeChannel | None = None,
+        predicate: Callable[[MessageRecord], bool] | None = None,
+    ) -> MessageRecord | None:
+        for msg in reversed(self.public_messages(channel)):
+            if predicate is None or predicate(msg):
+                return msg
+        return None
+
+    async def wait_for_message(
+        self, predicate: Callable[[MessageRecord], bool], timeout: float = 5.0, *, existing: bool = True
+    ) -> MessageRecord:
+        """The first live message (created or edited) matching `predicate`.
+
+        With existing=False only messages created or edited after this call count.
+        """
+        since = self.now()
+
+        def find() -> MessageRecord | None:
+            for msg in self.messages:
+                if msg.deleted:
+                    continue
+                if not existing and msg.created_at < since and not (msg.edits and msg.edits[-1].at >= since):
+                    continue
+                if predicate(msg):
+                    return msg
+            return None
+
+        return await self._wait_until(find, timeout, "a matching message")
+
+    async def post_user_message(
+        self, user: FakeUser, content: str, *, channel: int | FakeChannel | None = None
+    ) -> MessageRecord:
+        """A user writes in a channel (MESSAGE_CREATE; content hidden without the message content intent)."""
+        cid = self._channel_id(channel)
+        msg = self._new_message(channel_id=cid, body={"content": content}, attachments=[], source="user", author=user)
+        await self._gateway_message("MESSAGE_CREATE", msg)
+        return msg
+
+    def _new_message(
+        self,
+        *,
+        channel_id: int,
+        body: dict[str, Any],
+        attachments: list[AttachmentRecord],
+        source: str,
+        rec: InteractionRecord | None = None,
+        ephemeral: bool = False,
+        author: FakeUser | None = None,
+    ) -> MessageRecord:
+        channel = self.channels[channel_id]
+        flags = body.get("flags") or 0
+        flags = flags | EPHEMERAL if ephemeral else flags & ~EPHEMERAL
+        dm = channel.type == 1
+        visible_to = rec.user.id if ephemeral and rec else (channel.recipient_id if dm else None)
+        msg = MessageRecord(
+            id=self.snowflakes.next(),
+            channel_id=channel_id,
+            author_id=author.id if author else self.bot_user_id,
+            content=body.get("content") or "",
+            embeds=payloads.normalize_embeds(body.get("embeds") or []),
+            components=payloads.normalize_components(body.get("components") or []),
+            attachments=attachments,
+            flags=flags,
+            ephemeral=ephemeral,
+            visible_to=visible_to,
+            source=source,
+            interaction=rec,
+            created_at=self.now(),
+            timestamp=self.clock.iso(),
+            type=20 if rec is not None and rec.type == APPLICATION_COMMAND else 0,
+            tts=bool(body.get("tts")),
+            dm=dm,
+            webhook_id=self.application_id if rec is not None else None,
+            application_id=self.application_id if rec is not None else None,
+            allowed_mentions=body.get("allowed_mentions"),
+        )
+        self.messages.append(msg)
+        self._messages_by_id[msg.id] = msg
+        self._notify()
+        return msg
+
+    def _record_edit(self, msg: MessageRecord, *, via: str, rec: InteractionRecord | None) -> None:
+        msg.edits.append(EditRecord(at=self.now(), via=via, before=msg.snapshot(), interaction_id=rec and rec.id))
+        msg.edited_timestamp = self.clock.iso()
+
+    async def _delete_message(self, msg: MessageRecord) -> None:
+        msg.deleted = True
+        msg.deleted_at = self.now()
+        self._notify()
+        if not msg.ephemeral:
+            data = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
+            if not msg.dm:
+                data["guild_id"] = str(self.guild_id)
+            await self.gateway.dispatch("MESSAGE_DELETE", data, intent=DIRECT_MESSAGES if msg.dm else GUILD_MESSAGES)
+
+    async def _gateway_message(self, event: str, msg: MessageRecord) -> None:
+        if msg.ephemeral:
+            return
+        data = payloads.message_json(self, msg, gateway=True)
+        session = self.gateway.active
+        if (
+            msg.author_id != self.bot_user_id
+            and session is not None
+            and not session.intents & MESSAGE_CONTENT
+            and f"<@{self.bot_user_id}>" not in msg.content
+        ):
+            data.update({"content": "", "embeds": [], "attachments": [], "components": []})
+        await self.gateway.dispatch(event, data, intent=DIRECT_MESSAGES if msg.dm else GUILD_MESSAGES)
+
+    def _note_channel_write(self, msg: MessageRecord) -> None:
+        """A channel-route write: attribute it to interactions still open, then note its time."""
+        for rec in self.interactions[-20:]:
+            if time.monotonic() - rec.dispatched_real < 60 and not rec.is_settled(self.quiet_period):
+                rec.add_message(msg)
+        self._channel_writes.append(time.monotonic())
+
+    def _last_channel_write_after(self, t: float) -> float:
+        if self._channel_writes and self._channel_writes[-1] >= t:
+            return self._channel_writes[-1]
+        return 0.0
+
+    # ---- violations, faults, waiting -----------------------------------------------------------
+
+    @property
+    def violations(self) -> list[str]:
+        """Every Discord rule the bot broke so far (also: interactions left unanswered past 3 s)."""
+        now = self.now()
+        for rec in self.interactions:
+            if rec.id in self._unanswered_flagged or rec.responses or now - rec.dispatched_at <= ACK_DEADLINE:
+                continue
+            self._unanswered_flagged.add(rec.id)
+            why = "" if rec.delivered else " (no bot session was connected)"
+            self._violations.append(
+                f"{rec.kind} interaction {rec.id} ({_what(rec)}) got no initial response within 3 s{why}"
+            )
+        return self._violations
+
+    def clear_violations(self) -> list[str]:
+        found = list(self.violations)
+        self._violations.clear()
+        return found
+
+    def _violate(self, text: str) -> None:
+        _log.warning("Discord rule broken: %s", text)
+        self._violations.append(text)
+        self._notify()
+
+    def fail_next(
+        self,
+        method: str,
+        path_regex: str,
+        status: int,
+        code: int = 0,
+        *,
+        message: str | None = None,
+        retry_after: float = 1.0,
+        times: int = 1,
+    ) -> Fault:
+        """Answer the next `times` requests matching method ("*" = any) and path with an error.
+
+        `path_regex` is matched (re.fullmatch) against the path after the API base, e.g.
+        r"/channels/\\d+/messages" or r"/interactions/.*/callback". 429s carry retry_after.
+        """
+        if message is None:
+            message = "You are being rate limited." if status == 429 else ERROR_MESSAGES.get(code, f"{status}: Error")
+        fault = Fault(method.upper(), re.compile(path_regex), status, code, message, retry_after, times)
+        self._faults.append(fault)
+        return fault
+
+    def _take_fault(self, method: str, path: str) -> Fault | None:
+        for fault in self._faults:
+            if fault.matches(method, path):
+                fault.times -= 1
+                if fault.times <= 0:
+                    self._faults.remove(fault)
+                return fault
+        return None
+
+    def _notify(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def _wait_until(self, condition: Callable[[], T], timeout: float, what: str) -> T:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            result = condition()
+            if result:
+                return result
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise TimeoutError(f"timed out after {timeout:.1f}s waiting for {what}")
+            event = self._changed
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), min(remaining, 0.05))
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        try:
+            task = asyncio.get_running_loop().create_task(coro)
+        except RuntimeError:
+            coro.close()
+            return
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+
+def _guess_type(value: Any) -> int:
+    if isinstance(value, bool):
+        return 5
+    if isinstance(value, int):
+        return 4
+    if isinstance(value, float):
+        return 10
+    if isinstance(value, FakeUser):
+        return 6
+    return 3
+
+
+def _drop_none(d: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in d.items() if v is not None}
+
+
+def _what(rec: InteractionRecord) -> str:
+    if rec.kind in ("slash", "autocomplete"):
+        return "/" + str(rec.data.get("name"))
+    return str(rec.data.get("custom_id"))
