@@ -38,8 +38,11 @@ from cogs.ui import (
     file_of,
     final_message,
     hand_message,
+    hand_order,
     lobby_message,
+    mask_of,
     result_lines,
+    selected_cards,
     table_message,
     target_message,
     variant_name,
@@ -455,17 +458,19 @@ class RummyCog(commands.Cog, name="RummyCog"):
                 return
             await interaction.response.defer()  # type 6: edit this hand message in place afterwards
             if verb in ("sort", "clear"):
-                new = HandState(row.id, row.version, 0 if verb == "clear" else state.mask,
-                                (state.sort + 1) % len(SORT_NAMES) if verb == "sort" else state.sort)
-                await self.send_hand(interaction, row, state=new, edit=True)
+                game = self.service.engine(row)
+                sort = (state.sort + 1) % len(SORT_NAMES) if verb == "sort" else state.sort
+                mask = 0
+                if verb == "sort" and row.version == state.version:  # keep the same cards selected
+                    mask = mask_of(hand_order(game, seat.seat, sort), selected_cards(game, seat.seat, state))
+                await self.send_hand(interaction, row, state=HandState(row.id, row.version, mask, sort), edit=True)
                 return
             if row.version != state.version:
                 await self.say(interaction, translate("refusal.hand_changed", user_locale(interaction)))
                 await self.send_hand(interaction, row, edit=True)
                 return
             game = self.service.engine(row)
-            hand = game.hand(seat.seat)
-            cards = [hand[i] for i in range(len(hand)) if state.mask >> i & 1]
+            cards = selected_cards(game, seat.seat, state)
             move = await self._move_from_hand(interaction, row, game, seat.seat, verb, arg, cards, state)
             if move is None:
                 return

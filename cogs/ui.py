@@ -234,10 +234,33 @@ def table_message(row: GameRow, game: Game, locale: str, *, note: str | None = N
     return "\n".join(lines), view
 
 
+def hand_order(game: Game, seat: str, sort: int) -> list[str]:
+    """The hand in the order the picture shows it, which the codes and the select follow too."""
+    from renderers.hand import group_hand
+
+    groups, _ = group_hand(game.view(seat), SORT_NAMES[sort])
+    return [c for g in groups for c in g.cards]
+
+
+def selected_cards(game: Game, seat: str, state: HandState) -> list[str]:
+    hand = hand_order(game, seat, state.sort)
+    return [hand[i] for i in range(len(hand)) if state.mask >> i & 1]
+
+
+def mask_of(order: list[str], cards: list[str]) -> int:
+    """The mask selecting ``cards`` in ``order`` (duplicates count: two 7H select two slots)."""
+    mask, left = 0, list(cards)
+    for i, c in enumerate(order):
+        if c in left:
+            left.remove(c)
+            mask |= 1 << i
+    return mask
+
+
 def hand_message(row: GameRow, game: Game, seat: str, state: HandState, locale: str) -> tuple[str, discord.ui.View]:
     """A player's own hand: the cards as codes (for typing and screen readers), a select of the
     cards (index values, paged by 25), and the buttons for the moves legal now."""
-    hand = game.hand(seat)
+    hand = hand_order(game, seat, state.sort)
     codes = " ".join(hand)
     selected = [hand[i] for i in range(len(hand)) if state.mask >> i & 1]
     lines = [t("hand.msg.title", locale, count=len(hand), variant=variant_name(row.variant, locale)), f"`{codes}`"]
