@@ -114,16 +114,19 @@ class GameService:
         return await repo.last_finished_in_channel(self.db, channel_id)
 
     def engine(self, row: GameRow) -> Game:
-        """The engine's game at this row's version (a private copy the caller may not change)."""
-        return load_game(row.record or "")
-
-    def _working_game(self, row: GameRow) -> Game:
-        """The cached game for this version, to be changed under the lock; rebuilt from the record
-        when the cache is behind (another process, a restart, a failed commit)."""
+        """The engine's game at this row's version, to read only (views, legal moves): the cached
+        one when it is at that version, else rebuilt from the record."""
         cached = self._cache.get(row.id)
         if cached is not None and cached[0] == row.version:
             return cached[1]
-        self._cache.pop(row.id, None)
+        return load_game(row.record or "")
+
+    def _working_game(self, row: GameRow) -> Game:
+        """The game to change under the lock. It leaves the cache while it changes, so readers
+        never see a move that is not committed; ``_commit`` puts it back at its new version."""
+        cached = self._cache.pop(row.id, None)
+        if cached is not None and cached[0] == row.version:
+            return cached[1]
         return load_game(row.record or "")
 
     # ------------------------------------------------------------------ lobbies
@@ -270,10 +273,14 @@ class GameService:
             if verb in ("timeout",):
                 raise Refusal("not_a_player_move", verb=verb)
             game = self._working_game(row)
-            if seat.seat not in game.actors and verb != "resign":
-                raise Refusal("not_your_turn")
             before = (game.current_seat, None)
-            events = game.play(seat.seat, move)  # IllegalMove leaves the game unchanged
+            try:
+                if seat.seat not in game.actors and verb != "resign":
+                    raise Refusal("not_your_turn")
+                events = game.play(seat.seat, move)
+            except (Refusal, IllegalMove):
+                self._cache[row.id] = (row.version, game)  # a refused move left the game unchanged
+                raise
             return await self._commit(row, game, "resign" if verb == "resign" else "move", user_id, seat.seat,
                                       game.log[-1].split(" ", 1)[1] if game.log else move, events, interaction_id,
                                       before, reset_timeouts=True)
@@ -285,11 +292,12 @@ class GameService:
                 raise Refusal("not_playing")
             if user_id is not None and row.seat_of(user_id) is None:
                 raise Refusal("not_seated")
-            game = self._working_game(row)
-            if not game.hand_over or game.game_over:
-                raise Refusal("deal_not_over")
             if version is not None and version != row.version:
                 raise Stale(row)
+            game = self.engine(row)
+            if not game.hand_over or game.game_over:
+                raise Refusal("deal_not_over")
+            game = self._working_game(row)
             events = game.next_deal()
             return await self._commit(row, game, "deal", user_id, None, None, events, None, (None, None))
 

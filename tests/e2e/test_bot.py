@@ -110,6 +110,7 @@ async def test_sigkill_mid_game_resumes_and_old_buttons_still_answer(table: Tabl
     table.bot = await boot(table.fake, table.db_path, tmp_path / "bot2.log")
     after = table.row()
     assert (after["version"], after["record"]) == (before["version"], before["record"])
+    assert table.fake.sync_count == 1  # the command tree did not change: no second sync
     # "My hand" on a message posted before the restart works.
     player = table.user_of(table.game().actors[0])
     rec = await (await table.fake.click(player, old_table, f"rummy:hand:{table.game_id}")).settled(timeout=20)
