@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from .encode import Rendered
 from .hand import SORTS, draw_hand, render_hand
+from .lobby import LobbyInfo, draw_lobby, render_lobby
 from .palette import shared_palette
 from .replay import render_replay, replay_steps
 from .result import draw_result, render_result
@@ -22,11 +23,14 @@ from .table import draw_table, render_table
 
 __all__ = [
     "SORTS",
+    "LobbyInfo",
     "Rendered",
     "draw_hand",
+    "draw_lobby",
     "draw_result",
     "draw_table",
     "render_hand",
+    "render_lobby",
     "render_replay",
     "render_result",
     "render_table",

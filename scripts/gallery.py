@@ -5,7 +5,7 @@
 
 Every variant's table (2, 3, 4 and 8 seats; an empty table and a crowded one with 30 melds;
 jokers, wild twos, contracts, an open discard pile, gin's layoff phase), English and the
-four-colour deck, end-of-deal screens, the hand in each sort, and a replay. Games are played by
+four-colour deck, end-of-deal screens, the hand in each sort, a replay, and lobbies in each status. Games are played by
 the engine with a seeded driver (``renderers.samples``); views are also built directly for what a
 short random game does not reach (thirty melds, every contract). The output is deterministic:
 running it twice writes the same bytes.
@@ -23,9 +23,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot.engine import load_game  # noqa: E402
-from renderers import render_hand, render_replay, render_result, render_table  # noqa: E402
+from renderers import LobbyInfo, render_hand, render_lobby, render_replay, render_result, render_table  # noqa: E402
 from renderers.encode import Rendered  # noqa: E402
-from renderers.samples import NAMES, built_view, played_game, played_view  # noqa: E402
+from renderers.samples import NAMES, SEATS, built_view, played_game, played_view  # noqa: E402
 
 OUT = ROOT / "docs" / "images"
 BASIC_OPTS = {"multiple_melds_per_turn": True}
@@ -59,6 +59,12 @@ def _wild_hand() -> Rendered:
     return render_hand(game.view("ana"), sort="melds")
 
 
+def _lobby(variant: str, seated: int, lo: int, hi: int, options: tuple[tuple[str, str], ...] = (), *,
+           host: int = 0, timer: float = 0, status: str = "open", locale: str = "es") -> Rendered:
+    names = tuple(NAMES[s] for s in SEATS[:seated])
+    return render_lobby(LobbyInfo(variant, options, names, names[host], lo, hi, timer, status), locale=locale)
+
+
 def _replay() -> Rendered:
     return render_replay(played_game("wrotham", 3, seed=43).record(), names=NAMES)
 
@@ -89,6 +95,15 @@ GALLERY: dict[str, Callable[[], Rendered]] = {
     "hand-basic-melds-en-four-colour.png": lambda: _basic_hand("melds"),
     "hand-wrotham-jokers.png": _wild_hand,
     "replay-wrotham-3.gif": _replay,
+    "lobby-gin-open.png": lambda: _lobby("gin", 1, 2, 2, timer=2),
+    "lobby-rami-6.png": lambda: _lobby("rami", 5, 2, 8, (("first_meld_min", "40"), ("table_manipulation", "true"),
+                                                        ("jokers_per_deck", "3")), host=1, timer=1.5),
+    "lobby-basic-started.png": lambda: _lobby("basic", 4, 2, 6, (("multiple_melds_per_turn", "true"),
+                                                                 ("game_end", "target:250")), status="started"),
+    "lobby-dummy-expired-en.png": lambda: _lobby("dummy", 1, 2, 4, (("cut_ins", "true"),), timer=5,
+                                                 status="expired", locale="en"),
+    "lobby-tradicional-cancelled.png": lambda: _lobby("tradicional", 3, 2, 4, (("opt1_pozo_visible", "true"),),
+                                                      host=2, status="cancelled"),
 }
 
 
