@@ -18,6 +18,7 @@ import pickle
 import time
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
@@ -39,6 +40,7 @@ from cogs.ui import (
     final_message,
     hand_message,
     hand_order,
+    lobby_info,
     lobby_message,
     mask_of,
     result_lines,
@@ -110,8 +112,8 @@ class RummyCog(commands.Cog, name="RummyCog"):
                 await interaction.followup.send(text[:2000], ephemeral=ephemeral, **kw)
             else:
                 await interaction.response.send_message(text[:2000], ephemeral=ephemeral, **kw)
-        except discord.HTTPException:
-            log.warning("could not answer interaction %s", interaction.id)
+        except (discord.HTTPException, aiohttp.ClientError, OSError, RuntimeError) as exc:
+            log.warning("could not answer interaction %s: %r", interaction.id, exc)
 
     async def guarded(self, interaction: discord.Interaction, coro: Any, names: dict[str, str] | None = None) -> None:
         try:
@@ -151,7 +153,8 @@ class RummyCog(commands.Cog, name="RummyCog"):
                 timer_minutes=5 if timer is None else timer, locale=locale,
             )
             content, view = lobby_message(change.game, change.game.locale)
-            await interaction.response.send_message(content, view=view)
+            image = await self.lobby_picture(change.game)
+            await interaction.response.send_message(content, view=view, file=file_of(image))
             message = await interaction.original_response()
             await self.service.set_messages(change.game.id, lobby_message_id=message.id)
 
@@ -348,13 +351,15 @@ class RummyCog(commands.Cog, name="RummyCog"):
         if change.kind == "cancel" and row.status == "playing":
             closed = translate("game.cancelled", loc)
         content, view = lobby_message(change.game, loc, closed=closed)
+        image = await self.lobby_picture(change.game)
         if edit and row.status == "lobby":
-            await interaction.response.edit_message(content=content, view=view)
+            await interaction.response.edit_message(content=content, view=view, attachments=[file_of(image)])
         else:
             await interaction.response.send_message(translate(f"lobby.done.{verb}", user_locale(interaction)),
                                                     ephemeral=True)
             if row.lobby_message_id and row.status == "lobby":
-                await self._edit_channel_message(row.channel_id, row.lobby_message_id, content=content, view=view)
+                await self._edit_channel_message(row.channel_id, row.lobby_message_id, content=content, view=view,
+                                                 attachments=[file_of(image)])
         await self.announce(change)
 
     # ------------------------------------------------------------------ table buttons
@@ -372,7 +377,8 @@ class RummyCog(commands.Cog, name="RummyCog"):
                 change = await self.service.rematch(game_id, interaction.user.id, interaction.user.display_name)
                 content, view = lobby_message(change.game, change.game.locale)
                 channel = self._channel(change.game.channel_id)
-                message = await channel.send(content, view=view)
+                image = await self.lobby_picture(change.game)
+                message = await channel.send(content, view=view, file=file_of(image))
                 await self.service.set_messages(change.game.id, lobby_message_id=message.id)
                 return
             if verb == "next":
@@ -531,8 +537,9 @@ class RummyCog(commands.Cog, name="RummyCog"):
         """Say on Discord what a committed change did. Discord errors are logged, never undone."""
         try:
             await self._announce(change)
-        except discord.HTTPException:
-            log.warning("announcing %s of game %s failed", change.kind, change.game.id, exc_info=True)
+        except (discord.HTTPException, aiohttp.ClientError, OSError, RuntimeError) as exc:
+            # The move is committed; the next refresh (or /rummy table) shows it.
+            log.warning("announcing %s of game %s failed: %r", change.kind, change.game.id, exc)
 
     async def _announce(self, change: Change) -> None:
         row = change.game
@@ -542,7 +549,9 @@ class RummyCog(commands.Cog, name="RummyCog"):
         if change.kind in ("cancel", "expire"):
             if change.kind == "expire" and row.lobby_message_id:
                 content, _ = lobby_message(row, loc, closed=translate("lobby.expired", loc))
-                await self._edit_channel_message(row.channel_id, row.lobby_message_id, content=content, view=None)
+                image = await self.lobby_picture(row)
+                await self._edit_channel_message(row.channel_id, row.lobby_message_id, content=content, view=None,
+                                                 attachments=[file_of(image)])
             await self._delete_turn_message(row)
             if row.table_message_id:
                 await self._edit_channel_message(row.channel_id, row.table_message_id,
@@ -690,6 +699,11 @@ class RummyCog(commands.Cog, name="RummyCog"):
                 await self.post_table(row.id, repost=True, note=translate("table.restarted", row.locale))
             except Exception:
                 log.exception("could not resume game %s", row.id)
+
+    async def lobby_picture(self, row: GameRow) -> Any:
+        from renderers import render_lobby
+
+        return await self.render(render_lobby, lobby_info(row), locale=row.locale)
 
     # ------------------------------------------------------------------ small helpers
     def _channel(self, channel_id: int) -> discord.PartialMessageable:

@@ -197,6 +197,19 @@ def lobby_message(row: GameRow, locale: str, *, closed: str | None = None) -> tu
     return "\n".join(lines), view
 
 
+def lobby_info(row: GameRow) -> Any:
+    """What the lobby picture shows (``renderers.LobbyInfo``)."""
+    from bot.engine import PLAYERS
+    from renderers import LobbyInfo
+
+    lo, hi = PLAYERS[row.variant]
+    status = {"lobby": "open", "playing": "started", "finished": "started"}.get(row.status, row.status)
+    host = next((s.name for s in row.seats if s.user_id == row.host_id), "")
+    options = tuple(tuple(w.split("=", 1)) for w in row.options.split() if "=" in w)
+    return LobbyInfo(row.variant, options, tuple(s.name for s in row.seats), host, lo, hi, row.timer_minutes,
+                     status if status in ("open", "started", "cancelled", "expired") else "cancelled")
+
+
 def last_move_text(row: GameRow, game: Game, locale: str) -> str:
     last = game.public_view().last_move
     if not last:

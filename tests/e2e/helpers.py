@@ -22,7 +22,7 @@ from tests.fakediscord import FakeDiscord
 from tests.fakediscord.process import BotProcess
 
 CARD_LIST = re.compile(r"`(?:(?:[2-9TJQKA][SHDC]|JK) ?){3,}`")  # a hand as codes, as the hand message shows it
-PUBLIC_FILES = re.compile(r"^(table|deal|replay)\.(png|gif|webp)$")
+PUBLIC_FILES = re.compile(r"^(lobby|table|deal|replay)\.(png|gif|webp)$")
 
 # Moves that end deals sooner, tried first when a test plays "well enough" (the bot does not care).
 PREFERRED = ("knock", "meld", "layoff", "auto", "done")
@@ -108,7 +108,8 @@ class Table:
         return rec if isinstance(rec, list) else list(rec.choices or [])
 
     async def play(self, user: Any, move: str) -> Any:
-        rec = await (await self.fake.slash(user, "rummy play", {"move": move})).settled(timeout=20)
+        # Settled once the private answer is filled; the table edit may land later (it is coalesced).
+        rec = await (await self.fake.slash(user, "rummy play", {"move": move})).settled(timeout=20, quiet=0.05)
         self.moves += 1
         return rec
 

@@ -56,7 +56,9 @@ async def test_two_player_gin_game_to_the_end(table: Table) -> None:
     await table.open("gin", "target=1")
     await table.play_until_over(random.Random(1))
     # The final message names the winner and offers a rematch; results are stored once.
-    final = [m for m in table.fake.public_messages() if f"rummy:rematch:{table.game_id}" in custom_ids(m)]
+    rematch = f"rummy:rematch:{table.game_id}"
+    await table.fake.wait_for_message(lambda m: rematch in custom_ids(m), timeout=20)
+    final = [m for m in table.fake.public_messages() if rematch in custom_ids(m)]
     assert len(final) == 1
     results = table.query("SELECT * FROM results WHERE game_id = ?", (table.game_id,))
     assert sorted(r["user_id"] for r in results) == sorted(u.id for u in table.users)
@@ -89,8 +91,12 @@ async def test_four_player_basic_game_with_buttons_to_the_end(table: Table) -> N
         assert table.row()["version"] == version + 2
         table.moves += 2
     await table.play_until_over(rnd)
+    rematch = f"rummy:rematch:{table.game_id}"
+    final = await table.fake.wait_for_message(lambda m: rematch in custom_ids(m), timeout=20)
     results = table.query("SELECT * FROM results WHERE game_id = ?", (table.game_id,))
     assert len(results) == 4
+    winner = next(r for r in results if r["place"] == 1)
+    assert next(u.name for u in table.users if u.id == winner["user_id"]) in final.content
     scan_for_leaks(table.fake, table.users)
     assert table.fake.violations == []
 
@@ -104,8 +110,10 @@ async def test_sigkill_mid_game_resumes_and_old_buttons_still_answer(table: Tabl
         user = table.user_of(game.actors[0])
         choices = await table.suggestions(user)
         await table.play(user, rnd.choice(choices)["value"])
-    old_table = table.table_message()
     before = table.row()
+    current = f"rummy:draw:{table.game_id}:{before['version']}"
+    await table.wait_until(lambda: current in custom_ids(table.table_message()))  # the coalesced edit landed
+    old_table = table.table_message()
     await table.bot.kill()  # SIGKILL: no chance to flush anything
     table.bot = await boot(table.fake, table.db_path, tmp_path / "bot2.log")
     after = table.row()
@@ -181,4 +189,25 @@ async def test_rejected_input_is_explained_privately_in_the_users_language(table
     if english.id == user.id:
         rec = await table.play(english, "meld AS 2S 3S")
         assert answers(rec)[-1].ephemeral
+    assert table.fake.violations == []
+
+
+async def test_gateway_reconnect_keeps_buttons_working_and_a_buried_table_is_posted_again(table: Table) -> None:
+    table.users = table.users[:2]
+    await table.open("gin")
+    resumes = table.fake.resume_count
+    await table.fake.disconnect()
+    await table.fake.wait_resumed(timeout=30, after=resumes)
+    player = table.user_of(table.game().actors[0])
+    rec = await (await table.fake.click(player, table.table_message(), f"rummy:hand:{table.game_id}")).settled(
+        timeout=20)
+    assert answers(rec)[-1].attachments and answers(rec)[-1].visible_to == player.id
+    # Many messages under the table: the next change posts the table again instead of editing it.
+    first = table.table_message()
+    for i in range(10):
+        await table.fake.post_user_message(table.users[1], f"chat {i}")
+    choices = await table.suggestions(player)
+    await table.play(player, choices[0]["value"])
+    await table.wait_until(lambda: table.table_message().id != first.id)
+    assert not first.deleted  # left in place: its buttons still answer
     assert table.fake.violations == []
