@@ -18,7 +18,7 @@ import secrets
 import sqlite3
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from bot.engine import PLAYERS, VARIANTS, Event, Game, IllegalMove, load_game, make_rules, new_game
@@ -266,7 +266,7 @@ class GameService:
             if seat is None:
                 raise Refusal("not_seated")
             if interaction_id is not None and await repo.seen_interaction(self.db, interaction_id):
-                raise Refusal("already_done")
+                raise Refusal("already_done")  # the same click delivered twice: say so, not "illegal"
             if version is not None and version != row.version:
                 raise Stale(row)
             verb = move.split()[0].lower() if move.split() else ""
@@ -325,7 +325,8 @@ class GameService:
                 for seat in list(game.actors):
                     if game.phase != "window":
                         break
-                    if seat in game.actors:
+                    # Only the silent seats pass; a seat deciding on a cut-in is on its turn timer.
+                    if seat in game.actors and "pass" in game.legal_moves(seat):
                         events += game.play(seat, "pass")
                 return [await self._commit(row, game, "window", None, None, "pass", events, None,
                                            (None, None))]
@@ -378,8 +379,16 @@ class GameService:
             if game.hand_over and not game.game_over:
                 values["next_deal_at"] = now + self.deal_pause
             return values
-        if game.phase == "window":
-            values["window_deadline"] = now + bot_opts.get("window", WINDOW_SECONDS)
+        if game.phase == "window" and _can_pass(game):
+            # The window's deadline runs from the discard that opened it (answers do not renew it),
+            # and the next turn's timer starts when it closes: nobody times out while waiting.
+            if row.window_deadline is not None:
+                values["window_deadline"] = row.window_deadline
+            else:
+                values["window_deadline"] = now + _window_seconds(row, bot_opts)
+            values["turn_deadline"] = None
+            values["turn_reminded"] = 0
+            return values
         if game.current_seat != before_seat or row.turn_deadline is None:
             values["turn_deadline"] = now + row.timer_minutes * 60 if row.timer_minutes > 0 else None
             values["turn_reminded"] = 0
@@ -400,8 +409,9 @@ class GameService:
             async with self.db.transaction() as tx:
                 version = await repo.bump(tx, row, now, **values)
                 await repo.log_action(tx, row.id, version, user_id, kind, move, interaction_id, now)
-                if reset_timeouts and user_id is not None:
-                    await repo.set_seat(tx, row.id, user_id, timeouts=0)
+                mover = row.seat_of(user_id) if reset_timeouts and user_id is not None else None
+                if mover is not None and mover.timeouts:
+                    await repo.set_seat(tx, row.id, mover.user_id, timeouts=0)
                 if timed_out is not None:
                     seat_row = next(s for s in row.seats if s.user_id == timed_out)
                     await repo.set_seat(tx, row.id, timed_out, timeouts=seat_row.timeouts + 1)
@@ -413,13 +423,16 @@ class GameService:
         except sqlite3.IntegrityError as exc:
             self._cache.pop(row.id, None)
             raise Refusal("already_done") from exc
+        except repo.VersionConflict as exc:  # another writer (another GameService) got there first
+            self._cache.pop(row.id, None)
+            raise Stale(await self._row(row.id)) from exc
         except BaseException:
             self._cache.pop(row.id, None)
             raise
         self._cache[row.id] = (version, game)
         if game.game_over:
             self._cache.pop(row.id, None)
-        after = await self._row(row.id)
+        after = _after(row, values, version, now, game, user_id if reset_timeouts else None, timed_out)
         return Change(
             kind, after, game, seat=seat, move=move, events=events,
             turn_changed=game.current_seat != before[0] or kind in ("deal", "start"),
@@ -439,6 +452,41 @@ class GameService:
             place = 1 if s.seat in game.winners else ranked.index(s.seat) + 1
             out.append((row.id, row.guild_id, row.variant, s.user_id, str(scores.get(s.seat, 0)), place, now))
         return out
+
+
+def _after(row: GameRow, values: dict[str, Any], version: int, now: float, game: Game, mover: int | None,
+           timed_out: int | None) -> GameRow:
+    """The row as ``_commit`` just wrote it (saves reading it back: two round trips per move)."""
+    resigned = set(getattr(game, "resigned", ()))
+    seats = tuple(
+        replace(s, timeouts=0 if s.user_id == mover else s.timeouts + 1 if s.user_id == timed_out else s.timeouts,
+                resigned=s.resigned or s.seat in resigned)
+        for s in row.seats
+    )
+    changed = {k: v for k, v in values.items() if k in _ROW_FIELDS}
+    if "turn_reminded" in changed:
+        changed["turn_reminded"] = bool(changed["turn_reminded"])
+    return replace(row, **changed, version=version, updated_at=now, seats=seats)
+
+
+_ROW_FIELDS = {f.name for f in fields(GameRow)} - {"seats"}
+
+
+def _can_pass(game: Game) -> bool:
+    """A claim or cut-in window some seat may still pass on (the clock closes those)."""
+    return any("pass" in game.legal_moves(seat) for seat in game.actors)
+
+
+def _window_seconds(row: GameRow, bot_opts: dict[str, int]) -> float:
+    """The bot's ``window=`` if given, else the variant's own option (tradicional
+    ``claim_window_s``, dummy ``cut_window_s``), else ``WINDOW_SECONDS``."""
+    if "window" in bot_opts:
+        return bot_opts["window"]
+    values = make_rules(row.variant, split_options(row.options)[0]).values
+    for name in ("claim_window_s", "cut_window_s"):
+        if name in values:
+            return float(values[name])
+    return WINDOW_SECONDS
 
 
 def _bot_text(options: str) -> str:

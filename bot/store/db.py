@@ -121,6 +121,11 @@ class Tx:
         async with self.conn.execute(sql, tuple(params)) as cur:
             return int(cur.lastrowid or 0)
 
+    async def update(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """Run one UPDATE or DELETE; returns how many rows it changed."""
+        async with self.conn.execute(sql, tuple(params)) as cur:
+            return int(cur.rowcount)
+
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
         async with self.conn.execute(sql, tuple(params)) as cur:
             return await cur.fetchone()

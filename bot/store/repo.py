@@ -15,6 +15,11 @@ from .db import Database, Tx
 ACTIVE = ("lobby", "playing")
 
 
+class VersionConflict(RuntimeError):
+    """``bump`` found the game at another version than the one it was loaded at (another writer
+    changed it meanwhile); raising it rolls the whole transaction back."""
+
+
 @dataclass(frozen=True)
 class SeatRow:
     position: int
@@ -128,10 +133,12 @@ async def bump(tx: Tx, game: GameRow, now: float, **values: Any) -> int:
     version = game.version + 1
     sets = ", ".join(f"{k} = ?" for k in values)
     sets = f"{sets}, " if sets else ""
-    await tx.execute(
+    changed = await tx.update(
         f"UPDATE games SET {sets}version = ?, updated_at = ? WHERE id = ? AND version = ?",
         (*values.values(), version, now, game.id, game.version),
     )
+    if changed != 1:
+        raise VersionConflict(f"game {game.id} is no longer at version {game.version}")
     return version
 
 

@@ -1,0 +1,265 @@
+"""``bot.store``: the database the games live in.
+
+What a user would notice if these failed: a bot that loses or half-applies a move after an error
+or a cancelled interaction, a bot that wedges ("cannot start a transaction within a transaction")
+and stops answering everyone, a bot that re-runs its migrations on every start or happily writes
+to a database made by a newer version of itself, or one that never exits after refusing to start.
+Every test uses a real file in ``tmp_path`` (WAL needs one).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+import threading
+
+import pytest
+
+from bot.store import SCHEMA_VERSION, Database, DatabaseTooNew
+from bot.store import db as dbmod
+from bot.store.schema import MIGRATIONS
+
+
+async def open_db(tmp_path, name: str = "rummy.db") -> Database:
+    return await Database.open(tmp_path / name)
+
+
+def schema_of(path) -> list[tuple[str, str, str]]:
+    with sqlite3.connect(path) as c:
+        return sorted(c.execute("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"))
+
+
+def user_version(path) -> int:
+    with sqlite3.connect(path) as c:
+        return c.execute("PRAGMA user_version").fetchone()[0]
+
+
+async def meta_keys(db: Database) -> set[str]:
+    return {r["key"] for r in await db.fetchall("SELECT key FROM meta")}
+
+
+# ---------------------------------------------------------------------------------- migrations
+async def test_new_database_is_migrated_to_the_current_schema(tmp_path):
+    db = await open_db(tmp_path)
+    try:
+        assert await db.user_version() == SCHEMA_VERSION
+        tables = {r["name"] for r in await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert {"meta", "games", "seats", "actions", "results"} <= tables
+    finally:
+        await db.close()
+    assert user_version(tmp_path / "rummy.db") == SCHEMA_VERSION
+
+
+async def test_reopening_does_not_rerun_migrations_and_keeps_data(tmp_path, monkeypatch):
+    db = await open_db(tmp_path)
+    async with db.transaction() as tx:
+        await tx.execute("INSERT INTO meta (key, value) VALUES ('kept', 'yes')")
+    await db.close()
+    before = schema_of(tmp_path / "rummy.db")
+
+    ran: list[str] = []
+    real = dbmod.Tx.executescript_in_tx
+
+    async def spy(self, script):
+        ran.append(script)
+        await real(self, script)
+
+    monkeypatch.setattr(dbmod.Tx, "executescript_in_tx", spy)
+    db = await open_db(tmp_path)
+    try:
+        assert ran == []  # a second CREATE TABLE would have failed anyway; nothing was even tried
+        assert await db.user_version() == SCHEMA_VERSION
+        assert await meta_keys(db) == {"kept"}
+    finally:
+        await db.close()
+    assert schema_of(tmp_path / "rummy.db") == before
+
+
+async def test_database_from_a_newer_bot_is_refused_untouched(tmp_path):
+    path = tmp_path / "rummy.db"
+    with sqlite3.connect(path) as c:
+        c.execute("CREATE TABLE future (x)")
+        c.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    threads = threading.active_count()
+    with pytest.raises(DatabaseTooNew) as refused:  # kept, as a bot logging the error would
+        await Database.open(path)
+    assert user_version(path) == SCHEMA_VERSION + 1
+    assert [n for _, n, _ in schema_of(path)] == ["future"]  # nothing created, nothing dropped
+    # The refused connection is closed: its worker thread would otherwise keep the process alive.
+    for _ in range(100):
+        if threading.active_count() <= threads:
+            break
+        await asyncio.sleep(0.01)
+    assert threading.active_count() <= threads, refused.value
+
+
+async def test_failed_migration_leaves_version_and_data_unchanged(tmp_path, monkeypatch):
+    db = await open_db(tmp_path)
+    async with db.transaction() as tx:
+        await tx.execute("INSERT INTO meta (key, value) VALUES ('kept', 'yes')")
+    await db.close()
+    path = tmp_path / "rummy.db"
+    before = schema_of(path)
+
+    broken = "CREATE TABLE half_done (x INTEGER); INSERT INTO meta (key, value) VALUES ('half', 'done'); SELECT nope"
+    monkeypatch.setattr(dbmod, "MIGRATIONS", [*MIGRATIONS, broken])
+    monkeypatch.setattr(dbmod, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    with pytest.raises(sqlite3.OperationalError):
+        await Database.open(path)
+    assert user_version(path) == SCHEMA_VERSION
+    assert schema_of(path) == before
+    with sqlite3.connect(path) as c:
+        assert c.execute("SELECT key FROM meta").fetchall() == [("kept",)]
+
+
+async def test_migrating_from_every_past_version_gives_the_fresh_schema(tmp_path):
+    fresh = await open_db(tmp_path, "fresh.db")
+    await fresh.close()
+    for start in range(SCHEMA_VERSION):
+        path = tmp_path / f"from{start}.db"
+        with sqlite3.connect(path) as c:
+            for script in MIGRATIONS[:start]:
+                c.executescript(script)
+            c.execute(f"PRAGMA user_version = {start}")
+        db = await Database.open(path)
+        await db.close()
+        assert schema_of(path) == schema_of(tmp_path / "fresh.db")
+        assert user_version(path) == SCHEMA_VERSION
+
+
+async def test_pragmas_wal_foreign_keys_full_sync(tmp_path):
+    db = await open_db(tmp_path)
+    try:
+        assert (await db.fetchone("PRAGMA journal_mode"))[0] == "wal"
+        assert (await db.fetchone("PRAGMA foreign_keys"))[0] == 1
+        assert (await db.fetchone("PRAGMA synchronous"))[0] == 2  # FULL
+        assert (await db.fetchone("PRAGMA busy_timeout"))[0] >= 1000
+        with pytest.raises(sqlite3.IntegrityError):  # a seat of a game that does not exist
+            async with db.transaction() as tx:
+                await tx.execute(
+                    "INSERT INTO seats (game_id, position, user_id, seat, name) VALUES (999, 0, 1, 'p1', 'a')"
+                )
+    finally:
+        await db.close()
+
+
+# ---------------------------------------------------------------------------------- transactions
+async def test_transaction_that_raises_leaves_nothing_and_connection_usable(tmp_path):
+    db = await open_db(tmp_path)
+    try:
+        with pytest.raises(RuntimeError, match="boom"):
+            async with db.transaction() as tx:
+                await tx.execute("INSERT INTO meta (key, value) VALUES ('a', '1')")
+                await tx.execute("INSERT INTO meta (key, value) VALUES ('b', '2')")
+                raise RuntimeError("boom")
+        assert await meta_keys(db) == set()
+        assert not db.conn.in_transaction
+        async with db.transaction() as tx:
+            await tx.execute("INSERT INTO meta (key, value) VALUES ('c', '3')")
+        assert await meta_keys(db) == {"c"}
+    finally:
+        await db.close()
+
+
+async def test_sql_error_mid_transaction_rolls_back_the_earlier_statements(tmp_path):
+    db = await open_db(tmp_path)
+    try:
+        with pytest.raises(sqlite3.IntegrityError):
+            async with db.transaction() as tx:
+                await tx.execute("INSERT INTO meta (key, value) VALUES ('a', '1')")
+                await tx.execute("INSERT INTO meta (key, value) VALUES ('a', '2')")  # duplicate key
+        assert await meta_keys(db) == set()
+        async with db.transaction() as tx:
+            await tx.execute("INSERT INTO meta (key, value) VALUES ('a', '3')")
+        assert await meta_keys(db) == {"a"}
+    finally:
+        await db.close()
+
+
+async def test_cancelled_while_beginning_does_not_wedge_the_connection(tmp_path):
+    """A task cancelled while its ``BEGIN IMMEDIATE`` is on the worker thread: the BEGIN still runs
+    there, so the transaction must be rolled back, or every later transaction fails with "cannot
+    start a transaction within a transaction" and the bot stops answering (R22)."""
+    db = await open_db(tmp_path)
+    try:
+        entered = asyncio.Event()
+
+        async def writer():
+            async with db.transaction() as tx:
+                entered.set()
+                await tx.execute("INSERT INTO meta (key, value) VALUES ('never', '1')")
+
+        task = asyncio.create_task(writer())
+        await asyncio.sleep(0)  # the task took the lock and now awaits its BEGIN on the worker thread
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert not entered.is_set()
+        async with db.transaction() as tx:
+            await tx.execute("INSERT INTO meta (key, value) VALUES ('after', '1')")
+        assert await meta_keys(db) == {"after"}
+        assert not db.conn.in_transaction
+    finally:
+        await db.close()
+
+
+async def test_many_concurrent_transactions_with_some_cancelled(tmp_path):
+    """R22: 100 coroutines each write two rows in one transaction on the shared connection, with
+    awaits in between; a third are cancelled at random moments and some raise. Every transaction
+    is all-or-nothing, nobody's statement lands in someone else's transaction, and the connection
+    is left idle and usable."""
+    db = await open_db(tmp_path)
+    rng = random.Random(22)
+    outcome: dict[int, str] = {}
+
+    async def writer(i: int, fail: bool):
+        async with db.transaction() as tx:
+            await tx.execute("INSERT INTO meta (key, value) VALUES (?, 'a')", (f"{i}a",))
+            await asyncio.sleep(rng.random() * 0.002)
+            await tx.execute("INSERT INTO meta (key, value) VALUES (?, 'b')", (f"{i}b",))
+            if fail:
+                raise ValueError(i)
+        outcome[i] = "committed"
+
+    try:
+        tasks = {i: asyncio.create_task(writer(i, fail=i % 7 == 3)) for i in range(100)}
+        victims = rng.sample(sorted(tasks), 33)
+        for i in victims:
+            await asyncio.sleep(rng.random() * 0.003)
+            tasks[i].cancel()
+        results = await asyncio.gather(*tasks.values(), return_exceptions=True)
+        for i, r in zip(tasks, results, strict=True):
+            if isinstance(r, BaseException):
+                assert isinstance(r, asyncio.CancelledError | ValueError), repr(r)
+                outcome[i] = type(r).__name__
+        keys = await meta_keys(db)
+        for i in range(100):
+            pair = {f"{i}a", f"{i}b"} & keys
+            if outcome[i] == "committed":
+                assert pair == {f"{i}a", f"{i}b"}
+            elif outcome[i] == "ValueError":
+                assert pair == set(), f"transaction {i} raised but left {pair}"
+            else:  # cancelled: rolled back, or cancelled while its COMMIT was already on its way
+                assert pair in (set(), {f"{i}a", f"{i}b"}), f"transaction {i} left half: {pair}"
+        assert 0 < list(outcome.values()).count("committed") < 100
+        assert any(v == "CancelledError" and f"{i}a" not in keys for i, v in outcome.items())
+        assert not db.conn.in_transaction
+        async with db.transaction() as tx:
+            await tx.execute("INSERT INTO meta (key, value) VALUES ('after', '1')")
+        assert "after" in await meta_keys(db)
+        assert (await db.fetchone("PRAGMA integrity_check"))[0] == "ok"
+    finally:
+        await db.close()
+
+
+async def test_committed_transaction_survives_reopening(tmp_path):
+    db = await open_db(tmp_path)
+    async with db.transaction() as tx:
+        await tx.execute("INSERT INTO meta (key, value) VALUES ('durable', '1')")
+    await db.close()
+    db = await open_db(tmp_path)
+    try:
+        assert await meta_keys(db) == {"durable"}
+    finally:
+        await db.close()
