@@ -292,6 +292,8 @@ def hand_message(row: GameRow, game: Game, seat: str, state: HandState, locale: 
                                                 default=bool(state.mask >> i & 1)))
         view.add_item(HandSelect(page, state, options, placeholder=t("hand.pick", locale, page=page + 1)))
     verbs = [v for v in HAND_VERBS if any(m.split()[0] == v for m in legal)]
+    if legal and "table" not in verbs and can_rearrange(game, seat):
+        verbs.append("table")  # the suggestions list at most 200 table moves; the player may know another
     buttons: list[discord.ui.Item[Any]] = []
     for verb in verbs:
         style = discord.ButtonStyle.primary if verb in ("draw", "discard", "knock", "meld") else \
@@ -305,6 +307,17 @@ def hand_message(row: GameRow, game: Game, seat: str, state: HandState, locale: 
     for item in buttons[: rows_left * 5]:
         view.add_item(item)
     return "\n".join(lines), view
+
+
+def can_rearrange(game: Game, seat: str) -> bool:
+    """Whether ``table`` moves are allowed to this seat now (rules.md §4.3 tradicional: from the
+    first turn; §3.10 rami with ``table_manipulation``: once opened), in the play phase."""
+    if game.phase != "play" or game.current_seat != seat:
+        return False
+    if game.variant == "tradicional":
+        return True
+    values = getattr(game.rules, "values", {})
+    return game.variant == "rami" and bool(values.get("table_manipulation")) and seat in game.opened
 
 
 def target_message(state: HandState, verb: str, targets: list[int], locale: str) -> tuple[str, discord.ui.View]:

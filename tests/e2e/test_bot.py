@@ -211,3 +211,32 @@ async def test_gateway_reconnect_keeps_buttons_working_and_a_buried_table_is_pos
     await table.wait_until(lambda: table.table_message().id != first.id)
     assert not first.deleted  # left in place: its buttons still answer
     assert table.fake.violations == []
+
+
+async def test_rearranging_the_table_through_the_modal(table: Table) -> None:
+    table.users = table.users[:2]
+    await table.open("tradicional")
+    game = table.game()
+    user = table.user_of(game.actors[0])
+    version = table.row()["version"]
+    rec = await (await table.fake.click(user, table.table_message(),
+                                        f"rummy:draw:{table.game_id}:{version}")).settled(timeout=20)
+    hand = answers(rec)[-1]
+    button = next(c for c in custom_ids(hand) if c.startswith("rummy:h:table:"))
+    rec = await (await table.fake.click(user, hand, button)).settled(timeout=20)
+    assert rec.modal is not None and rec.modal.custom_id.startswith(f"rummy:m:{table.game_id}:")
+    version = table.row()["version"]
+    # An invalid table: refused privately, naming the problem, nothing changes.
+    sub = await (await table.fake.submit_modal(user, rec.modal.custom_id, {"table": "AS 2S"})).settled(timeout=20)
+    refusal = answers(sub)[-1]
+    assert refusal.ephemeral and refusal.visible_to == user.id and not refusal.attachments
+    assert table.row()["version"] == version
+    # A valid one (a meld from the hand, written as the whole new table) is played.
+    melds = [m for m in table.game().legal_moves(table.seat_of(user)) if m.startswith("meld ") and "|" not in m]
+    if melds:
+        rec = await (await table.fake.click(user, hand, button)).settled(timeout=20)
+        cards = melds[0].split(" ", 1)[1]
+        sub = await (await table.fake.submit_modal(user, rec.modal.custom_id, {"table": cards})).settled(timeout=20)
+        assert table.row()["version"] == version + 1
+        assert table.game().table, "the meld is on the table"
+    assert table.fake.violations == []
