@@ -64,6 +64,13 @@ async def test_two_player_gin_game_to_the_end(table: Table) -> None:
     assert sorted(r["user_id"] for r in results) == sorted(u.id for u in table.users)
     assert sorted(r["place"] for r in results)[0] == 1
     assert {r["guild_id"] for r in results} == {table.fake.guild_id}
+    # One turn mention at a time: each new one replaced the last.
+    mentions = [m for m in table.fake.public_messages() if m.content.startswith("<@") and not m.deleted]
+    assert len(mentions) <= 1
+    # The replay of the last deal, posted for the channel.
+    rec = await (await table.fake.slash(table.users[1], "rummy replay", {})).settled(timeout=60)
+    replay = answers(rec)[-1]
+    assert not replay.ephemeral and replay.attachments[0].filename == "replay.gif"
     scan_for_leaks(table.fake, table.users)
     assert table.fake.violations == []
 
@@ -156,9 +163,9 @@ async def test_double_click_applies_once_and_strangers_change_nothing(table: Tab
     for intruder in (stranger, other):
         rec = await (await table.fake.click(intruder, tab, cid)).settled(timeout=20)
         assert table.row()["version"] == version
-        answers = [m for m in rec.messages if m.source != "channel"]
-        assert answers and all(m.ephemeral and m.visible_to == intruder.id for m in answers)
-        assert not any(m.attachments for m in answers)  # no hand shown to them
+        replies = answers(rec)
+        assert replies and all(m.ephemeral and m.visible_to == intruder.id for m in replies)
+        assert not any(m.attachments for m in replies)  # no hand shown to them
     rec = await (await table.fake.click(stranger, tab, f"rummy:hand:{table.game_id}")).settled(timeout=20)
     assert not any(m.attachments for m in rec.messages if m.source != "channel")
     # Two fast clicks of Draw by the player to move: one draw.
@@ -169,11 +176,25 @@ async def test_double_click_applies_once_and_strangers_change_nothing(table: Tab
     draws = table.query("SELECT COUNT(*) FROM actions WHERE game_id = ? AND kind = 'move'", (table.game_id,))
     assert draws[0][0] == 1
     scan_for_leaks(table.fake, [*table.users, stranger])
+    # A seated player resigns: the other two play on.
+    rec = await (await table.fake.slash(other, "rummy resign", {})).settled(timeout=20)
+    assert answers(rec)[-1].ephemeral
+    seat = table.query("SELECT resigned FROM seats WHERE game_id = ? AND user_id = ?", (table.game_id, other.id))
+    assert seat[0]["resigned"] == 1 and table.row()["status"] == "playing"
+    assert table.seat_of(other) not in table.game().actors
     assert table.fake.violations == []
 
 
 async def test_rejected_input_is_explained_privately_in_the_users_language(table: Table) -> None:
     table.users = table.users[:2]
+    # Spanish command names through Discord's localizations; the rules in the reader's language.
+    rummy = next(c for c in table.fake.commands(table.fake.guild_id) if c["name"] == "rummy")
+    new = next(o for o in rummy["options"] if o["name"] == "new")
+    assert new["name_localizations"]["es-ES"] == "nueva"
+    rec = await (await table.fake.slash(table.users[1], "rummy rules", {"variant": "gin"})).settled(timeout=15)
+    assert answers(rec)[-1].ephemeral and "knock" in answers(rec)[-1].content.lower()
+    rec = await (await table.fake.slash(table.users[0], "rummy rules", {"variant": "gin"})).settled(timeout=15)
+    assert "cerrar" in answers(rec)[-1].content.lower()
     rec = await (await table.fake.slash(table.users[0], "rummy new", {"variant": "gin", "options": "nope=1"})).settled(
         timeout=15)
     message = answers(rec)[-1]
@@ -189,6 +210,13 @@ async def test_rejected_input_is_explained_privately_in_the_users_language(table
     if english.id == user.id:
         rec = await table.play(english, "meld AS 2S 3S")
         assert answers(rec)[-1].ephemeral
+    # Cancelling: not a stranger's call, but a server manager's (checked when they click).
+    stranger = table.fake.add_user("Eve", locale="en-US")
+    rec = await (await table.fake.slash(stranger, "rummy cancel", {})).settled(timeout=15)
+    assert answers(rec)[-1].ephemeral and table.row()["status"] == "playing"
+    manager = table.fake.add_user("Mod", locale="en-US", manage_guild=True)
+    rec = await (await table.fake.slash(manager, "rummy cancel", {})).settled(timeout=15)
+    assert table.row()["status"] == "cancelled"
     assert table.fake.violations == []
 
 
