@@ -17,6 +17,7 @@ import logging
 import secrets
 import sqlite3
 import time
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
@@ -150,7 +151,7 @@ class GameService:
                     options=options_text, timer_minutes=timer_minutes, locale=locale, status="lobby", version=1,
                     created_at=now, updated_at=now, lobby_expires_at=now + self.lobby_ttl,
                 )
-                await repo.insert_seat(tx, game_id, 0, host_id, "p1", host_name)
+                await repo.insert_seat(tx, game_id, 0, host_id, "p1", clean_name(host_name))
                 await repo.log_action(tx, game_id, 1, host_id, "new", variant, None, now)
         except sqlite3.IntegrityError as exc:
             raise Refusal("channel_busy") from exc
@@ -171,7 +172,7 @@ class GameService:
             now = self.clock()
             async with self.db.transaction() as tx:
                 n = len(row.seats)
-                await repo.insert_seat(tx, game_id, n, user_id, f"p{n + 1}", name)
+                await repo.insert_seat(tx, game_id, n, user_id, f"p{n + 1}", clean_name(name))
                 version = await repo.bump(tx, row, now)
                 await repo.log_action(tx, game_id, version, user_id, "join", None, None, now)
             return Change("join", await self._row(game_id))
@@ -487,6 +488,15 @@ def _window_seconds(row: GameRow, bot_opts: dict[str, int]) -> float:
         if name in values:
             return float(values[name])
     return WINDOW_SECONDS
+
+
+def clean_name(name: str) -> str:
+    """A display name as stored: control, zero-width and bidi characters removed, at most 32
+    characters, never empty (reliability.md §4.4)."""
+    kept = "".join(" " if ch.isspace() else ch for ch in name
+                   if ch.isspace() or unicodedata.category(ch) not in ("Cc", "Cf", "Zl", "Zp"))
+    kept = " ".join(kept.split())[:32]
+    return kept or "?"
 
 
 def _bot_text(options: str) -> str:

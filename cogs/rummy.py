@@ -43,6 +43,7 @@ from cogs.ui import (
     lobby_info,
     lobby_message,
     mask_of,
+    nm,
     result_lines,
     selected_cards,
     table_message,
@@ -571,7 +572,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
             seat = row.by_seat(change.seat)
             if seat is not None:
                 key = "turn.resigned_timeouts" if change.resigned_by_timeouts else "turn.timed_out"
-                await self._channel(row.channel_id).send(translate(key, loc, name=seat.name))
+                await self._channel(row.channel_id).send(translate(key, loc, name=nm(seat.name)))
         if change.deal_over and change.kind in ("move", "timeout", "window", "resign"):
             await self._post_deal_end(row, game)
         if change.game_over:

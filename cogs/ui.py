@@ -34,6 +34,11 @@ NEEDS_ONE = ("discard", "knock", "claim")
 NEEDS_TARGET = ("layoff", "swap")
 
 
+def nm(name: str) -> str:
+    """A display name inside message text: Markdown and mentions neutralised (reliability.md §4.4)."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+
+
 def t(key: str, locale: str, **params: Any) -> str:
     return translate(key, locale, **params)
 
@@ -175,7 +180,7 @@ def lobby_message(row: GameRow, locale: str, *, closed: str | None = None) -> tu
 
     lo, hi = PLAYERS[row.variant]
     seats = ", ".join(
-        f"{s.name}" + (f" ({t('lobby.host', locale)})" if s.user_id == row.host_id else "") for s in row.seats
+        nm(s.name) + (f" ({t('lobby.host', locale)})" if s.user_id == row.host_id else "") for s in row.seats
     )
     timer = t("lobby.timer_none", locale) if not row.timer_minutes else t(
         "lobby.timer", locale, minutes=format_number(row.timer_minutes, locale))
@@ -215,7 +220,7 @@ def last_move_text(row: GameRow, game: Game, locale: str) -> str:
     if not last:
         return ""
     seat, _, move = last.partition(" ")
-    return t("table.line.last", locale, name=row.names.get(seat, seat), move=describe_move(move, locale))
+    return t("table.line.last", locale, name=nm(row.names.get(seat, seat)), move=describe_move(move, locale))
 
 
 def table_message(row: GameRow, game: Game, locale: str, *, note: str | None = None) -> tuple[str, discord.ui.View]:
@@ -229,9 +234,9 @@ def table_message(row: GameRow, game: Game, locale: str, *, note: str | None = N
     elif game.hand_over:
         lines.append(t("table.line.deal_over", locale, deal=view_.deal_number))
     elif view_.phase == "window":
-        lines.append(t("table.line.window", locale, names=", ".join(row.names.get(s, s) for s in view_.actors)))
+        lines.append(t("table.line.window", locale, names=", ".join(nm(row.names.get(s, s)) for s in view_.actors)))
     elif game.current_seat is not None:
-        lines.append(t("table.line.turn", locale, name=row.names.get(game.current_seat, game.current_seat),
+        lines.append(t("table.line.turn", locale, name=nm(row.names.get(game.current_seat, game.current_seat)),
                        deal=view_.deal_number, variant=variant_name(row.variant, locale)))
     last = last_move_text(row, game, locale)
     if last:
@@ -283,7 +288,7 @@ def hand_message(row: GameRow, game: Game, seat: str, state: HandState, locale: 
     if legal:
         lines.append(t("hand.your_turn", locale))
     elif not game.hand_over and game.current_seat:
-        lines.append(t("hand.waiting", locale, name=row.names.get(game.current_seat, game.current_seat)))
+        lines.append(t("hand.waiting", locale, name=nm(row.names.get(game.current_seat, game.current_seat))))
     view = discord.ui.View(timeout=None)
     for page in range(min(HAND_PAGES, (len(hand) + PAGE - 1) // PAGE)):
         options = []
@@ -335,14 +340,14 @@ def result_lines(row: GameRow, game: Game, locale: str) -> list[str]:
     out = []
     for s in order:
         points = game.hand_points.get(s.seat, 0)
-        out.append(t("result.line", locale, name=s.name, points=format_number(points, locale),
+        out.append(t("result.line", locale, name=nm(s.name), points=format_number(points, locale),
                      total=format_number(totals.get(s.seat, 0), locale)))
     return out
 
 
 def final_message(row: GameRow, game: Game, results: list[Any], locale: str) -> tuple[str, discord.ui.View]:
-    names = {s.user_id: s.name for s in row.seats}
-    winners = ", ".join(row.names.get(w, w) for w in game.winners) or "-"
+    names = {s.user_id: nm(s.name) for s in row.seats}
+    winners = ", ".join(nm(row.names.get(w, w)) for w in game.winners) or "-"
     lines = [t("final.title", locale, variant=variant_name(row.variant, locale), winners=winners)]
     for r in results:
         lines.append(t("final.line", locale, place=r["place"], name=names.get(r["user_id"], "?"),

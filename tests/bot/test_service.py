@@ -859,3 +859,11 @@ async def test_cut_in_window_then_the_next_player_decides_on_the_turn_timer(env)
     assert timeout.kind == "timeout" and timeout.seat == decider
     assert timeout.engine.phase != "window"
     assert any(e.kind == "cut_in" and e.seat == asker for e in timeout.events)
+
+
+def test_display_names_are_stored_without_control_or_bidi_characters():
+    from bot.service import clean_name
+
+    assert clean_name("Ana\u200b\u202e**x**\n@everyone") == "Ana**x** @everyone"
+    assert clean_name("\u200b\u2066") == "?"
+    assert len(clean_name("x" * 100)) == 32
