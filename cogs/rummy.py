@@ -329,6 +329,12 @@ class RummyCog(commands.Cog, name="RummyCog"):
         await self.guarded(interaction, self.lobby_action(interaction, verb, game_id, edit=True))
 
     async def lobby_action(self, interaction: discord.Interaction, verb: str, game_id: int, *, edit: bool) -> None:
+        # Acknowledge first: a button privately (type 6, the lobby is then edited in place), a
+        # command ephemerally; refusals that follow are ephemeral followups either way.
+        if edit:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
         row = await self.service.get(game_id)
         if row is None or row.guild_id != interaction.guild_id:
             raise Refusal("no_game")
@@ -354,10 +360,9 @@ class RummyCog(commands.Cog, name="RummyCog"):
         content, view = lobby_message(change.game, loc, closed=closed)
         image = await self.lobby_picture(change.game)
         if edit and row.status == "lobby":
-            await interaction.response.edit_message(content=content, view=view, attachments=[file_of(image)])
+            await interaction.edit_original_response(content=content, view=view, attachments=[file_of(image)])
         else:
-            await interaction.response.send_message(translate(f"lobby.done.{verb}", user_locale(interaction)),
-                                                    ephemeral=True)
+            await interaction.followup.send(translate(f"lobby.done.{verb}", user_locale(interaction)), ephemeral=True)
             if row.lobby_message_id and row.status == "lobby":
                 await self._edit_channel_message(row.channel_id, row.lobby_message_id, content=content, view=view,
                                                  attachments=[file_of(image)])

@@ -85,7 +85,7 @@ class Table:
         self.game_id = int(custom_ids(self.lobby)[0].split(":")[2])
         for user in self.users[1:]:
             rec = await (await self.fake.click(user, self.lobby, f"rummy:join:{self.game_id}")).settled(timeout=15)
-            assert rec.response_type == 7, rec.responses
+            assert rec.response_type == 6, rec.responses
         rec = await (await self.fake.click(self.users[0], self.lobby, f"rummy:start:{self.game_id}")).settled(
             timeout=15)
         assert self.row()["status"] == "playing"
