@@ -54,8 +54,10 @@ async def main() -> None:
                 await (await fake.click(users[0], table.lobby, f"rummy:start:{table.game_id}")).settled()
                 await table.wait_table()
                 rnd = random.Random(11)
-                for _ in range(9):
+                for step in range(40):
                     game = table.game()
+                    if step >= 9 and game.phase == "draw":
+                        break
                     user = table.user_of(game.actors[0])
                     choices = await table.suggestions(user)
                     await table.play(user, table.pick(choices, rnd)["value"])

@@ -142,8 +142,8 @@ class BasicRummy(Game):
     def stuck(self, seat: str, using: list[int], after: list[tuple[str, list[int], list]] | None = None) -> bool:
         rest = list(self.hands[seat])
         self.remove(rest, using)
-        if len(rest) != 1 or rest[0] != self.took:
-            return False
+        if len(rest) != 1 or rest[0] != self.took or rest.count(self.took) <= self.took_keep:
+            return False  # (an identical card held before the take is another card: it may be discarded)
         if self.opt("last_discard_required"):
             return True  # the last card could neither be discarded nor laid off
         if after is None:
@@ -414,7 +414,7 @@ class Wrotham(BasicRummy):
             # §1.9: all the hand goes down but at most one card, which is then discarded.
             if chosen and len(hand) - n <= 1 and not (ldr and n == len(hand)):
                 rest = list((have - used).elements())
-                if rest != [self.took]:
+                if rest != [self.took] or self.took_keep:
                     results.add("meld " + " | ".join(self.meld_text(cands[i]) for i in chosen))
             for i in range(start, len(cands)):
                 cu = used + Counter(cands[i].cards)

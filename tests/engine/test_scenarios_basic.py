@@ -862,3 +862,27 @@ def test_refused_moves_leave_the_game_unchanged():
     refuse(g, "ana", "layoff KD to 7", "no_such_meld")
     refuse(g, "ana", "knock KD", "unknown_move")
     roundtrip(g)
+
+
+def test_wrotham_a_joker_held_before_taking_another_may_stay_to_be_discarded():
+    # §1.3.4 with identical cards (found by the long property run, wrotham seed 105): ana holds a
+    # joker and takes the discarded one; laying one off leaves the joker she held before, which she
+    # may discard (the taken one went to the table), even with last_discard_required.
+    g = load(
+        """[Variant "wrotham"]
+[Options "last_discard_required=true"]
+[Seats "ana bea"]
+[Hand "ana" "JK"]
+[Hand "bea" "2C 3D 8S 9H KD QC TS"]
+[Discard "JK"]
+[Table "ana: 3S 3H 3C"]
+[Turn "ana"]
+ana take
+"""
+    )
+    assert "layoff JK=3D to 1" in g.legal_moves("ana")
+    g.play("ana", "layoff JK=3D to 1")
+    assert g.legal_moves("ana") == ["discard JK"]
+    g.play("ana", "discard JK")
+    assert g.hand_over
+    roundtrip(g)
