@@ -71,6 +71,15 @@ async def test_two_player_gin_game_to_the_end(table: Table) -> None:
     rec = await (await table.fake.slash(table.users[1], "rummy replay", {})).settled(timeout=60)
     replay = answers(rec)[-1]
     assert not replay.ephemeral and replay.attachments[0].filename == "replay.gif"
+    # Rematch: a new lobby in the channel with the same seats and options.
+    await (await table.fake.click(table.users[1], final[0], rematch)).settled(timeout=20)
+    lobby = await table.fake.wait_for_message(
+        lambda m: any(c.startswith("rummy:join:") and c != f"rummy:join:{table.game_id}" for c in custom_ids(m)),
+        timeout=20)
+    new_id = int(next(c for c in custom_ids(lobby) if c.startswith("rummy:join:")).split(":")[2])
+    seated = table.query("SELECT user_id FROM seats WHERE game_id = ?", (new_id,))
+    assert sorted(r[0] for r in seated) == sorted(u.id for u in table.users)
+    assert table.query("SELECT options FROM games WHERE id = ?", (new_id,))[0][0] == "target=1"
     scan_for_leaks(table.fake, table.users)
     assert table.fake.violations == []
 
