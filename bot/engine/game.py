@@ -566,6 +566,8 @@ class Game:
         meld = self.on_table[index]
         self.hands[seat].remove(card)
         self.hands[seat].append(JOKER)
+        if self.took == JOKER:
+            self.took_keep += 1  # the joker got back is another card than the joker just taken (§1.3.4)
         meld.cards, meld.stands = list(reading.cards), list(reading.stands)
         self.placed.add(seat)
         return [Event("swapped", seat, {"card": card_code(card), "number": index + 1})]

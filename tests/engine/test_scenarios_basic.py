@@ -886,3 +886,28 @@ ana take
     g.play("ana", "discard JK")
     assert g.hand_over
     roundtrip(g)
+
+
+def test_wrotham_a_joker_got_back_by_exchange_may_be_kept_to_discard_after_laying_off_the_taken_one():
+    # Same rule (found by the long property run, wrotham seed 106): ana takes the discarded joker,
+    # gets a second one back by exchange, lays one off and discards the other.
+    g = load(
+        """[Variant "wrotham"]
+[Options "last_discard_required=true"]
+[Seats "ana bea"]
+[Hand "ana" "5D"]
+[Hand "bea" "2C 3D 8S 9H KD QC TS"]
+[Discard "JK"]
+[Table "bea: 5S 5H JK=5D | 3S 3H 3C"]
+[Turn "ana"]
+ana take
+ana swap 5D to 1
+"""
+    )
+    assert g.hand("ana") == ["JK", "JK"]
+    assert "layoff JK=3D to 2" in g.legal_moves("ana")
+    g.play("ana", "layoff JK=3D to 2")
+    assert g.legal_moves("ana") == ["discard JK"]
+    g.play("ana", "discard JK")
+    assert g.hand_over
+    roundtrip(g)
