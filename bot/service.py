@@ -131,6 +131,17 @@ class GameService:
         return load_game(row.record or "")
 
     # ------------------------------------------------------------------ lobbies
+    async def check_lobby(self, *, channel_id: int, variant: str, options: str = "", timer_minutes: float = 5) -> None:
+        """Refuse a lobby before anything is written (the cog answers privately, then acknowledges)."""
+        if variant not in VARIANTS:
+            raise IllegalMove("unknown_variant", f"unknown variant {variant!r}", {"variant": variant,
+                                                                                   "valid": list(VARIANTS)})
+        make_rules(variant, split_options(options)[0])
+        if not 0 <= timer_minutes <= 24 * 60:
+            raise Refusal("bad_timer")
+        if await self.in_channel(channel_id) is not None:
+            raise Refusal("channel_busy")
+
     async def open_lobby(
         self, *, guild_id: int, channel_id: int, host_id: int, host_name: str, variant: str, options: str = "",
         timer_minutes: float = 5, locale: str = "es",

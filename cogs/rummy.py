@@ -148,15 +148,19 @@ class RummyCog(commands.Cog, name="RummyCog"):
         async def run() -> None:
             assert interaction.guild_id is not None and interaction.channel_id is not None
             locale = locale_of(str(interaction.guild_locale.value) if interaction.guild_locale else None)
+            timer_minutes = 5 if timer is None else timer
+            # Refusals are private and come first; then acknowledge publicly (the lobby is for all).
+            await self.service.check_lobby(channel_id=interaction.channel_id, variant=variant.value,
+                                           options=options or "", timer_minutes=timer_minutes)
+            await interaction.response.defer(thinking=True)
             change = await self.service.open_lobby(
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id, host_id=interaction.user.id,
                 host_name=interaction.user.display_name, variant=variant.value, options=options or "",
-                timer_minutes=5 if timer is None else timer, locale=locale,
+                timer_minutes=timer_minutes, locale=locale,
             )
             content, view = lobby_message(change.game, change.game.locale)
             image = await self.lobby_picture(change.game)
-            await interaction.response.send_message(content, view=view, file=file_of(image))
-            message = await interaction.original_response()
+            message = await interaction.followup.send(content, view=view, file=file_of(image), wait=True)
             await self.service.set_messages(change.game.id, lobby_message_id=message.id)
 
         await self.guarded(interaction, run())
