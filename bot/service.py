@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from bot.engine import PLAYERS, VARIANTS, Event, Game, IllegalMove, load_game, make_rules, new_game
+from bot.engine import PLAYERS, Event, Game, IllegalMove, load_game, make_rules, new_game
 from bot.store import Database, GameRow, repo
 
 log = logging.getLogger(__name__)
@@ -87,6 +87,16 @@ def split_options(text: str) -> tuple[str, dict[str, int]]:
     return " ".join(engine_words), bot_values
 
 
+def lobby_options(variant: str, options: str, timer_minutes: float) -> str:
+    """Validate a lobby's variant, options and timer; the options text as stored (non-default
+    engine options, then the bot's). The engine refuses unknown variants, names or values, listing
+    the valid ones."""
+    rules = make_rules(variant, split_options(options)[0])
+    if not 0 <= timer_minutes <= 24 * 60:
+        raise Refusal("bad_timer")
+    return " ".join(filter(None, [rules.options_text(), _bot_text(options)]))
+
+
 class GameService:
     """Lobbies, moves and timers, serialized per game and committed before announced."""
 
@@ -133,12 +143,7 @@ class GameService:
     # ------------------------------------------------------------------ lobbies
     async def check_lobby(self, *, channel_id: int, variant: str, options: str = "", timer_minutes: float = 5) -> None:
         """Refuse a lobby before anything is written (the cog answers privately, then acknowledges)."""
-        if variant not in VARIANTS:
-            raise IllegalMove("unknown_variant", f"unknown variant {variant!r}", {"variant": variant,
-                                                                                   "valid": list(VARIANTS)})
-        make_rules(variant, split_options(options)[0])
-        if not 0 <= timer_minutes <= 24 * 60:
-            raise Refusal("bad_timer")
+        lobby_options(variant, options, timer_minutes)
         if await self.in_channel(channel_id) is not None:
             raise Refusal("channel_busy")
 
@@ -146,14 +151,7 @@ class GameService:
         self, *, guild_id: int, channel_id: int, host_id: int, host_name: str, variant: str, options: str = "",
         timer_minutes: float = 5, locale: str = "es",
     ) -> Change:
-        if variant not in VARIANTS:
-            raise IllegalMove("unknown_variant", f"unknown variant {variant!r}", {"variant": variant,
-                                                                                   "valid": list(VARIANTS)})
-        engine_text, _ = split_options(options)
-        rules = make_rules(variant, engine_text)  # refuses unknown names or values, listing valid ones
-        options_text = " ".join(filter(None, [rules.options_text(), _bot_text(options)]))
-        if not 0 <= timer_minutes <= 24 * 60:
-            raise Refusal("bad_timer")
+        options_text = lobby_options(variant, options, timer_minutes)
         now = self.clock()
         try:
             async with self.db.transaction() as tx:
