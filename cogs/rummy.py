@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import pickle
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -515,7 +514,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
             if arg is not None:
                 return f"{verb} {' '.join(cards)} to {arg}"
             targets = [n for n in range(1, len(game.table) + 1)
-                       if _accepts(game, seat, f"{verb} {' '.join(cards)} to {n}")]
+                       if game.accepts(seat, f"{verb} {' '.join(cards)} to {n}")]
             if len(targets) == 1:
                 return f"{verb} {' '.join(cards)} to {targets[0]}"
             if not targets:
@@ -722,14 +721,4 @@ class RummyCog(commands.Cog, name="RummyCog"):
     async def _edit_channel_message(self, channel_id: int, message_id: int, **kwargs: Any) -> None:
         with contextlib.suppress(discord.HTTPException):
             await self._channel(channel_id).get_partial_message(message_id).edit(**kwargs)
-
-
-def _accepts(game: Game, seat: str, move: str) -> bool:
-    """Whether the engine would accept ``move`` now, tried on a copy."""
-    trial = pickle.loads(pickle.dumps(game, pickle.HIGHEST_PROTOCOL))
-    try:
-        trial.play(seat, move)
-    except IllegalMove:
-        return False
-    return True
 

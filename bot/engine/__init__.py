@@ -3,7 +3,8 @@
 Public contract (``../shared/notation.md``): ``load_game``, ``new_game``, ``IllegalMove`` and the
 ``Game`` they return; the view dataclasses in ``views``. Extensions the bot uses: ``make_rules``
 (validate a lobby's options before a game exists), ``PLAYERS`` (each variant's seat range),
-``VARIANTS`` and ``OPTION_SPECS``. Everything else is internal.
+``VARIANTS``, ``OPTION_SPECS`` and ``Game.accepts(seat, move)`` (try a move on a copy).
+Everything else is internal.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ the views. It knows nothing of Discord, SQL or pixels.
 
 from __future__ import annotations
 
+import pickle
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -667,6 +668,20 @@ class Game:
         if self.drawn is not None and self.drawn in legal:
             return self.drawn
         return max(legal, key=lambda c: (self.value(c), c))
+
+    def accepts(self, seat: str, move: str) -> bool:
+        """Whether ``move`` would be accepted now, tried on a copy (rami's swap listing, the bot
+        asking which meld a layoff targets). The game is left unchanged.
+
+        The copy is a pickle round trip: the state is plain data, and this is about four times
+        faster than ``copy.deepcopy``.
+        """
+        trial = pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
+        try:
+            trial.play(seat, move)
+        except IllegalMove:
+            return False
+        return True
 
     def can_discard(self, seat: str, card: int) -> bool:
         try:

@@ -10,7 +10,6 @@ knows Discord or SQL.
 
 from __future__ import annotations
 
-import pickle
 from collections import Counter
 from typing import Any
 
@@ -635,18 +634,6 @@ class Rami(TableManipulation, Game):
         order = sorted(set(hand), key=lambda c: (-self.value(c), display_key(c)))
         return moves + [f"discard {card_code(c)}" for c in order]
 
-    def accepts(self, seat: str, move: str) -> bool:
-        """Whether ``move`` would be accepted now, tried on a copy (used only on rare paths).
-
-        The copy is a pickle round trip: the state is plain data, and this is about four times
-        faster than ``copy.deepcopy`` (``legal_moves`` lists swaps through here on every turn).
-        """
-        trial = pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
-        try:
-            trial.play(seat, move)
-        except IllegalMove:
-            return False
-        return True
 
     def layout_from_tags(self, tags: Any) -> dict[str, Any]:
         out = super().layout_from_tags(tags)
