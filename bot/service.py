@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from bot.engine import PLAYERS, Event, Game, IllegalMove, load_game, make_rules, new_game
-from bot.store import Database, GameRow, repo
+from bot.store import Database, GameRow, Tx, repo
 
 log = logging.getLogger(__name__)
 
@@ -141,11 +141,15 @@ class GameService:
         return load_game(row.record or "")
 
     # ------------------------------------------------------------------ lobbies
-    async def check_lobby(self, *, channel_id: int, variant: str, options: str = "", timer_minutes: float = 5) -> None:
+    async def check_lobby(
+        self, *, guild_id: int, channel_id: int, host_id: int, variant: str, options: str = "",
+        timer_minutes: float = 5,
+    ) -> None:
         """Refuse a lobby before anything is written (the cog answers privately, then acknowledges)."""
         lobby_options(variant, options, timer_minutes)
         if await self.in_channel(channel_id) is not None:
             raise Refusal("channel_busy")
+        await _one_lobby_per_host(self.db, guild_id, host_id)
 
     async def open_lobby(
         self, *, guild_id: int, channel_id: int, host_id: int, host_name: str, variant: str, options: str = "",
@@ -155,6 +159,7 @@ class GameService:
         now = self.clock()
         try:
             async with self.db.transaction() as tx:
+                await _one_lobby_per_host(tx, guild_id, host_id)  # again inside the write: two /new at once
                 game_id = await repo.insert_game(
                     tx, guild_id=guild_id, channel_id=channel_id, host_id=host_id, variant=variant,
                     options=options_text, timer_minutes=timer_minutes, locale=locale, status="lobby", version=1,
@@ -480,6 +485,13 @@ def _after(row: GameRow, values: dict[str, Any], version: int, now: float, game:
 
 
 _ROW_FIELDS = {f.name for f in fields(GameRow)} - {"seats"}
+
+
+async def _one_lobby_per_host(tx: Tx | Database, guild_id: int, host_id: int) -> None:
+    # One open lobby per host and server (reliability.md R20): lobbies cannot be spammed over channels.
+    channel = await repo.lobby_hosted_by(tx, guild_id, host_id)
+    if channel is not None:
+        raise Refusal("host_has_lobby", channel=f"<#{channel}>")
 
 
 def _can_pass(game: Game) -> bool:

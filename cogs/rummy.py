@@ -26,6 +26,7 @@ from discord.ext import commands
 from bot.engine import VARIANTS, Game, IllegalMove
 from bot.i18n import locale_of, translate
 from bot.moves import describe_move, normalize_move, rank_moves, refusal_text
+from bot.ratelimit import TYPING_BURST, TYPING_RATE, FloodGate
 from bot.service import Change, GameService, Refusal, Stale
 from bot.store import GameRow, repo
 from cogs.ui import (
@@ -79,6 +80,8 @@ class RummyCog(commands.Cog, name="RummyCog"):
         self._dirty: dict[int, int] = {}
         self._refreshers: dict[int, asyncio.Task[None]] = {}
         self._under_table: dict[int, int] = {}
+        self.clicks = FloodGate()  # every command, click and modal (reliability.md R20)
+        self.typing = FloodGate(TYPING_RATE, TYPING_BURST)  # autocomplete, which cannot be answered in words
 
     @property
     def service(self) -> GameService:
@@ -116,6 +119,12 @@ class RummyCog(commands.Cog, name="RummyCog"):
             log.warning("could not answer interaction %s: %r", interaction.id, exc)
 
     async def guarded(self, interaction: discord.Interaction, coro: Any, names: dict[str, str] | None = None) -> None:
+        if not self.clicks.allow(interaction.user.id):
+            # Flooding: answer at once, touch nothing (no database, no render) (reliability.md R20).
+            coro.close()
+            wait = max(1, round(self.clicks.retry_after(interaction.user.id)))
+            await self.say(interaction, translate("refusal.slow_down", user_locale(interaction), seconds=wait))
+            return
         try:
             await coro
         except (Refusal, IllegalMove) as exc:
@@ -149,7 +158,8 @@ class RummyCog(commands.Cog, name="RummyCog"):
             locale = locale_of(str(interaction.guild_locale.value) if interaction.guild_locale else None)
             timer_minutes = 5 if timer is None else timer
             # Refusals are private and come first; then acknowledge publicly (the lobby is for all).
-            await self.service.check_lobby(channel_id=interaction.channel_id, variant=variant.value,
+            await self.service.check_lobby(guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+                                           host_id=interaction.user.id, variant=variant.value,
                                            options=options or "", timer_minutes=timer_minutes)
             await interaction.response.defer(thinking=True)
             change = await self.service.open_lobby(
@@ -233,6 +243,8 @@ class RummyCog(commands.Cog, name="RummyCog"):
     async def play_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         """The caller's legal moves right now, most useful first; none when it is not their turn.
         Cannot be deferred: answered from the engine directly."""
+        if not self.typing.allow(interaction.user.id):
+            return []
         row = await self.service.in_channel(interaction.channel_id or 0)
         if row is None or row.status != "playing":
             return []

@@ -98,6 +98,15 @@ async def active_in_channel(tx: Tx | Database, channel_id: int) -> GameRow | Non
     return None if row is None else await get_game(tx, row["id"])
 
 
+async def lobby_hosted_by(tx: Tx | Database, guild_id: int, host_id: int) -> int | None:
+    """The channel of the open lobby ``host_id`` hosts in ``guild_id``, if any."""
+    row = await tx.fetchone(
+        "SELECT channel_id FROM games WHERE guild_id = ? AND host_id = ? AND status = 'lobby' LIMIT 1",
+        (guild_id, host_id),
+    )
+    return None if row is None else int(row["channel_id"])
+
+
 async def last_finished_in_channel(tx: Tx | Database, channel_id: int) -> GameRow | None:
     row = await tx.fetchone(
         "SELECT id FROM games WHERE channel_id = ? AND record IS NOT NULL AND status IN ('finished', 'playing', "

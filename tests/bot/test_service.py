@@ -202,8 +202,41 @@ async def test_one_lobby_or_game_per_channel(env):
     other = await env.svc.open_lobby(guild_id=GUILD, channel_id=101, host_id=5, host_name="e", variant="basic")
     assert other.game.channel_id == 101
     await env.svc.cancel(row.id, 1)  # the channel is free again once the game is over
-    again = await env.svc.open_lobby(guild_id=GUILD, channel_id=100, host_id=5, host_name="e", variant="basic")
+    again = await env.svc.open_lobby(guild_id=GUILD, channel_id=100, host_id=6, host_name="f", variant="basic")
     assert again.game.status == "lobby"
+
+
+async def test_one_open_lobby_per_host_and_server(env):
+    first = await env.svc.open_lobby(guild_id=GUILD, channel_id=101, host_id=5, host_name="e", variant="gin")
+    games = (await env.db.fetchone("SELECT COUNT(*) AS n FROM games"))["n"]
+    # A second lobby elsewhere in the same server is refused, naming the open one; nothing is written.
+    with pytest.raises(Refusal) as refused:
+        await env.svc.check_lobby(guild_id=GUILD, channel_id=102, host_id=5, variant="basic")
+    assert refused.value.code == "host_has_lobby" and refused.value.params == {"channel": "<#101>"}
+    with pytest.raises(Refusal, match="host_has_lobby"):
+        await env.svc.open_lobby(guild_id=GUILD, channel_id=102, host_id=5, host_name="e", variant="basic")
+    assert (await env.db.fetchone("SELECT COUNT(*) AS n FROM games"))["n"] == games
+    # Another server, or another host in the same server: allowed.
+    await env.svc.open_lobby(guild_id=GUILD + 1, channel_id=201, host_id=5, host_name="e", variant="basic")
+    await env.svc.open_lobby(guild_id=GUILD, channel_id=103, host_id=6, host_name="f", variant="basic")
+    # Once the lobby has started (or been cancelled) its host may open another.
+    await env.svc.join(first.game.id, 2, "b")
+    await env.svc.start(first.game.id, 5, seed="1")
+    again = await env.svc.open_lobby(guild_id=GUILD, channel_id=102, host_id=5, host_name="e", variant="basic")
+    await env.svc.cancel(again.game.id, 5)
+    await env.svc.check_lobby(guild_id=GUILD, channel_id=104, host_id=5, variant="basic")
+
+
+async def test_two_lobbies_opened_at_once_by_one_host_make_one(env):
+    attempts = [
+        env.svc.open_lobby(guild_id=GUILD, channel_id=110 + i, host_id=5, host_name="e", variant="basic")
+        for i in range(6)
+    ]
+    outcomes = await asyncio.gather(*attempts, return_exceptions=True)
+    opened = [o for o in outcomes if not isinstance(o, BaseException)]
+    assert len(opened) == 1
+    assert all(isinstance(o, Refusal) and o.code == "host_has_lobby" for o in outcomes if o not in opened)
+    assert (await env.db.fetchone("SELECT COUNT(*) AS n FROM games WHERE host_id = 5"))["n"] == 1
 
 
 async def test_join_rules(env):

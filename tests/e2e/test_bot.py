@@ -277,3 +277,43 @@ async def test_rearranging_the_table_through_the_modal(table: Table) -> None:
         assert table.row()["version"] == version + 1
         assert table.game().table, "the meld is on the table"
     assert table.fake.violations == []
+
+
+async def test_a_flooding_user_is_told_to_slow_down_and_nobody_else_waits(table: Table) -> None:
+    table.users = table.users[:2]
+    await table.open("gin")
+    flooder, other = table.users[1], table.users[0]  # Bea reads English, Ana Spanish
+    tab = table.table_message()
+    version = table.row()["version"]
+    hand = f"rummy:hand:{table.game_id}"
+    # 60 clicks of My hand at once (reliability.md R20), and the other player's click among them.
+    clicks = [table.fake.click(flooder, tab, hand) for _ in range(60)]
+    recs = await asyncio.gather(*clicks[:30], table.fake.click(other, tab, hand), *clicks[30:])
+    for rec in recs:
+        await rec.settled(timeout=30)
+    mine = [r for r in recs if r.user.id == flooder.id]
+    slowed = [r for r in mine if "too many clicks" in answers(r)[-1].content.lower()]
+    shown = [r for r in mine if answers(r)[-1].attachments]
+    assert len(slowed) + len(shown) == 60 and 40 <= len(slowed) <= 60 - 8
+    for rec in slowed:
+        reply = answers(rec)[-1]
+        assert reply.ephemeral and reply.visible_to == flooder.id and not reply.attachments
+        assert rec.responses[0].elapsed < 3  # answered at once, not queued behind the renders
+    theirs = next(r for r in recs if r.user.id == other.id)
+    assert answers(theirs)[-1].attachments and answers(theirs)[-1].visible_to == other.id
+    assert table.row()["version"] == version  # looking at a hand changes nothing, flood or not
+    # Twenty lobbies in twenty channels from one member: one is opened, the rest are refused privately.
+    host = table.fake.add_user("Carlos", locale="es-ES")
+    channels = [table.fake.add_channel(f"mesa-{i}") for i in range(20)]
+    replies = []
+    for cid in channels:
+        rec = await (await table.fake.slash(host, "rummy new", {"variant": "basic"}, channel=cid)).settled(timeout=20)
+        replies.append(answers(rec)[-1])
+    lobbies = table.query("SELECT channel_id FROM games WHERE host_id = ? AND status = 'lobby'", (host.id,))
+    assert [r["channel_id"] for r in lobbies] == [channels[0]]
+    refused = replies[1:]
+    assert all(r.ephemeral and r.visible_to == host.id for r in refused)
+    assert any(f"<#{channels[0]}>" in r.content and "ya tienes una sala" in r.content.lower() for r in refused)
+    assert all("ya tienes una sala" in r.content.lower() or "demasiados clics" in r.content.lower()
+               for r in refused)
+    assert table.fake.violations == []

@@ -1,0 +1,66 @@
+"""Per-user flood control for interactions (reliability.md R20): one token bucket per user id.
+
+What it is: a pure, clock-injected limiter the cog asks before doing any work for a click or
+command, so one user clicking 50 times a second gets a quick "slow down" while everybody else's
+games keep their speed. What it is not: a replacement for Discord's own rate limits (discord.py
+handles those on our outgoing requests), and it stores nothing: a restart forgets every bucket.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+# A player's busiest moment (pick cards in the hand select, press a button, open the hand again)
+# is a handful of interactions within a second or two; the burst covers that, the rate covers play.
+CLICK_RATE = 2.0  # interactions per second, sustained
+CLICK_BURST = 8
+TYPING_RATE = 5.0  # autocomplete requests per second: one per keystroke pause
+TYPING_BURST = 15
+MAX_USERS = 10_000  # buckets kept before the idle ones are dropped
+
+
+class FloodGate:
+    """A token bucket per user: ``burst`` tokens, refilled at ``rate`` a second; one per request."""
+
+    def __init__(
+        self, rate: float = CLICK_RATE, burst: int = CLICK_BURST, *, clock: Callable[[], float] = time.monotonic,
+        max_users: int = MAX_USERS,
+    ) -> None:
+        if rate <= 0 or burst < 1:
+            raise ValueError("a flood gate needs a positive rate and a burst of at least one")
+        self.rate = rate
+        self.burst = float(burst)
+        self.clock = clock
+        self.max_users = max_users
+        self._buckets: dict[int, tuple[float, float]] = {}  # user id -> (tokens, when counted)
+        self._sweep_at = max_users
+
+    def allow(self, user_id: int) -> bool:
+        """Take a token for ``user_id``; False (and nothing taken) when the bucket is empty."""
+        now = self.clock()
+        tokens, then = self._buckets.get(user_id, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - then) * self.rate)
+        if tokens < 1.0:
+            self._buckets[user_id] = (tokens, now)
+            return False
+        self._buckets[user_id] = (tokens - 1.0, now)
+        if len(self._buckets) > self._sweep_at:
+            self._forget_idle(now)
+            # Many users busy at once: sweep again only when the table has doubled (amortised).
+            self._sweep_at = max(self.max_users, 2 * len(self._buckets))
+        return True
+
+    def retry_after(self, user_id: int) -> float:
+        """Seconds until ``user_id`` may act again (0 when a token is there now)."""
+        if user_id not in self._buckets:
+            return 0.0
+        tokens, then = self._buckets[user_id]
+        tokens = min(self.burst, tokens + (self.clock() - then) * self.rate)
+        return max(0.0, (1.0 - tokens) / self.rate)
+
+    def _forget_idle(self, now: float) -> None:
+        # A bucket that has refilled completely is the same as no bucket at all.
+        full = [u for u, (tokens, then) in self._buckets.items() if tokens + (now - then) * self.rate >= self.burst]
+        for user_id in full:
+            del self._buckets[user_id]

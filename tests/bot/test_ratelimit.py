@@ -1,0 +1,80 @@
+"""``bot.ratelimit.FloodGate``: one user's flood is refused quickly, everybody else is untouched.
+
+What a user would notice if these failed: a player selecting cards and pressing a button at a
+normal pace told to slow down, or one user clicking 50 times a second slowing everybody's games.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.ratelimit import CLICK_BURST, CLICK_RATE, FloodGate
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def test_a_normal_turn_is_never_refused() -> None:
+    clock = Clock()
+    gate = FloodGate(clock=clock)
+    # A busy turn: open the hand, pick cards three times, meld, pick, discard; then think a while.
+    for _turn in range(50):
+        for _ in range(7):
+            assert gate.allow(1)
+            clock.t += 0.3
+        clock.t += 5
+
+
+def test_fifty_clicks_a_second_get_the_burst_then_the_rate() -> None:
+    clock = Clock()
+    gate = FloodGate(clock=clock)
+    allowed = 0
+    for _ in range(500):  # 50 a second for 10 seconds
+        allowed += gate.allow(1)
+        clock.t += 0.02
+    assert allowed == pytest.approx(CLICK_BURST + 10 * CLICK_RATE, abs=1)
+    assert 0 < gate.retry_after(1) <= 1 / CLICK_RATE
+    # Other users are not affected by one user's flood.
+    assert all(gate.allow(u) for u in range(2, 50))
+
+
+def test_the_bucket_refills_after_a_pause() -> None:
+    clock = Clock()
+    gate = FloodGate(clock=clock)
+    while gate.allow(1):
+        pass
+    assert not gate.allow(1)
+    clock.t += gate.retry_after(1)
+    assert gate.allow(1)
+    clock.t += CLICK_BURST / CLICK_RATE
+    assert sum(gate.allow(1) for _ in range(CLICK_BURST + 5)) == CLICK_BURST
+
+
+def test_idle_buckets_are_forgotten_when_there_are_many() -> None:
+    clock = Clock()
+    gate = FloodGate(clock=clock, max_users=100)
+    for u in range(100):
+        gate.allow(u)
+    clock.t += 60
+    gate.allow(1000)
+    gate.allow(1001)
+    assert len(gate._buckets) <= 2
+    # A user still flooding keeps their (empty) bucket across the clean-up.
+    flood = FloodGate(clock=clock, max_users=3)
+    while flood.allow(7):
+        pass
+    for u in range(10):
+        flood.allow(u)
+    assert not flood.allow(7)
+
+
+def test_a_gate_needs_a_rate_and_a_burst() -> None:
+    with pytest.raises(ValueError):
+        FloodGate(0, 5)
+    with pytest.raises(ValueError):
+        FloodGate(1, 0)
