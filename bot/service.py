@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from bot.engine import PLAYERS, Event, Game, IllegalMove, load_game, make_rules, new_game
+from bot.seasons import Standing, games_in, standings
 from bot.store import Database, GameRow, Tx, repo
 
 log = logging.getLogger(__name__)
@@ -191,7 +192,8 @@ class GameService:
                 await repo.log_action(tx, game_id, version, user_id, "join", None, None, now)
             return Change("join", await self._row(game_id))
 
-    async def leave(self, game_id: int, user_id: int) -> Change:
+    async def leave(self, game_id: int, user_id: int, *, kicked_by: int | None = None) -> Change:
+        """Leave a lobby; ``kicked_by``: a server manager removed ``user_id`` (audited)."""
         async with self.lock(game_id):
             row = await self._row(game_id)
             if row.status != "lobby":
@@ -210,6 +212,9 @@ class GameService:
                     values["host_id"] = rest[0].user_id  # the next seated player hosts
                 version = await repo.bump(tx, row, now, **values)
                 await repo.log_action(tx, game_id, version, user_id, "leave", None, None, now)
+                if kicked_by is not None:
+                    await repo.add_audit(tx, row.guild_id, kicked_by, "kick", now, game_id=game_id,
+                                         detail=str(user_id))
             return Change("leave", await self._row(game_id))
 
     async def cancel(self, game_id: int, user_id: int, *, is_admin: bool = False) -> Change:
@@ -224,6 +229,8 @@ class GameService:
                 version = await repo.bump(tx, row, now, status="cancelled", turn_deadline=None, window_deadline=None,
                                           next_deal_at=None, finished_at=now)
                 await repo.log_action(tx, game_id, version, user_id, "cancel", None, None, now)
+                if user_id != row.host_id:  # a manager used their power over someone else's game
+                    await repo.add_audit(tx, row.guild_id, user_id, "cancel", now, game_id=game_id)
             self._cache.pop(game_id, None)
             return Change("cancel", await self._row(game_id))
 
@@ -269,10 +276,11 @@ class GameService:
     # ------------------------------------------------------------------ moves
     async def play(
         self, game_id: int, user_id: int, move: str, *, interaction_id: int | None = None,
-        version: int | None = None,
+        version: int | None = None, kicked_by: int | None = None,
     ) -> Change:
         """Apply one RGN move for the seat of ``user_id``. ``version`` (from a button) must be the
-        game's current one, else ``Stale``. Refusals change nothing."""
+        game's current one, else ``Stale``. Refusals change nothing. ``kicked_by``: a server
+        manager resigns ``user_id``'s seat for them (audited in the same transaction)."""
         async with self.lock(game_id):
             row = await self._row(game_id)
             if row.status != "playing":
@@ -285,6 +293,8 @@ class GameService:
             if version is not None and version != row.version:
                 raise Stale(row)
             verb = move.split()[0].lower() if move.split() else ""
+            if kicked_by is not None and verb != "resign":
+                raise ValueError("a manager can only resign a seat for its player")
             if verb in ("timeout",):
                 raise Refusal("not_a_player_move", verb=verb)
             game = self._working_game(row)
@@ -296,9 +306,10 @@ class GameService:
             except (Refusal, IllegalMove):
                 self._cache[row.id] = (row.version, game)  # a refused move left the game unchanged
                 raise
+            audit = None if kicked_by is None else (kicked_by, "kick", str(user_id))
             return await self._commit(row, game, "resign" if verb == "resign" else "move", user_id, seat.seat,
                                       game.log[-1].split(" ", 1)[1] if game.log else move, events, interaction_id,
-                                      before, reset_timeouts=True)
+                                      before, reset_timeouts=True, audit=audit)
 
     async def next_deal(self, game_id: int, user_id: int | None, *, version: int | None = None) -> Change:
         async with self.lock(game_id):
@@ -318,6 +329,52 @@ class GameService:
 
     async def resign(self, game_id: int, user_id: int) -> Change:
         return await self.play(game_id, user_id, "resign")
+
+    # ------------------------------------------------------------------ seasons and managers
+    async def season(self, guild_id: int, number: int | None = None) -> repo.SeasonRow:
+        """The server's current season, or season ``number`` (refused when there is none)."""
+        if number is None:
+            return await repo.current_season(self.db, guild_id)
+        found = await repo.get_season(self.db, guild_id, number)
+        if found is None:
+            current = await repo.current_season(self.db, guild_id)
+            raise Refusal("no_such_season", number=number, current=current.number)
+        return found
+
+    async def scores(
+        self, guild_id: int, number: int | None = None, variant: str | None = None
+    ) -> tuple[repo.SeasonRow, list[Standing], int]:
+        """A season's standings (bot.seasons) and how many games it counts."""
+        season = await self.season(guild_id, number)
+        rows = await repo.season_results(self.db, guild_id, season.number, variant)
+        return season, standings(rows), games_in(rows)
+
+    async def new_season(self, guild_id: int, user_id: int, *, ending: int) -> repo.SeasonRow:
+        """Close season ``ending`` and open the next (a server manager's call, checked by the cog).
+        Confirming twice, or after another manager did it, changes nothing (``season_already``).
+        Games still running score in the new season: a result counts where it was written."""
+        now = self.clock()
+        async with self.db.transaction() as tx:
+            current = await repo.current_season(tx, guild_id)
+            if current.number != ending:
+                raise Refusal("season_already", number=current.number)
+            number = await repo.start_season(tx, guild_id, current, user_id, now)
+            await repo.add_audit(tx, guild_id, user_id, "new_season", now, detail=f"{ending}->{number}")
+        return await repo.current_season(self.db, guild_id)
+
+    async def kick(self, game_id: int, manager_id: int, user_id: int) -> Change:
+        """A server manager takes ``user_id`` out of a lobby, or resigns their seat in a game."""
+        row = await self._row(game_id)
+        if row.seat_of(user_id) is None:
+            raise Refusal("not_seated_other")
+        if row.status == "lobby":
+            if user_id == row.host_id:
+                raise Refusal("kick_host")  # cancelling says what it does; a kick would hand the lobby on
+            return await self.leave(game_id, user_id, kicked_by=manager_id)
+        return await self.play(game_id, user_id, "resign", kicked_by=manager_id)
+
+    async def audit(self, guild_id: int, limit: int = 20) -> list[Any]:
+        return await repo.audit_of(self.db, guild_id, limit)
 
     # ------------------------------------------------------------------ the clock
     async def tick(self, game_id: int) -> list[Change]:
@@ -412,7 +469,7 @@ class GameService:
     async def _commit(
         self, row: GameRow, game: Game, kind: str, user_id: int | None, seat: str | None, move: str | None,
         events: list[Event], interaction_id: int | None, before: tuple[str | None, Any], *,
-        reset_timeouts: bool = False, timed_out: int | None = None,
+        reset_timeouts: bool = False, timed_out: int | None = None, audit: tuple[int, str, str] | None = None,
     ) -> Change:
         now = self.clock()
         values = self._deadlines(row, before[0], game, now)
@@ -435,6 +492,8 @@ class GameService:
                         await repo.set_seat(tx, row.id, s.user_id, resigned=1)
                 if game.game_over:
                     await repo.insert_results(tx, self._results(row, game, now))
+                if audit is not None:
+                    await repo.add_audit(tx, row.guild_id, audit[0], audit[1], now, game_id=row.id, detail=audit[2])
         except sqlite3.IntegrityError as exc:
             self._cache.pop(row.id, None)
             raise Refusal("already_done") from exc

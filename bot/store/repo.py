@@ -200,15 +200,93 @@ async def insert_results(tx: Tx, rows: list[tuple[int, int, str, int, str, int, 
     """One row per seat: (game_id, guild_id, variant, user_id, score, place, finished_at). A game
     already scored raises ``sqlite3.IntegrityError`` (the primary key): results are written once."""
     for r in rows:
+        # The season is the one open now, read inside this transaction (a new season is another
+        # write, so it is either wholly before this one or wholly after).
         await tx.execute(
-            "INSERT INTO results (game_id, guild_id, variant, user_id, score, place, finished_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            r,
+            "INSERT INTO results (game_id, guild_id, variant, user_id, score, place, finished_at, season) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, COALESCE((SELECT number FROM seasons WHERE guild_id = ? "
+            "AND ended_at IS NULL), 1))",
+            (*r, r[1]),
         )
 
 
 async def results_of(db: Database | Tx, game_id: int) -> list[sqlite3.Row]:
     return await db.fetchall("SELECT * FROM results WHERE game_id = ? ORDER BY place, user_id", (game_id,))
+
+
+# ---------------------------------------------------------------------------------------- seasons
+@dataclass(frozen=True)
+class SeasonRow:
+    guild_id: int
+    number: int
+    started_at: float | None  # None: season 1, open since the bot first scored a game here
+    ended_at: float | None
+    started_by: int | None
+
+
+async def current_season(tx: Tx | Database, guild_id: int) -> SeasonRow:
+    row = await tx.fetchone("SELECT * FROM seasons WHERE guild_id = ? AND ended_at IS NULL", (guild_id,))
+    if row is None:
+        return SeasonRow(guild_id, 1, None, None, None)
+    return SeasonRow(guild_id, row["number"], row["started_at"], None, row["started_by"])
+
+
+async def get_season(tx: Tx | Database, guild_id: int, number: int) -> SeasonRow | None:
+    row = await tx.fetchone("SELECT * FROM seasons WHERE guild_id = ? AND number = ?", (guild_id, number))
+    if row is None:
+        return SeasonRow(guild_id, 1, None, None, None) if number == 1 else None
+    started = None if number == 1 else row["started_at"]
+    return SeasonRow(guild_id, number, started, row["ended_at"], row["started_by"])
+
+
+async def start_season(tx: Tx, guild_id: int, ending: SeasonRow, user_id: int, now: float) -> int:
+    """Close ``ending`` and open the next season; returns the new season's number."""
+    closed = await tx.update(
+        "UPDATE seasons SET ended_at = ? WHERE guild_id = ? AND number = ? AND ended_at IS NULL",
+        (now, guild_id, ending.number),
+    )
+    if not closed:  # season 1 had no row of its own
+        await tx.execute(
+            "INSERT INTO seasons (guild_id, number, started_at, ended_at) VALUES (?, ?, 0, ?)",
+            (guild_id, ending.number, now),
+        )
+    number = ending.number + 1
+    await tx.execute(
+        "INSERT INTO seasons (guild_id, number, started_at, started_by) VALUES (?, ?, ?, ?)",
+        (guild_id, number, now, user_id),
+    )
+    return number
+
+
+async def season_results(
+    db: Database | Tx, guild_id: int, season: int, variant: str | None = None
+) -> list[sqlite3.Row]:
+    """Every result of a season with the name the player had in that game, oldest game first."""
+    sql = (
+        "SELECT r.game_id, r.variant, r.user_id, r.place, r.score, r.finished_at, s.name FROM results r "
+        "JOIN seats s ON s.game_id = r.game_id AND s.user_id = r.user_id "
+        "WHERE r.guild_id = ? AND r.season = ?"
+    )
+    params: tuple[Any, ...] = (guild_id, season)
+    if variant:
+        sql += " AND r.variant = ?"
+        params += (variant,)
+    return await db.fetchall(sql + " ORDER BY r.finished_at, r.game_id", params)
+
+
+async def add_audit(
+    tx: Tx, guild_id: int, user_id: int, action: str, now: float, *, game_id: int | None = None, detail: str = ""
+) -> None:
+    await tx.execute(
+        "INSERT INTO audit (guild_id, user_id, action, game_id, detail, at) VALUES (?, ?, ?, ?, ?, ?)",
+        (guild_id, user_id, action, game_id, detail, now),
+    )
+
+
+async def audit_of(db: Database | Tx, guild_id: int, limit: int = 20) -> list[sqlite3.Row]:
+    return await db.fetchall(
+        "SELECT * FROM audit WHERE guild_id = ? ORDER BY at DESC, id DESC LIMIT ?", (guild_id, limit)
+    )
 
 
 async def action_count(db: Database | Tx, game_id: int) -> int:

@@ -90,6 +90,37 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX results_by_guild ON results(guild_id, finished_at);
     """,
+    # 1 -> 2: seasons per server, the season each result counts for, and the managers' audit log.
+    """
+    -- A server's seasons. Season 1 has no row until a manager starts season 2; the one open season
+    -- has no ``ended_at``. Results written before this migration belong to season 1.
+    CREATE TABLE seasons (
+        guild_id   INTEGER NOT NULL,
+        number     INTEGER NOT NULL CHECK (number >= 1),
+        started_at REAL    NOT NULL,
+        ended_at   REAL,
+        started_by INTEGER,
+        PRIMARY KEY (guild_id, number)
+    );
+    CREATE UNIQUE INDEX seasons_one_open_per_guild ON seasons(guild_id) WHERE ended_at IS NULL;
+
+    -- The season open when the result was written, in the same transaction: a result counts for
+    -- exactly one season, whatever the clocks say.
+    ALTER TABLE results ADD COLUMN season INTEGER NOT NULL DEFAULT 1;
+    CREATE INDEX results_by_season ON results(guild_id, season);
+
+    -- What server managers did with their powers (new season, kick, cancelling someone's game).
+    CREATE TABLE audit (
+        id       INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        user_id  INTEGER NOT NULL,
+        action   TEXT    NOT NULL,
+        game_id  INTEGER,
+        detail   TEXT    NOT NULL DEFAULT '',
+        at       REAL    NOT NULL
+    );
+    CREATE INDEX audit_by_guild ON audit(guild_id, at);
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

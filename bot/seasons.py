@@ -1,0 +1,55 @@
+"""Season standings: who is ahead in a server's season, worked out from its result rows.
+
+What it is: pure arithmetic over (game, user, place, name) rows. A player earns one point for
+every opponent they finished ahead of in a game (two winners of one game beat the same players
+and not each other), so a four-player win is worth three and a two-player win one; ties in points
+go to more wins, then to fewer games. Every variant counts alike, whatever its own scoring.
+What it is not: no SQL (``bot.store.repo.season_results``), no Discord, no text.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int  # equal points, wins and games share a rank
+    user_id: int
+    name: str  # the name the player had in their latest game of the season
+    points: int
+    wins: int
+    games: int
+
+
+def standings(rows: Iterable[Mapping[str, Any]]) -> list[Standing]:
+    """Rows need ``game_id``, ``user_id``, ``place`` and ``name``, oldest game first."""
+    by_game: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
+    for r in rows:
+        by_game[r["game_id"]].append(r)
+    points: dict[int, int] = defaultdict(int)
+    wins: dict[int, int] = defaultdict(int)
+    games: dict[int, int] = defaultdict(int)
+    names: dict[int, str] = {}
+    for seats in by_game.values():
+        for r in seats:
+            uid = r["user_id"]
+            points[uid] += sum(1 for o in seats if o["place"] > r["place"])
+            wins[uid] += r["place"] == 1
+            games[uid] += 1
+            names[uid] = r["name"]
+    order = sorted(games, key=lambda u: (-points[u], -wins[u], games[u], names[u].casefold(), u))
+    out: list[Standing] = []
+    for i, uid in enumerate(order):
+        key = (points[uid], wins[uid], games[uid])
+        prev = out[-1] if out else None
+        rank = prev.rank if prev and (prev.points, prev.wins, prev.games) == key else i + 1
+        out.append(Standing(rank, uid, names[uid], points[uid], wins[uid], games[uid]))
+    return out
+
+
+def games_in(rows: Iterable[Mapping[str, Any]]) -> int:
+    return len({r["game_id"] for r in rows})

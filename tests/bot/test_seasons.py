@@ -1,0 +1,147 @@
+"""Seasons, standings and what server managers may do (reliability.md R15, R16).
+
+What a user would notice if these failed: a leaderboard that counts a game twice or not at all, a
+new season that rewrites the last one's standings, a second "new season" click that skips a season,
+a game running across the reset scored in the wrong season, a kicked player still seated, a
+manager's action with no trace in the audit log, an old database losing its scores on upgrade.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+
+import pytest
+
+from bot.seasons import standings
+from bot.service import Refusal
+from bot.store import Database, repo
+from bot.store.schema import MIGRATIONS
+from tests.bot.test_service import GUILD, lobby, play_to_the_end, started
+
+
+def row(game: int, user: int, place: int, name: str = "") -> dict[str, object]:
+    return {"game_id": game, "user_id": user, "place": place, "name": name or f"u{user}"}
+
+
+# ------------------------------------------------------------------------------------ the arithmetic
+def test_a_point_for_every_opponent_finished_ahead_of() -> None:
+    table = standings([row(1, 1, 1), row(1, 2, 2), row(1, 3, 3), row(1, 4, 4), row(2, 3, 1), row(2, 1, 2)])
+    got = {s.user_id: (s.points, s.wins, s.games) for s in table}
+    assert got == {1: (3, 1, 2), 2: (2, 0, 1), 3: (2, 1, 2), 4: (0, 0, 1)}
+    # Equal points: more wins first; u3 and u2 both have 2 points, u3 has a win.
+    assert [s.user_id for s in table] == [1, 3, 2, 4]
+    assert [s.rank for s in table] == [1, 2, 3, 4]
+
+
+def test_two_winners_beat_the_same_players_and_not_each_other() -> None:
+    table = standings([row(1, 1, 1), row(1, 2, 1), row(1, 3, 3)])
+    assert [(s.user_id, s.points, s.wins, s.rank) for s in table] == [(1, 1, 1, 1), (2, 1, 1, 1), (3, 0, 0, 3)]
+
+
+def test_the_latest_name_is_shown_and_fewer_games_rank_first() -> None:
+    table = standings([row(1, 1, 1, "old"), row(1, 2, 2), row(2, 1, 2, "new"), row(2, 3, 1), row(3, 4, 1),
+                       row(3, 2, 2)])
+    assert table[0].user_id in (3, 4) and table[0].games == 1  # one win in one game beats one in two
+    assert next(s.name for s in table if s.user_id == 1) == "new"
+    assert standings([]) == []
+
+
+# ------------------------------------------------------------------------------------ the service
+async def test_finished_games_make_the_standings_and_cancelled_ones_do_not(env):
+    a = await started(env.svc, "gin", 2, "target=1", seed="s1")
+    await play_to_the_end(env.svc, a, random.Random(1), clock=env.clock)
+    b = await started(env.svc, "basic", 3, "game_end=hands:1", channel=101, seed="s2")
+    await play_to_the_end(env.svc, b, random.Random(2))
+    c = await started(env.svc, "basic", 2, channel=102)
+    await env.svc.cancel(c.id, 1)
+    season, table, games = await env.svc.scores(GUILD)
+    assert season.number == 1 and games == 2
+    results = await env.db.fetchall("SELECT user_id, place, game_id FROM results")
+    expected: dict[int, int] = {}
+    for r in results:
+        beaten = sum(1 for o in results if o["game_id"] == r["game_id"] and o["place"] > r["place"])
+        expected[r["user_id"]] = expected.get(r["user_id"], 0) + beaten
+    assert {s.user_id: s.points for s in table} == expected
+    assert sum(s.games for s in table) == 5  # 2 + 3 seats
+    _, gin_only, gin_games = await env.svc.scores(GUILD, variant="gin")
+    assert gin_games == 1 and {s.user_id for s in gin_only} == {1, 2}
+    _, other_server, none = await env.svc.scores(GUILD + 1)
+    assert other_server == [] and none == 0
+
+
+async def test_a_new_season_archives_the_old_standings_and_twice_is_a_no_op(env):
+    a = await started(env.svc, "gin", 2, "target=1", seed="s1")
+    await play_to_the_end(env.svc, a, random.Random(1), clock=env.clock)
+    running = await started(env.svc, "gin", 2, "target=1", channel=101, seed="s3")
+    _, before, _ = await env.svc.scores(GUILD)
+    env.clock.advance(60)
+    season = await env.svc.new_season(GUILD, 99, ending=1)
+    assert season.number == 2 and season.started_at == env.clock() and season.started_by == 99
+    # Confirming again (or a second manager at once) changes nothing.
+    with pytest.raises(Refusal) as refused:
+        await env.svc.new_season(GUILD, 98, ending=1)
+    assert refused.value.code == "season_already" and refused.value.params == {"number": 2}
+    assert (await env.svc.season(GUILD)).number == 2
+    audit = await env.svc.audit(GUILD)
+    assert [(r["user_id"], r["action"], r["detail"]) for r in audit] == [(99, "new_season", "1->2")]
+    # The game that was running scores in the season open when it ended; season 1 stays as it was.
+    await play_to_the_end(env.svc, running, random.Random(5), clock=env.clock)
+    _, now, games = await env.svc.scores(GUILD)
+    assert games == 1 and {s.user_id for s in now} == {1, 2}
+    old_season, old, old_games = await env.svc.scores(GUILD, 1)
+    assert old == before and old_games == 1 and old_season.ended_at == season.started_at
+    with pytest.raises(Refusal) as refused:
+        await env.svc.scores(GUILD, 3)
+    assert refused.value.code == "no_such_season" and refused.value.params == {"number": 3, "current": 2}
+    # Another server's seasons are its own.
+    assert (await env.svc.season(GUILD + 1)).number == 1
+
+
+async def test_a_manager_kicks_from_a_lobby_and_from_a_game_audited(env):
+    row = await lobby(env.svc, "basic", 3)
+    with pytest.raises(Refusal, match="kick_host"):
+        await env.svc.kick(row.id, 99, 1)
+    with pytest.raises(Refusal, match="not_seated_other"):
+        await env.svc.kick(row.id, 99, 42)
+    change = await env.svc.kick(row.id, 99, 3)
+    assert [s.user_id for s in change.game.seats] == [1, 2]
+    game = (await env.svc.start(row.id, 1, seed="k")).game
+    change = await env.svc.kick(game.id, 99, 2)  # two players: the kicked one's resignation ends it
+    assert change.game.status == "finished" and change.game.by_seat("p2").resigned
+    places = {r["user_id"]: r["place"] for r in await repo.results_of(env.db, game.id)}
+    assert places == {1: 1, 2: 2}
+    audit = await env.svc.audit(GUILD)
+    assert [(r["action"], r["game_id"], r["detail"]) for r in audit] == [("kick", game.id, "2"), ("kick", row.id, "3")]
+    with pytest.raises(Refusal, match="not_playing"):
+        await env.svc.kick(game.id, 99, 1)
+
+
+async def test_cancelling_someone_elses_game_is_audited_and_ones_own_is_not(env):
+    mine = await started(env.svc, "basic", 2)
+    await env.svc.cancel(mine.id, 1)
+    theirs = await started(env.svc, "basic", 2, channel=101)
+    await env.svc.cancel(theirs.id, 99, is_admin=True)
+    assert [(r["user_id"], r["action"], r["game_id"]) for r in await env.svc.audit(GUILD)] == [
+        (99, "cancel", theirs.id)
+    ]
+
+
+async def test_scores_of_a_database_from_before_seasons_are_kept_in_season_one(tmp_path):
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as c:
+        c.executescript(MIGRATIONS[0])
+        c.execute("PRAGMA user_version = 1")
+        c.execute("INSERT INTO games (id, guild_id, channel_id, host_id, variant, status, created_at, updated_at) "
+                  "VALUES (1, 7, 100, 1, 'gin', 'finished', 0, 0)")
+        for uid, place in ((1, 1), (2, 2)):
+            c.execute("INSERT INTO seats (game_id, position, user_id, seat, name) VALUES (1, ?, ?, ?, ?)",
+                      (uid - 1, uid, f"p{uid}", f"Ana{uid}"))
+            c.execute("INSERT INTO results (game_id, guild_id, variant, user_id, score, place, finished_at) "
+                      "VALUES (1, 7, 'gin', ?, '0', ?, 5)", (uid, place))
+    db = await Database.open(path)
+    try:
+        rows = await repo.season_results(db, 7, 1)
+        assert [(r["user_id"], r["place"], r["name"]) for r in rows] == [(1, 1, "Ana1"), (2, 2, "Ana2")]
+    finally:
+        await db.close()
