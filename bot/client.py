@@ -70,11 +70,15 @@ class RummyBot(commands.Bot):
         self.db = await Database.open(self.settings.db_path)
         self.service = GameService(self.db)
         await self.tree.set_translator(CatalogTranslator())
+        from cogs.admin import AdminCog
         from cogs.rummy import RummyCog
 
         cog = RummyCog(self)
         await self.add_cog(cog)
         cog.register_dynamic_items()
+        admin = AdminCog(self)
+        await self.add_cog(admin)
+        admin.register_dynamic_items()
         await self.sync_commands()
         # Only the games running before this start are re-posted (not ones started meanwhile).
         running = [row.id for row in await repo.active_games(self.db) if row.status == "playing"]

@@ -1,8 +1,8 @@
 """Settings from the environment and an optional ``.env`` file.
 
 What it is: ``load_settings()`` reads DISCORD_TOKEN (required), RUMMY_DB, RUMMY_DEV_GUILD,
-RUMMY_LOG_LEVEL, and RUMMY_DISCORD_API / RUMMY_DISCORD_GATEWAY (tests only: where the fake
-Discord listens). Values already
+RUMMY_LOG_LEVEL, RUMMY_FLOOD (per-user click limit), and RUMMY_DISCORD_API /
+RUMMY_DISCORD_GATEWAY (tests only: where the fake Discord listens). Values already
 in the environment win over ``.env``. What it is not: no Discord and no secrets in logs.
 """
 
@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+
+from bot.ratelimit import CLICK_BURST, CLICK_RATE
 
 TOKEN_HELP = (
     "DISCORD_TOKEN is not set: create an application at https://discord.com/developers/applications, "
@@ -30,6 +32,7 @@ class Settings:
     log_level: str = "INFO"
     api_base: str | None = None
     gateway: str | None = None
+    flood: tuple[float, int] | None = (CLICK_RATE, CLICK_BURST)  # clicks a second, burst; None: no limit
 
     def __repr__(self) -> str:  # never print the token
         return f"Settings(db_path={self.db_path!r}, dev_guild={self.dev_guild!r}, log_level={self.log_level!r})"
@@ -52,6 +55,22 @@ def read_env_file(path: Path) -> dict[str, str]:
     return out
 
 
+def parse_flood(text: str) -> tuple[float, int] | None:
+    """``RATE/BURST`` (``2/8``: two clicks a second after a burst of eight), ``off``, or empty for the default."""
+    if not text:
+        return (CLICK_RATE, CLICK_BURST)
+    if text.lower() == "off":
+        return None
+    rate, _, burst = text.partition("/")
+    try:
+        value = (float(rate), int(burst))
+    except ValueError:
+        value = (0.0, 0)
+    if not (value[0] > 0 and value[1] >= 1):
+        raise ConfigError(f"RUMMY_FLOOD must be RATE/BURST (for example 2/8) or off, not {text!r}.")
+    return value
+
+
 def load_settings(env: dict[str, str] | None = None, env_file: Path | None = Path(".env")) -> Settings:
     values = read_env_file(env_file) if env_file is not None else {}
     values.update({k: v for k, v in (os.environ if env is None else env).items() if v != ""})
@@ -65,6 +84,7 @@ def load_settings(env: dict[str, str] | None = None, env_file: Path | None = Pat
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
         raise ConfigError(f"RUMMY_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
     return Settings(
+        flood=parse_flood(values.get("RUMMY_FLOOD", "").strip()),
         token=token,
         db_path=values.get("RUMMY_DB", "data/rummy.sqlite3").strip() or "data/rummy.sqlite3",
         dev_guild=int(guild) if guild else None,

@@ -29,6 +29,7 @@ from bot.moves import describe_move, normalize_move, rank_moves, refusal_text
 from bot.ratelimit import TYPING_BURST, TYPING_RATE, FloodGate
 from bot.service import Change, GameService, Refusal, Stale
 from bot.store import GameRow, repo
+from cogs.standings import scores_message
 from cogs.ui import (
     DYNAMIC_ITEMS,
     NEEDS_ONE,
@@ -80,8 +81,10 @@ class RummyCog(commands.Cog, name="RummyCog"):
         self._dirty: dict[int, int] = {}
         self._refreshers: dict[int, asyncio.Task[None]] = {}
         self._under_table: dict[int, int] = {}
-        self.clicks = FloodGate()  # every command, click and modal (reliability.md R20)
-        self.typing = FloodGate(TYPING_RATE, TYPING_BURST)  # autocomplete, which cannot be answered in words
+        flood = bot.settings.flood
+        # Every command, click and modal; autocomplete (which cannot be answered in words) apart.
+        self.clicks = FloodGate(*flood) if flood else None  # reliability.md R20
+        self.typing = FloodGate(TYPING_RATE, TYPING_BURST) if flood else None
 
     @property
     def service(self) -> GameService:
@@ -119,7 +122,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
             log.warning("could not answer interaction %s: %r", interaction.id, exc)
 
     async def guarded(self, interaction: discord.Interaction, coro: Any, names: dict[str, str] | None = None) -> None:
-        if not self.clicks.allow(interaction.user.id):
+        if self.clicks is not None and not self.clicks.allow(interaction.user.id):
             # Flooding: answer at once, touch nothing (no database, no render) (reliability.md R20).
             coro.close()
             wait = max(1, round(self.clicks.retry_after(interaction.user.id)))
@@ -243,7 +246,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
     async def play_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         """The caller's legal moves right now, most useful first; none when it is not their turn.
         Cannot be deferred: answered from the engine directly."""
-        if not self.typing.allow(interaction.user.id):
+        if self.typing is not None and not self.typing.allow(interaction.user.id):
             return []
         row = await self.service.in_channel(interaction.channel_id or 0)
         if row is None or row.status != "playing":
@@ -303,6 +306,27 @@ class RummyCog(commands.Cog, name="RummyCog"):
                 text += "\n\n" + translate("rules.options_header", loc) + " " + (
                     f"`{row.options}`" if row.options else translate("lobby.defaults", loc))
             await interaction.response.send_message(text[:2000], ephemeral=True)
+
+        await self.guarded(interaction, run())
+
+    @rummy.command(name=L("scores", "cmd.scores"), description=L("This server's season standings",
+                   "cmd.scores.desc"))
+    @app_commands.describe(
+        variant=L("Only games of this rummy", "cmd.scores.variant"),
+        season=L("An earlier season (default: the current one)", "cmd.scores.season"),
+        share=L("Post it for the whole channel (default: only you see it)", "cmd.scores.share"),
+    )
+    @app_commands.choices(variant=[Choice(name=L(v, f"variant.{v}"), value=v) for v in VARIANTS])
+    async def scores(self, interaction: discord.Interaction, variant: Choice[str] | None = None,
+                     season: app_commands.Range[int, 1, 100_000] | None = None, share: bool = False) -> None:
+        async def run() -> None:
+            assert interaction.guild_id is not None
+            v = variant.value if variant else None
+            found, table, games = await self.service.scores(interaction.guild_id, season, v)
+            loc = user_locale(interaction) if not share else locale_of(
+                str(interaction.guild_locale.value) if interaction.guild_locale else None)
+            text = scores_message(found, table, games, loc, variant=v, reader=interaction.user.id)
+            await interaction.response.send_message(text, ephemeral=not share)
 
         await self.guarded(interaction, run())
 
@@ -378,10 +402,20 @@ class RummyCog(commands.Cog, name="RummyCog"):
             await interaction.edit_original_response(content=content, view=view, attachments=[file_of(image)])
         else:
             await interaction.followup.send(translate(f"lobby.done.{verb}", user_locale(interaction)), ephemeral=True)
-            if row.lobby_message_id and row.status == "lobby":
-                await self._edit_channel_message(row.channel_id, row.lobby_message_id, content=content, view=view,
-                                                 attachments=[file_of(image)])
+            if row.status == "lobby":
+                await self.update_lobby_message(change.game, content, view, image)
         await self.announce(change)
+
+    async def update_lobby_message(self, row: GameRow, content: str | None = None, view: Any = None,
+                                   image: Any = None) -> None:
+        """Edit the public lobby message in place (after a change made from elsewhere)."""
+        if not row.lobby_message_id:
+            return
+        if content is None:
+            content, view = lobby_message(row, row.locale)
+            image = await self.lobby_picture(row)
+        await self._edit_channel_message(row.channel_id, row.lobby_message_id, content=content, view=view,
+                                         attachments=[file_of(image)])
 
     # ------------------------------------------------------------------ table buttons
     async def on_table_button(self, interaction: discord.Interaction, verb: str, game_id: int,

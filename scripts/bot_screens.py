@@ -41,7 +41,7 @@ async def main() -> None:
         users = [fake.add_user(n, locale="es-ES") for n in ("Ana", "Bea", "Carlos")]
         with tempfile.TemporaryDirectory() as tmp:
             bot = BotProcess(fake, db_path=Path(tmp) / "rummy.sqlite3", log_path=Path(tmp) / "bot.log",
-                             patch_gateway=False)
+                             patch_gateway=False, env={"RUMMY_FLOOD": "off"})  # a robot plays faster than people
             await bot.start(ready_timeout=60)
             try:
                 table = Table(fake, bot, Path(tmp) / "rummy.sqlite3", users)

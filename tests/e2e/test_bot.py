@@ -30,18 +30,20 @@ async def fake() -> AsyncIterator[FakeDiscord]:
         await fake.stop()
 
 
-async def boot(fake: FakeDiscord, db: Path, log: Path) -> BotProcess:
+async def boot(fake: FakeDiscord, db: Path, log: Path, env: dict[str, str] | None = None) -> BotProcess:
     # patch_gateway=False: the bot itself points discord.py at the fake (RUMMY_DISCORD_GATEWAY).
-    bot = BotProcess(fake, db_path=db, log_path=log, patch_gateway=False)
+    bot = BotProcess(fake, db_path=db, log_path=log, patch_gateway=False, env=env)
     await bot.start(ready_timeout=60)
     return bot
 
 
 @pytest.fixture
-async def table(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Table]:
+async def table(fake: FakeDiscord, tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[Table]:
     users = [fake.add_user(n, locale=loc) for n, loc in
              [("Ana", "es-ES"), ("Bea", "en-US"), ("Carlos", "es-ES"), ("Dani", "es-419")]]
-    bot = await boot(fake, tmp_path / "rummy.sqlite3", tmp_path / "bot.log")
+    # Our robot players move faster than any person: the flood limit is off unless a test is about it.
+    env = {} if request.node.get_closest_marker("flood") else {"RUMMY_FLOOD": "off"}
+    bot = await boot(fake, tmp_path / "rummy.sqlite3", tmp_path / "bot.log", env)
     t = Table(fake, bot, tmp_path / "rummy.sqlite3", users)
     try:
         yield t
@@ -131,7 +133,7 @@ async def test_sigkill_mid_game_resumes_and_old_buttons_still_answer(table: Tabl
     await table.wait_until(lambda: current in custom_ids(table.table_message()))  # the coalesced edit landed
     old_table = table.table_message()
     await table.bot.kill()  # SIGKILL: no chance to flush anything
-    table.bot = await boot(table.fake, table.db_path, tmp_path / "bot2.log")
+    table.bot = await boot(table.fake, table.db_path, tmp_path / "bot2.log", {"RUMMY_FLOOD": "off"})
     after = table.row()
     assert (after["version"], after["record"]) == (before["version"], before["record"])
     assert table.fake.sync_count == 1  # the command tree did not change: no second sync
@@ -279,6 +281,7 @@ async def test_rearranging_the_table_through_the_modal(table: Table) -> None:
     assert table.fake.violations == []
 
 
+@pytest.mark.flood
 async def test_a_flooding_user_is_told_to_slow_down_and_nobody_else_waits(table: Table) -> None:
     table.users = table.users[:2]
     await table.open("gin")
@@ -316,4 +319,62 @@ async def test_a_flooding_user_is_told_to_slow_down_and_nobody_else_waits(table:
     assert any(f"<#{channels[0]}>" in r.content and "ya tienes una sala" in r.content.lower() for r in refused)
     assert all("ya tienes una sala" in r.content.lower() or "demasiados clics" in r.content.lower()
                for r in refused)
+    assert table.fake.violations == []
+
+
+async def test_standings_a_new_season_and_a_managers_powers(table: Table) -> None:
+    ana, bea = table.users[:2]
+    table.users = [ana, bea]
+    await table.open("gin", "target=1")
+    await table.play_until_over(random.Random(2))
+    places = {r["user_id"]: r["place"] for r in table.query("SELECT user_id, place FROM results")}
+    winner = next(u for u in (ana, bea) if places[u.id] == 1)
+    # Standings, privately and in the reader's language: the winner first with one point.
+    rec = await (await table.fake.slash(bea, "rummy scores", {})).settled(timeout=15)
+    board = answers(rec)[-1]
+    assert board.ephemeral and "Season 1" in board.content and "games: 1" in board.content
+    lines = [line for line in board.content.splitlines() if line.startswith("`")]
+    assert len(lines) == 2 and winner.name in lines[0] and "1 pts" in lines[0] and "0 pts" in lines[1]
+    # A member without Manage Server: Discord hides the admin commands; exposed anyway, the bot refuses.
+    with pytest.raises(PermissionError):
+        await table.fake.slash(bea, "rummy-admin season", {})
+    rec = await (await table.fake.slash(bea, "rummy-admin season", {}, overridden=True)).settled(timeout=15)
+    assert answers(rec)[-1].ephemeral and "server managers" in answers(rec)[-1].content
+    assert table.query("SELECT COUNT(*) FROM seasons")[0][0] == 0
+    # A manager asks twice, confirms both: one new season, then "already started"; one audit row.
+    mod = table.fake.add_user("Mod", locale="en-US", manage_guild=True)
+    asks = [answers(await (await table.fake.slash(mod, "rummy-admin season", {})).settled(timeout=15))[-1]
+            for _ in range(2)]
+    buttons = [next(c for c in custom_ids(a) if c.startswith("rummy:season:1:")) for a in asks]
+    assert all(a.ephemeral and a.visible_to == mod.id for a in asks)
+    await (await table.fake.click(mod, asks[0], buttons[0])).settled(timeout=15)
+    # Announced in the channel in the server's language (Spanish here), with the closing standings.
+    announce = await table.fake.wait_for_message(
+        lambda m: m.public and "empieza la temporada 2" in m.content.lower(), timeout=15)
+    assert winner.name in announce.content
+    rec = await (await table.fake.click(mod, asks[1], buttons[1])).settled(timeout=15)
+    assert "already started" in answers(rec)[-1].content
+    assert [tuple(r) for r in table.query("SELECT number, ended_at IS NULL FROM seasons ORDER BY number")] == [
+        (1, 0), (2, 1)]
+    rec = await (await table.fake.slash(ana, "rummy scores", {})).settled(timeout=15)
+    assert "Temporada 2" in answers(rec)[-1].content and "partidas: 0" in answers(rec)[-1].content
+    rec = await (await table.fake.slash(bea, "rummy scores", {"season": 1})).settled(timeout=15)
+    archived = answers(rec)[-1].content
+    assert [ln for ln in archived.splitlines() if ln.startswith("`")] == lines  # kept as they were
+    assert "until <t:" in archived.splitlines()[0]
+    # A manager takes a player out of a lobby (the rematch): the seat goes, the lobby message shows it.
+    rematch = f"rummy:rematch:{table.game_id}"
+    final = next(m for m in reversed(table.fake.public_messages()) if rematch in custom_ids(m))
+    await (await table.fake.click(ana, final, rematch)).settled(timeout=15)
+    lobby = await table.fake.wait_for_message(
+        lambda m: any(c.startswith("rummy:join:") for c in custom_ids(m)) and "Bea" in m.content, timeout=15)
+    new_game = int(custom_ids(lobby)[0].split(":")[2])
+    rec = await (await table.fake.slash(mod, "rummy-admin kick", {"member": bea})).settled(timeout=15)
+    assert answers(rec)[-1].ephemeral and "Bea" in answers(rec)[-1].content
+    seated = table.query("SELECT user_id FROM seats WHERE game_id = ? ORDER BY position", (new_game,))
+    assert [r[0] for r in seated] == [ana.id]
+    await table.wait_until(lambda: "Bea" not in table.fake.message(lobby.id).content)
+    rec = await (await table.fake.slash(mod, "rummy-admin audit", {})).settled(timeout=15)
+    log = answers(rec)[-1].content
+    assert answers(rec)[-1].ephemeral and "new season (1->2)" in log and f"<@{bea.id}>" in log
     assert table.fake.violations == []

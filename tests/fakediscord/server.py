@@ -351,14 +351,17 @@ class FakeDiscord:
         options: Mapping[str, Any] | None = None,
         *,
         channel: int | FakeChannel | None = None,
+        overridden: bool = False,
     ) -> InteractionRecord:
         """Run a slash command: "cmd", "cmd sub" or "cmd group sub", options by name.
 
         Option types come from the registered command (values are checked against its choices,
         ranges and required flags, as Discord's client would). Unknown commands fall back to types
-        guessed from the Python values. Pass FakeUser for user options.
+        guessed from the Python values. Pass FakeUser for user options. ``overridden``: the
+        server's Integrations settings let this member use a command its default permissions hide.
         """
-        self._check_command_permissions(user, command)
+        if not overridden:
+            self._check_command_permissions(user, command)
         data = self._command_data(command, dict(options or {}), focused=None)
         return await self._interact(APPLICATION_COMMAND, "slash", user, data, channel=channel)
 

@@ -1,0 +1,73 @@
+"""The text of the season standings and of the managers' audit log, in the reader's language.
+
+What it is: message builders over ``bot.seasons.Standing`` rows and audit rows; dates are Discord
+timestamps (``<t:…:D>``), which every reader's client shows in their own language and time zone.
+What it is not: no queries (``GameService.scores``/``audit``), no decisions, no Discord calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.seasons import Standing
+from bot.store.repo import SeasonRow
+from cogs.ui import nm, t, variant_name
+
+SHOWN = 15  # lines of standings; the reader's own line is added below when they are further down
+LIMIT = 2000  # Discord: characters in a message
+
+
+def standing_line(s: Standing, locale: str, *, me: bool = False) -> str:
+    name = f"**{nm(s.name)}**" if me else nm(s.name)
+    return t("scores.line", locale, rank=f"{s.rank:>2}", name=name, points=s.points, wins=s.wins, games=s.games)
+
+
+def scores_message(
+    season: SeasonRow, table: Sequence[Standing], games: int, locale: str, *, variant: str | None = None,
+    reader: int | None = None,
+) -> str:
+    since = (
+        t("scores.since_start", locale) if season.started_at is None
+        else t("scores.since", locale, date=f"<t:{int(season.started_at)}:D>")
+    )
+    if season.ended_at is not None:
+        since += " " + t("scores.until", locale, date=f"<t:{int(season.ended_at)}:D>")
+    title = t("scores.title", locale, number=season.number, since=since, games=games)
+    if variant:
+        title += " · " + variant_name(variant, locale)
+    lines = [title]
+    if not table:
+        lines.append(t("scores.empty", locale))
+        return "\n".join(lines)
+    lines.append(t("scores.how", locale))
+    lines += [standing_line(s, locale, me=s.user_id == reader) for s in table[:SHOWN]]
+    mine = next((s for s in table[SHOWN:] if s.user_id == reader), None)
+    if mine is not None:
+        lines += ["…", standing_line(mine, locale, me=True)]
+    elif len(table) > SHOWN:
+        lines.append(t("scores.more", locale, count=len(table) - SHOWN))
+    return _fit(lines)
+
+
+def audit_message(rows: Sequence[Any], locale: str) -> str:
+    if not rows:
+        return t("audit.empty", locale)
+    lines = [t("audit.title", locale)]
+    for r in rows:
+        what = t(f"audit.{r['action']}", locale, detail=r["detail"], game=r["game_id"] or "",
+                 user=f"<@{r['detail']}>" if r["action"] == "kick" else "")
+        lines.append(f"<t:{int(r['at'])}:f> · <@{r['user_id']}> · {what}")
+    return _fit(lines)
+
+
+def _fit(lines: list[str]) -> str:
+    out: list[str] = []
+    size = 0
+    for line in lines:
+        if size + len(line) + 1 > LIMIT - 2:
+            out.append("…")
+            break
+        out.append(line)
+        size += len(line) + 1
+    return "\n".join(out)
