@@ -15,6 +15,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import re
 from typing import Any
 
 import discord
@@ -61,10 +62,15 @@ class RummyBot(commands.Bot):
         )
         self.settings = settings
         self.force_sync = force_sync
+        self.item_patterns: list[re.Pattern[str]] = []  # every DynamicItem's custom_id template
         self.db: Database | None = None
         self.service: GameService | None = None
         self._clock_task: asyncio.Task[None] | None = None
         self._closing = False
+
+    def add_dynamic_items(self, *items: Any) -> None:
+        super().add_dynamic_items(*items)
+        self.item_patterns += [item.__discord_ui_compiled_template__ for item in items]
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.settings.db_path)

@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot.i18n import locale_of, translate
 from bot.service import GameService, Refusal
-from cogs.rummy import RummyCog, user_locale
+from cogs.rummy import RummyCog, refuse_with, user_locale
 from cogs.standings import audit_message, scores_message
 from cogs.ui import nm
 
@@ -41,6 +41,18 @@ def rummy_cog(interaction: discord.Interaction) -> RummyCog:
     cog = interaction.client.get_cog("RummyCog")  # type: ignore[attr-defined]
     assert isinstance(cog, RummyCog)
     return cog
+
+
+def confirmation_refusal(*, clicker: int, manager: int, until: float, now: float, allowed: bool) -> Refusal | None:
+    """Why a click on a new-season confirmation is refused, or None: the clicker must manage the
+    server now, be the manager who asked, and click before the confirmation expires (R15)."""
+    if not allowed:
+        return Refusal("managers_only")
+    if clicker != manager:
+        return Refusal("not_your_confirmation")
+    if now > until:
+        return Refusal("confirmation_expired")
+    return None
 
 
 class NewSeasonButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -86,7 +98,7 @@ class AdminCog(commands.Cog, name="AdminCog"):
         """Run ``coro`` for a manager; anyone else gets a private refusal and nothing runs."""
         if not is_manager(interaction):
             coro.close()
-            coro = _refuse(Refusal("managers_only"))
+            coro = refuse_with(Refusal("managers_only"))
         await rummy_cog(interaction).guarded(interaction, coro)
 
     @admin.command(name=L("season", "cmd.season"), description=L("End this season and start the next",
@@ -111,10 +123,10 @@ class AdminCog(commands.Cog, name="AdminCog"):
         async def run() -> None:
             assert interaction.guild_id is not None and interaction.channel_id is not None
             loc = _loc(interaction)
-            if interaction.user.id != manager:
-                raise Refusal("not_your_confirmation")
-            if self.clock() > until:
-                raise Refusal("confirmation_expired")
+            refusal = confirmation_refusal(clicker=interaction.user.id, manager=manager, until=until,
+                                           now=self.clock(), allowed=is_manager(interaction))
+            if refusal is not None:
+                raise refusal
             season = await self.service.new_season(interaction.guild_id, interaction.user.id, ending=ending)
             await interaction.response.edit_message(
                 content=translate("season.started", loc, number=season.number), view=None)
@@ -153,10 +165,6 @@ class AdminCog(commands.Cog, name="AdminCog"):
             await interaction.response.send_message(audit_message(rows, _loc(interaction)), ephemeral=True)
 
         await self._managed(interaction, run())
-
-
-async def _refuse(exc: Exception) -> None:
-    raise exc
 
 
 def _loc(interaction: discord.Interaction) -> str:

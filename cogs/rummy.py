@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -61,6 +62,41 @@ TABLE_MAX_AGE = 45 * 60  # re-post instead of editing well before Discord's one-
 BURIED_AFTER = 8  # re-post when this many messages arrived under the table
 COALESCE = 0.25  # seconds: edits of one channel's table within this window become one
 RENDER_SLOTS = 2  # renders at once (the machine's cores); more would only queue inside threads
+
+
+MODAL_ID = re.compile(r"rummy:m:(?P<game>[0-9]{1,12}):(?P<version>[0-9]{1,9})")
+
+
+async def refuse_with(exc: Exception) -> None:
+    """A coroutine that raises ``exc``: the refusal goes through ``guarded`` like any handler's."""
+    raise exc
+
+
+def _custom_ids_of(message: discord.Message | None) -> set[str]:
+    out: set[str] = set()
+    stack: list[Any] = list(message.components) if message is not None else []
+    while stack:
+        comp = stack.pop()
+        cid = getattr(comp, "custom_id", None)
+        if cid:
+            out.add(cid)
+        stack += list(getattr(comp, "children", None) or [])
+    return out
+
+
+def _text_input(components: Any, custom_id: str) -> str:
+    """The value of text input ``custom_id`` in a modal submit's components (rows or labels)."""
+    stack = list(components or [])
+    while stack:
+        comp = stack.pop()
+        if not isinstance(comp, dict):
+            continue
+        if comp.get("custom_id") == custom_id and "value" in comp:
+            return str(comp["value"])
+        stack += comp.get("components", []) or []
+        if isinstance(comp.get("component"), dict):
+            stack.append(comp["component"])
+    return ""
 
 
 def L(text: str, key: str) -> locale_str:
@@ -135,8 +171,10 @@ class RummyCog(commands.Cog, name="RummyCog"):
                 await self.stale(interaction, exc.game)
             else:
                 await self.refuse(interaction, exc, names)
-        except discord.HTTPException:
-            log.warning("Discord refused a reply to interaction %s", interaction.id, exc_info=True)
+        except discord.HTTPException as exc:
+            # Discord's answer is the whole story (10062: the acknowledgement came too late or the
+            # interaction was lost); nothing was committed before the acknowledgement.
+            log.warning("Discord refused a reply to interaction %s: %s", interaction.id, exc)
         except Exception as exc:
             log.exception("interaction %s failed", interaction.id)
             await self.refuse(interaction, exc)
@@ -732,6 +770,30 @@ class RummyCog(commands.Cog, name="RummyCog"):
         message = await channel.send(content, file=file_of(image), view=view)
         self._under_table[row.channel_id] = 0
         await self.service.set_messages(row.id, table_message_id=message.id, table_posted_at=time.time())
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Answer what no handler will (reliability.md R7): a custom_id that matches none of our
+        templates (forged, or from a bot version long gone), and a rearrange modal submitted after
+        a restart emptied discord.py's modal store (the modal's id carries the game and version)."""
+        data: dict[str, Any] = dict(interaction.data or {})  # type: ignore[arg-type]
+        custom_id = str(data.get("custom_id", ""))
+        if interaction.type == discord.InteractionType.component:
+            # discord.py drops a click whose custom_id is not on the clicked message, even when it
+            # matches a template: answered here too.
+            known = any(p.fullmatch(custom_id) for p in getattr(self.bot, "item_patterns", ()))
+            if not known or custom_id not in _custom_ids_of(interaction.message):
+                await self.guarded(interaction, refuse_with(Refusal("unknown_button")))
+        elif interaction.type == discord.InteractionType.modal_submit:
+            store = getattr(getattr(self.bot, "_connection", None), "_view_store", None)
+            if custom_id in getattr(store, "_modals", {}):
+                return  # a live modal: its own on_submit answers
+            match = MODAL_ID.fullmatch(custom_id)
+            if match is None:
+                await self.guarded(interaction, refuse_with(Refusal("unknown_button")))
+            else:
+                text = _text_input(data.get("components", []), "table")
+                await self.on_rearrange(interaction, int(match["game"]), int(match["version"]), text)
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:

@@ -395,6 +395,18 @@ class FakeDiscord:
             data["id"] = comp["id"]
         return await self._interact(MESSAGE_COMPONENT, "component", user, data, channel=msg.channel_id, message=msg)
 
+    async def forged_click(
+        self, user: FakeUser, message: MessageRecord, custom_id: str, *, component_type: int = 2,
+        values: list[str] | None = None,
+    ) -> InteractionRecord:
+        """A component interaction Discord's own client would never send: any custom_id (and select
+        values) on ``message``, as a modified client or a replayed payload could (reliability R7)."""
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
+        if component_type == 3:
+            data["values"] = list(values or [])
+        return await self._interact(MESSAGE_COMPONENT, "component", user, data, channel=message.channel_id,
+                                    message=message)
+
     async def select(
         self, user: FakeUser, message: MessageRecord | int, custom_id: str, values: list[Any]
     ) -> InteractionRecord:
