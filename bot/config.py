@@ -14,6 +14,7 @@ from pathlib import Path
 
 from bot.ratelimit import CLICK_BURST, CLICK_RATE
 
+DEFAULT_DB = "data/rummy.sqlite3"
 TOKEN_HELP = (
     "DISCORD_TOKEN is not set: create an application at https://discord.com/developers/applications, "
     "open Bot > Reset Token, and put the token in .env (see .env.example) or in the environment."
@@ -27,7 +28,7 @@ class ConfigError(Exception):
 @dataclass(frozen=True)
 class Settings:
     token: str
-    db_path: str = "data/rummy.sqlite3"
+    db_path: str = DEFAULT_DB
     dev_guild: int | None = None
     log_level: str = "INFO"
     api_base: str | None = None
@@ -71,6 +72,13 @@ def parse_flood(text: str) -> tuple[float, int] | None:
     return value
 
 
+def db_path(env: dict[str, str] | None = None, env_file: Path | None = Path(".env")) -> str:
+    """``RUMMY_DB`` alone (for ``--backup``, which needs no token)."""
+    values = read_env_file(env_file) if env_file is not None else {}
+    values.update({k: v for k, v in (os.environ if env is None else env).items() if v != ""})
+    return values.get("RUMMY_DB", "").strip() or DEFAULT_DB
+
+
 def load_settings(env: dict[str, str] | None = None, env_file: Path | None = Path(".env")) -> Settings:
     values = read_env_file(env_file) if env_file is not None else {}
     values.update({k: v for k, v in (os.environ if env is None else env).items() if v != ""})
@@ -86,7 +94,7 @@ def load_settings(env: dict[str, str] | None = None, env_file: Path | None = Pat
     return Settings(
         flood=parse_flood(values.get("RUMMY_FLOOD", "").strip()),
         token=token,
-        db_path=values.get("RUMMY_DB", "data/rummy.sqlite3").strip() or "data/rummy.sqlite3",
+        db_path=db_path(values, None),
         dev_guild=int(guild) if guild else None,
         log_level=level,
         api_base=values.get("RUMMY_DISCORD_API") or None,

@@ -42,3 +42,21 @@ def test_settings_read_env_file_and_environment_wins(tmp_path: Path) -> None:
 def test_bad_settings_are_refused_with_one_sentence(env: dict[str, str], word: str) -> None:
     with pytest.raises(ConfigError, match=word):
         load_settings(env, None)
+
+
+def test_backup_command_needs_no_token_and_never_overwrites(tmp_path: Path) -> None:
+    import sqlite3
+
+    from bot.store.schema import MIGRATIONS
+
+    db = tmp_path / "live.sqlite3"
+    with sqlite3.connect(db) as c:
+        for script in MIGRATIONS:
+            c.executescript(script)
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(tmp_path), "RUMMY_DB": str(db)}
+    cmd = [sys.executable, "-m", "bot", "--backup", str(tmp_path / "copy.sqlite3")]
+    first = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert first.returncode == 0 and "integrity check" in first.stdout, first.stderr
+    assert (tmp_path / "copy.sqlite3").is_file()
+    again = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert again.returncode == 2 and "already exists" in again.stderr and "Traceback" not in again.stderr

@@ -6,8 +6,8 @@
 
 from __future__ import annotations
 
-from .db import Database, DatabaseTooNew, Tx
+from .db import BackupError, Database, DatabaseTooNew, Tx, backup
 from .repo import GameRow, SeatRow
 from .schema import SCHEMA_VERSION
 
-__all__ = ["SCHEMA_VERSION", "Database", "DatabaseTooNew", "GameRow", "SeatRow", "Tx"]
+__all__ = ["SCHEMA_VERSION", "BackupError", "Database", "DatabaseTooNew", "GameRow", "SeatRow", "Tx", "backup"]

@@ -263,3 +263,50 @@ async def test_committed_transaction_survives_reopening(tmp_path):
         assert await meta_keys(db) == {"durable"}
     finally:
         await db.close()
+
+
+async def test_backup_while_games_are_being_written_is_whole_and_restores(tmp_path):
+    db = await open_db(tmp_path)
+    stop = asyncio.Event()
+    written = 0
+
+    async def writer() -> None:
+        # Each transaction: a game and its seat. A torn copy would show a game without its seat.
+        nonlocal written
+        while not stop.is_set():
+            async with db.transaction() as tx:
+                gid = await tx.execute(
+                    "INSERT INTO games (guild_id, channel_id, host_id, variant, status, created_at, updated_at) "
+                    "VALUES (1, ?, 1, 'gin', 'finished', 0, 0)", (1000 + written,))
+                await tx.execute(
+                    "INSERT INTO seats (game_id, position, user_id, seat, name) VALUES (?, 0, 1, 'p1', 'a')", (gid,))
+            written += 1
+            await asyncio.sleep(0)
+
+    task = asyncio.create_task(writer())
+    while written < 50:
+        await asyncio.sleep(0.01)
+    copies = []
+    for i in range(3):
+        target = tmp_path / f"copy{i}.db"
+        games = await asyncio.to_thread(dbmod.backup, tmp_path / "rummy.db", target)
+        copies.append((target, games))
+    stop.set()
+    await task
+    await db.close()
+    for target, games in copies:
+        with sqlite3.connect(target) as c:
+            assert c.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+            assert c.execute("SELECT COUNT(*) FROM games").fetchone()[0] == games > 0
+            orphans = c.execute("SELECT COUNT(*) FROM games WHERE id NOT IN (SELECT game_id FROM seats)").fetchone()
+            assert orphans[0] == 0
+        assert schema_of(target) == schema_of(tmp_path / "rummy.db")
+        restored = await Database.open(target)  # restoring = opening the copy
+        try:
+            assert await restored.user_version() == SCHEMA_VERSION
+        finally:
+            await restored.close()
+    with pytest.raises(dbmod.BackupError, match="already exists"):
+        dbmod.backup(tmp_path / "rummy.db", copies[0][0])
+    with pytest.raises(dbmod.BackupError, match="no database"):
+        dbmod.backup(tmp_path / "missing.db", tmp_path / "x.db")
