@@ -74,7 +74,7 @@ class RummyBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.settings.db_path)
-        self.service = GameService(self.db)
+        self.service = GameService(self.db, bot_delay=self.settings.bot_delay)
         await self.tree.set_translator(CatalogTranslator())
         from cogs.admin import AdminCog
         from cogs.rummy import RummyCog

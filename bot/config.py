@@ -1,8 +1,8 @@
 """Settings from the environment and an optional ``.env`` file.
 
 What it is: ``load_settings()`` reads DISCORD_TOKEN (required), RUMMY_DB, RUMMY_DEV_GUILD,
-RUMMY_LOG_LEVEL, RUMMY_FLOOD (per-user click limit), and RUMMY_DISCORD_API /
-RUMMY_DISCORD_GATEWAY (tests only: where the fake Discord listens). Values already
+RUMMY_LOG_LEVEL, RUMMY_FLOOD (per-user click limit), RUMMY_BOT_DELAY (a computer player's pause),
+and RUMMY_DISCORD_API / RUMMY_DISCORD_GATEWAY (tests only: where the fake Discord listens). Values already
 in the environment win over ``.env``. What it is not: no Discord and no secrets in logs.
 """
 
@@ -34,6 +34,7 @@ class Settings:
     api_base: str | None = None
     gateway: str | None = None
     flood: tuple[float, int] | None = (CLICK_RATE, CLICK_BURST)  # clicks a second, burst; None: no limit
+    bot_delay: float = 2.0  # seconds a computer player waits before each move
 
     def __repr__(self) -> str:  # never print the token
         return f"Settings(db_path={self.db_path!r}, dev_guild={self.dev_guild!r}, log_level={self.log_level!r})"
@@ -91,7 +92,15 @@ def load_settings(env: dict[str, str] | None = None, env_file: Path | None = Pat
     level = values.get("RUMMY_LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
         raise ConfigError(f"RUMMY_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
+    delay = values.get("RUMMY_BOT_DELAY", "2").strip() or "2"
+    try:
+        bot_delay = float(delay)
+    except ValueError:
+        bot_delay = -1.0
+    if not 0 <= bot_delay <= 60:
+        raise ConfigError(f"RUMMY_BOT_DELAY must be a number of seconds from 0 to 60, not {delay!r}.")
     return Settings(
+        bot_delay=bot_delay,
         flood=parse_flood(values.get("RUMMY_FLOOD", "").strip()),
         token=token,
         db_path=db_path(values, None),

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from bot import robot
 from bot.engine import PLAYERS, Event, Game, IllegalMove, load_game, make_rules, new_game
 from bot.seasons import Standing, games_in, standings
 from bot.store import Database, GameRow, Tx, repo
@@ -33,6 +34,7 @@ DEAL_PAUSE = 20.0  # seconds between deals unless someone presses "Next deal"
 WINDOW_SECONDS = 10  # claim / cut-in windows (bot option ``window=``)
 REMIND_AT = 0.8  # the turn reminder at 80% of the timer
 MAX_TIMEOUTS = 3  # three timeouts in a row and the seat resigns
+BOT_DELAY = 2.0  # seconds a computer player waits before each move, so people can follow it
 BOT_OPTIONS = {"window": (0, 120)}  # options the bot reads itself, besides the engine's
 
 
@@ -103,10 +105,11 @@ class GameService:
 
     def __init__(
         self, db: Database, *, clock: Callable[[], float] = time.time, deal_pause: float = DEAL_PAUSE,
-        lobby_ttl: float = LOBBY_TTL,
+        lobby_ttl: float = LOBBY_TTL, bot_delay: float = BOT_DELAY,
     ) -> None:
         self.db = db
         self.clock = clock
+        self.bot_delay = bot_delay
         self.deal_pause = deal_pause
         self.lobby_ttl = lobby_ttl
         self._locks: dict[int, asyncio.Lock] = {}
@@ -204,18 +207,49 @@ class GameService:
             async with self.db.transaction() as tx:
                 await repo.delete_seat(tx, game_id, user_id)
                 await repo.renumber_seats(tx, game_id)
-                rest = [s for s in row.seats if s.user_id != user_id]
+                people = [s for s in row.seats if s.user_id != user_id and not s.is_bot]
                 values: dict[str, Any] = {}
-                if not rest:
-                    values["status"] = "cancelled"
+                if not people:
+                    values["status"] = "cancelled"  # computer players alone do not keep a lobby
                 elif user_id == row.host_id:
-                    values["host_id"] = rest[0].user_id  # the next seated player hosts
+                    values["host_id"] = people[0].user_id  # the next seated person hosts
                 version = await repo.bump(tx, row, now, **values)
                 await repo.log_action(tx, game_id, version, user_id, "leave", None, None, now)
                 if kicked_by is not None:
                     await repo.add_audit(tx, row.guild_id, kicked_by, "kick", now, game_id=game_id,
                                          detail=str(user_id))
             return Change("leave", await self._row(game_id))
+
+    async def add_bot(self, game_id: int, user_id: int) -> Change:
+        """The host seats a computer player (``bot.robot``). Games with one are not rated."""
+        async with self.lock(game_id):
+            row = await self._row(game_id)
+            if row.status != "lobby":
+                raise Refusal("not_a_lobby")
+            if user_id != row.host_id:
+                raise Refusal("host_only")
+            hi = PLAYERS[row.variant][1]
+            if len(row.seats) >= hi:
+                raise Refusal("lobby_full", max=hi)
+            bots = [s for s in row.seats if s.is_bot]
+            bot_id = min([s.user_id for s in bots], default=0) - 1
+            now = self.clock()
+            async with self.db.transaction() as tx:
+                n = len(row.seats)
+                await repo.insert_seat(tx, game_id, n, bot_id, f"p{n + 1}", f"🤖 Bot {-bot_id}")
+                version = await repo.bump(tx, row, now)
+                await repo.log_action(tx, game_id, version, user_id, "bot", str(bot_id), None, now)
+            return Change("join", await self._row(game_id))
+
+    async def remove_bot(self, game_id: int, user_id: int) -> Change:
+        """The host takes the last computer player out of the lobby."""
+        row = await self._row(game_id)
+        if user_id != row.host_id:
+            raise Refusal("host_only")
+        bots = [s for s in row.seats if s.is_bot]
+        if not bots:
+            raise Refusal("no_bot")
+        return await self.leave(game_id, bots[-1].user_id)
 
     async def cancel(self, game_id: int, user_id: int, *, is_admin: bool = False) -> Change:
         async with self.lock(game_id):
@@ -402,6 +436,19 @@ class GameService:
                         events += game.play(seat, "pass")
                 return [await self._commit(row, game, "window", None, None, "pass", events, None,
                                            (None, None))]
+            bots = _bot_actors(row, game)
+            if bots and not game.hand_over and row.turn_deadline is not None and row.turn_deadline <= now:
+                seat = bots[0]
+                before_seat = game.current_seat
+                try:
+                    events = game.play(seat, robot.choose(game, seat))
+                except IllegalMove:  # never expected; the game must not stall on it (refusals change nothing)
+                    log.exception("computer player %s of game %s chose a refused move", seat, row.id)
+                    events = game.timeout(seat)
+                move = game.log[-1].split(" ", 1)[1] if game.log else ""
+                bot_user = row.by_seat(seat)
+                return [await self._commit(row, game, "bot", bot_user.user_id if bot_user else None, seat, move,
+                                           events, None, (before_seat, None))]
             if row.next_deal_at is not None and row.next_deal_at <= now and game.hand_over and not game.game_over:
                 events = game.next_deal()
                 return [await self._commit(row, game, "deal", None, None, None, events, None, (None, None))]
@@ -443,7 +490,20 @@ class GameService:
             raise Refusal("no_game")
         return row
 
-    def _deadlines(self, row: GameRow, before_seat: str | None, game: Game, now: float) -> dict[str, Any]:
+    def _deadlines(self, row: GameRow, before_seat: str | None, game: Game, now: float, *,
+                   renew: bool = False) -> dict[str, Any]:
+        """When the clock next has something to do for this game. ``renew``: the last deadline was
+        a computer player's, so a person's turn gets its whole timer."""
+        values = self._human_deadlines(row, before_seat, game, now, renew=renew)
+        if not game.game_over and not game.hand_over and _bot_actors(row, game):
+            # A computer player moves after a short pause, through the same clock as timeouts
+            # (so after a restart it carries on by itself); it gets no reminder.
+            values["turn_deadline"] = now + self.bot_delay
+            values["turn_reminded"] = 1
+        return values
+
+    def _human_deadlines(self, row: GameRow, before_seat: str | None, game: Game, now: float, *,
+                         renew: bool) -> dict[str, Any]:
         values: dict[str, Any] = {"window_deadline": None, "next_deal_at": None}
         _, bot_opts = split_options(row.options)
         if game.game_over or (game.hand_over and not game.game_over):
@@ -461,7 +521,7 @@ class GameService:
             values["turn_deadline"] = None
             values["turn_reminded"] = 0
             return values
-        if game.current_seat != before_seat or row.turn_deadline is None:
+        if renew or game.current_seat != before_seat or row.turn_deadline is None:
             values["turn_deadline"] = now + row.timer_minutes * 60 if row.timer_minutes > 0 else None
             values["turn_reminded"] = 0
         return values
@@ -472,7 +532,7 @@ class GameService:
         reset_timeouts: bool = False, timed_out: int | None = None, audit: tuple[int, str, str] | None = None,
     ) -> Change:
         now = self.clock()
-        values = self._deadlines(row, before[0], game, now)
+        values = self._deadlines(row, before[0], game, now, renew=kind == "bot")
         values["record"] = game.record()
         if game.game_over:
             values.update(status="finished", finished_at=now, turn_deadline=None, window_deadline=None,
@@ -551,6 +611,11 @@ async def _one_lobby_per_host(tx: Tx | Database, guild_id: int, host_id: int) ->
     channel = await repo.lobby_hosted_by(tx, guild_id, host_id)
     if channel is not None:
         raise Refusal("host_has_lobby", channel=f"<#{channel}>")
+
+
+def _bot_actors(row: GameRow, game: Game) -> list[str]:
+    """The computer players among the seats to act now."""
+    return [a for a in game.actors if (s := row.by_seat(a)) is not None and s.is_bot]
 
 
 def _can_pass(game: Game) -> bool:

@@ -420,6 +420,10 @@ class RummyCog(commands.Cog, name="RummyCog"):
             change = await self.service.join(game_id, user.id, user.display_name)
         elif verb == "leave":
             change = await self.service.leave(game_id, user.id)
+        elif verb == "bot":
+            change = await self.service.add_bot(game_id, user.id)
+        elif verb == "unbot":
+            change = await self.service.remove_bot(game_id, user.id)
         elif verb == "cancel":
             perms = interaction.permissions
             is_admin = bool(perms.manage_guild or perms.administrator)  # checked now, not by Discord's defaults
@@ -665,7 +669,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
             if seat is not None:
                 key = "turn.resigned_timeouts" if change.resigned_by_timeouts else "turn.timed_out"
                 await self._channel(row.channel_id).send(translate(key, loc, name=nm(seat.name)))
-        if change.deal_over and change.kind in ("move", "timeout", "window", "resign"):
+        if change.deal_over and change.kind in ("move", "timeout", "window", "resign", "bot"):
             await self._post_deal_end(row, game)
         if change.game_over:
             await self._delete_turn_message(row)
@@ -681,7 +685,10 @@ class RummyCog(commands.Cog, name="RummyCog"):
         actors = list(game.actors)
         if not actors:
             return
-        users = [s.user_id for a in actors if (s := row.by_seat(a)) is not None]
+        users = [s.user_id for a in actors if (s := row.by_seat(a)) is not None and not s.is_bot]
+        if not users:  # only computer players to act: nobody to call, and the last call is over
+            await self._delete_turn_message(row)
+            return
         if game.phase == "window":
             text = translate("turn.window", loc, users=" ".join(f"<@{u}>" for u in users))
         else:

@@ -55,7 +55,7 @@ def cog_of(interaction: discord.Interaction) -> RummyCog:
 
 # ---------------------------------------------------------------------------- dynamic items
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"rummy:(?P<verb>join|leave|start|cancel):(?P<game>[0-9]{1,12})"):
+                  template=r"rummy:(?P<verb>join|leave|start|cancel|bot|unbot):(?P<game>[0-9]{1,12})"):
     def __init__(self, verb: str, game_id: int, label: str = "", style: discord.ButtonStyle | None = None) -> None:
         super().__init__(discord.ui.Button(label=label or verb, custom_id=f"rummy:{verb}:{game_id}",
                                            style=style or discord.ButtonStyle.secondary))
@@ -199,6 +199,10 @@ def lobby_message(row: GameRow, locale: str, *, closed: str | None = None) -> tu
     view.add_item(LobbyButton("leave", row.id, t("button.leave", locale)))
     view.add_item(LobbyButton("start", row.id, t("button.start", locale), discord.ButtonStyle.primary))
     view.add_item(LobbyButton("cancel", row.id, t("button.cancel", locale), discord.ButtonStyle.danger))
+    if len(row.seats) < hi:
+        view.add_item(LobbyButton("bot", row.id, t("button.add_bot", locale)))
+    if any(s.is_bot for s in row.seats):
+        view.add_item(LobbyButton("unbot", row.id, t("button.remove_bot", locale)))
     return "\n".join(lines), view
 
 

@@ -29,6 +29,11 @@ class SeatRow:
     timeouts: int = 0
     resigned: bool = False
 
+    @property
+    def is_bot(self) -> bool:
+        """A computer player's seat: its user id is negative (-1, -2, … within its game)."""
+        return self.user_id < 0
+
 
 @dataclass(frozen=True)
 class GameRow:
@@ -265,7 +270,9 @@ async def season_results(
     sql = (
         "SELECT r.game_id, r.variant, r.user_id, r.place, r.score, r.finished_at, s.name FROM results r "
         "JOIN seats s ON s.game_id = r.game_id AND s.user_id = r.user_id "
-        "WHERE r.guild_id = ? AND r.season = ?"
+        "WHERE r.guild_id = ? AND r.season = ? "
+        # Games with a computer player are not rated (a bot's seat has a negative user id).
+        "AND r.game_id NOT IN (SELECT game_id FROM results WHERE user_id < 0)"
     )
     params: tuple[Any, ...] = (guild_id, season)
     if variant:

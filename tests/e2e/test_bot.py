@@ -378,3 +378,49 @@ async def test_standings_a_new_season_and_a_managers_powers(table: Table) -> Non
     log = answers(rec)[-1].content
     assert answers(rec)[-1].ephemeral and "new season (1->2)" in log and f"<@{bea.id}>" in log
     assert table.fake.violations == []
+
+
+async def test_playing_against_a_computer_player_to_the_end(fake: FakeDiscord, tmp_path: Path) -> None:
+    ana = fake.add_user("Ana", locale="es-ES")
+    bot = await boot(fake, tmp_path / "rummy.sqlite3", tmp_path / "bot.log",
+                     {"RUMMY_FLOOD": "off", "RUMMY_BOT_DELAY": "0.1"})
+    table = Table(fake, bot, tmp_path / "rummy.sqlite3", [ana])
+    try:
+        rec = await (await fake.slash(ana, "rummy new", {"variant": "gin", "options": "target=1", "timer": 0})
+                     ).settled(timeout=15)
+        table.lobby = rec.original
+        table.game_id = int(custom_ids(table.lobby)[0].split(":")[2])
+        await (await fake.click(ana, table.lobby, f"rummy:bot:{table.game_id}")).settled(timeout=15)
+        lobby = fake.message(table.lobby.id)
+        assert "Bot 1" in lobby.content and f"rummy:unbot:{table.game_id}" in custom_ids(lobby)
+        await (await fake.click(ana, lobby, f"rummy:start:{table.game_id}")).settled(timeout=15)
+        await table.wait_table()
+        rnd = random.Random(8)
+        bot_turns = 0
+        while table.row()["status"] == "playing":
+            assert table.moves + bot_turns < 400
+            game = table.game()
+            if game.hand_over:
+                await table.press_next_deal()
+                continue
+            seat = game.actors[0]
+            uid = table.query("SELECT user_id FROM seats WHERE game_id = ? AND seat = ?", (table.game_id, seat))[0][0]
+            if uid < 0:  # the computer's turn: it moves by itself
+                version = table.row()["version"]
+                assert await table.suggestions(ana) == []
+                await table.wait_until(lambda v=version: table.row()["version"] > v, timeout=20)
+                bot_turns += 1
+                continue
+            choices = await table.suggestions(ana)
+            await table.play(ana, table.pick(choices, rnd)["value"])
+        assert table.row()["status"] == "finished" and bot_turns > 3
+        moved = table.query("SELECT COUNT(*) FROM actions WHERE game_id = ? AND kind = 'bot'", (table.game_id,))
+        assert moved[0][0] >= bot_turns
+        rec = await (await fake.slash(ana, "rummy scores", {})).settled(timeout=15)
+        assert "partidas: 0" in answers(rec)[-1].content  # games with a computer player are not rated
+        assert not any("<@-" in m.content for m in fake.messages)  # a bot is never mentioned
+        scan_for_leaks(fake, [ana])
+        assert fake.violations == []
+    finally:
+        await bot.terminate()
+    assert "Traceback" not in bot.log_text(), bot.log_text()[-3000:]
