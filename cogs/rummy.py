@@ -513,7 +513,9 @@ class RummyCog(commands.Cog, name="RummyCog"):
             state = HandState(row.id, row.version, 0, state.sort)
         from renderers import render_hand
 
-        image = await self.render(render_hand, game.view(seat.seat), sort=SORT_NAMES[state.sort], locale=loc)
+        picked = frozenset(i for i in range(state.mask.bit_length()) if state.mask >> i & 1)
+        image = await self.render(render_hand, game.view(seat.seat), sort=SORT_NAMES[state.sort], locale=loc,
+                                  selected=picked)
         content, view = hand_message(row, game, seat.seat, state, loc)
         if edit:
             await interaction.edit_original_response(content=content, attachments=[file_of(image)], view=view)

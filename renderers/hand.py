@@ -171,8 +171,11 @@ MARK_H = 34
 _TOOK = (110, 210, 255)
 
 
-def draw_hand(view: SeatView, *, sort: str = "suit", locale: str = "es", four_colour: bool = False) -> Scene:
-    """Draw ``view``'s hand sorted by ``suit``, ``rank`` or grouped into ``melds``."""
+def draw_hand(view: SeatView, *, sort: str = "suit", locale: str = "es", four_colour: bool = False,
+              selected: frozenset[int] = frozenset()) -> Scene:
+    """Draw ``view``'s hand sorted by ``suit``, ``rank`` or grouped into ``melds``. ``selected``:
+    positions in the drawn order (``hand_codes``) of the cards the player has picked, raised and
+    outlined."""
     if sort not in SORTS:
         raise ValueError(f"sort must be one of {SORTS}")
     groups, dead = group_hand(view, sort)
@@ -196,26 +199,32 @@ def draw_hand(view: SeatView, *, sort: str = "suit", locale: str = "es", four_co
                    "semibold", align="centre")
         return scene
     y = HEADER_H + 14
+    position = -1
     for row in plan.rows:
         x = MARGIN
         prev_group: int | None = None
         for gi, code, last in row:
+            position += 1
+            picked = position in selected
             if prev_group is not None and gi != prev_group:
                 x += plan.gap
             if gi != prev_group and grouped:
                 _group_label(scene, groups[gi], x, y, locale)
             mark = marked.pop(code, None)  # one copy only, if the hand holds two
-            cy = y + label_h + LIFT - (LIFT if mark else 0)
+            cy = y + label_h + LIFT - (LIFT if mark or picked else 0)
             strip = plan.card_w if last else plan.step
             if mark:
                 colour = Palette.gold if mark == "drawn" else _TOOK
                 scene.rrect((x - 4, cy - 4, x + plan.card_w + 4, cy + ch + 4), 12, colour)
                 scene.mark(mark, code, (x, cy, x + plan.card_w, cy + ch))
+            if picked:  # the player's selection wins the outline; a drawn card keeps its label
+                scene.rrect((x - 5, cy - 5, x + plan.card_w + 5, cy + ch + 5), 13, Palette.green_ok)
+                scene.mark("picked", code, (x, cy, x + plan.card_w, cy + ch))
             scene.card(code, x, cy, plan.card_w, full=last or plan.step > plan.card_w)
             code_y = y + label_h + LIFT + ch + 8
             centre = x + min(strip, plan.card_w) / 2
-            scene.text(centre, code_y, code, 22, Palette.gold if mark == "drawn" else _TOOK if mark else Palette.ink,
-                       "bold", align="centre")
+            ink = Palette.green_ok if picked else Palette.gold if mark == "drawn" else _TOOK if mark else Palette.ink
+            scene.text(centre, code_y, code, 22, ink, "bold", align="centre")
             if mark:
                 label = translate("hand.drawn" if mark == "drawn" else "hand.took", locale)
                 pw = scene.pill_width(label, 15, height=26)
@@ -251,6 +260,8 @@ def _hand_header(scene: Scene, view: SeatView, sort: str, dead: int | None, loca
         scene.text(right, 23, name, 17, Palette.ink_faint, "semibold", align="right")
 
 
-def render_hand(view: SeatView, *, sort: str = "suit", locale: str = "es", four_colour: bool = False) -> Rendered:
+def render_hand(view: SeatView, *, sort: str = "suit", locale: str = "es", four_colour: bool = False,
+                selected: frozenset[int] = frozenset()) -> Rendered:
     """The hand as an encoded image."""
-    return encode_still(draw_hand(view, sort=sort, locale=locale, four_colour=four_colour).image, "hand")
+    scene = draw_hand(view, sort=sort, locale=locale, four_colour=four_colour, selected=selected)
+    return encode_still(scene.image, "hand")

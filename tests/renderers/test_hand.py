@@ -98,3 +98,21 @@ def test_hands_of_any_size_fit_without_clipping(count):
 def test_the_same_hand_gives_the_same_bytes():
     view = gin_hand_game().view("ana")
     assert render_hand(view, sort="melds").data == render_hand(view, sort="melds").data
+
+
+@pytest.mark.parametrize("sort", ["suit", "rank", "melds"])
+def test_picked_cards_are_raised_and_outlined_in_the_order_the_codes_follow(sort):
+    game = gin_hand_game()
+    view = game.view("ana")
+    groups, _ = group_hand(view, sort)
+    order = [c for g in groups for c in g.cards]  # the order of the codes and the select menu
+    chosen = frozenset({0, 3, len(order) - 1})
+    scene = draw_hand(view, sort=sort, selected=chosen)
+    picked = scene.found("picked")
+    assert sorted(r.key for r in picked) == sorted(order[i] for i in chosen)
+    plain = draw_hand(view, sort=sort)
+    lifted = {r.key: r.box[1] for r in picked}
+    for card in plain.found("card"):
+        if card.key in lifted and card.key != view.drawn:
+            assert lifted[card.key] < card.box[1]  # raised above where it sits unpicked
+    assert render_hand(view, sort=sort, selected=chosen).data != render_hand(view, sort=sort).data
