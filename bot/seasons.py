@@ -51,5 +51,32 @@ def standings(rows: Iterable[Mapping[str, Any]]) -> list[Standing]:
     return out
 
 
+@dataclass(frozen=True)
+class PlayerStats:
+    games: int
+    wins: int
+    points: int  # opponents finished ahead of, all seasons
+    best_streak: int  # wins in a row
+    streak: int  # current run of wins
+    by_variant: dict[str, tuple[int, int]]  # variant -> (games, wins)
+
+
+def player_stats(rows: Iterable[Mapping[str, Any]]) -> PlayerStats:
+    """Rows of one player's results, oldest first, with ``place``, ``beaten`` (opponents finished
+    ahead of, as in the standings) and ``variant``."""
+    games = wins = points = best = run = 0
+    by_variant: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for r in rows:
+        games += 1
+        won = r["place"] == 1
+        wins += won
+        points += r["beaten"]
+        run = run + 1 if won else 0
+        best = max(best, run)
+        by_variant[r["variant"]][0] += 1
+        by_variant[r["variant"]][1] += won
+    return PlayerStats(games, wins, points, best, run, {v: (g, w) for v, (g, w) in by_variant.items()})
+
+
 def games_in(rows: Iterable[Mapping[str, Any]]) -> int:
     return len({r["game_id"] for r in rows})

@@ -24,7 +24,7 @@ from typing import Any
 
 from bot import robot
 from bot.engine import PLAYERS, Event, Game, IllegalMove, load_game, make_rules, new_game
-from bot.seasons import Standing, games_in, standings
+from bot.seasons import PlayerStats, Standing, games_in, player_stats, standings
 from bot.store import Database, GameRow, Tx, repo
 
 log = logging.getLogger(__name__)
@@ -382,6 +382,10 @@ class GameService:
         season = await self.season(guild_id, number)
         rows = await repo.season_results(self.db, guild_id, season.number, variant)
         return season, standings(rows), games_in(rows)
+
+    async def stats(self, guild_id: int, user_id: int) -> PlayerStats:
+        """One player's rated record in this server, every season together."""
+        return player_stats(await repo.player_results(self.db, guild_id, user_id))
 
     async def new_season(self, guild_id: int, user_id: int, *, ending: int) -> repo.SeasonRow:
         """Close season ``ending`` and open the next (a server manager's call, checked by the cog).

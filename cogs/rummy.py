@@ -30,7 +30,7 @@ from bot.moves import describe_move, normalize_move, rank_moves, refusal_text
 from bot.ratelimit import TYPING_BURST, TYPING_RATE, FloodGate
 from bot.service import Change, GameService, Refusal, Stale
 from bot.store import GameRow, repo
-from cogs.standings import scores_message
+from cogs.standings import scores_message, stats_message
 from cogs.ui import (
     DYNAMIC_ITEMS,
     NEEDS_ONE,
@@ -365,6 +365,19 @@ class RummyCog(commands.Cog, name="RummyCog"):
                 str(interaction.guild_locale.value) if interaction.guild_locale else None)
             text = scores_message(found, table, games, loc, variant=v, reader=interaction.user.id)
             await interaction.response.send_message(text, ephemeral=not share)
+
+        await self.guarded(interaction, run())
+
+    @rummy.command(name=L("stats", "cmd.stats"), description=L("A player's record in this server",
+                   "cmd.stats.desc"))
+    @app_commands.describe(member=L("Whose record (default: yours)", "cmd.stats.member"))
+    async def stats(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
+        async def run() -> None:
+            assert interaction.guild_id is not None
+            who = member or interaction.user
+            record = await self.service.stats(interaction.guild_id, who.id)
+            text = stats_message(who.display_name, record, user_locale(interaction))
+            await interaction.response.send_message(text, ephemeral=True)
 
         await self.guarded(interaction, run())
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.seasons import Standing
+from bot.seasons import PlayerStats, Standing
 from bot.store.repo import SeasonRow
 from cogs.ui import nm, t, variant_name
 
@@ -47,6 +47,20 @@ def scores_message(
         lines += ["…", standing_line(mine, locale, me=True)]
     elif len(table) > SHOWN:
         lines.append(t("scores.more", locale, count=len(table) - SHOWN))
+    return _fit(lines)
+
+
+def stats_message(name: str, stats: PlayerStats, locale: str) -> str:
+    if not stats.games:
+        return t("stats.none", locale, name=nm(name))
+    rate = round(100 * stats.wins / stats.games)
+    lines = [
+        t("stats.title", locale, name=nm(name)),
+        t("stats.line", locale, games=stats.games, wins=stats.wins, rate=rate, points=stats.points),
+        t("stats.streaks", locale, streak=stats.streak, best=stats.best_streak),
+    ]
+    for variant, (games, wins) in sorted(stats.by_variant.items(), key=lambda kv: (-kv[1][0], kv[0])):
+        lines.append(t("stats.variant", locale, variant=variant_name(variant, locale), games=games, wins=wins))
     return _fit(lines)
 
 

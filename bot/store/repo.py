@@ -281,6 +281,18 @@ async def season_results(
     return await db.fetchall(sql + " ORDER BY r.finished_at, r.game_id", params)
 
 
+async def player_results(db: Database | Tx, guild_id: int, user_id: int) -> list[sqlite3.Row]:
+    """Every rated result of one player in a server (all seasons), with how many they finished ahead of."""
+    return await db.fetchall(
+        "SELECT r.game_id, r.variant, r.place, r.season, r.finished_at, "
+        "(SELECT COUNT(*) FROM results o WHERE o.game_id = r.game_id AND o.place > r.place) AS beaten "
+        "FROM results r "
+        "WHERE r.guild_id = ? AND r.user_id = ? "
+        "AND r.game_id NOT IN (SELECT game_id FROM results WHERE user_id < 0) ORDER BY r.finished_at",
+        (guild_id, user_id),
+    )
+
+
 async def add_audit(
     tx: Tx, guild_id: int, user_id: int, action: str, now: float, *, game_id: int | None = None, detail: str = ""
 ) -> None:

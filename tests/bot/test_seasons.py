@@ -145,3 +145,31 @@ async def test_scores_of_a_database_from_before_seasons_are_kept_in_season_one(t
         assert [(r["user_id"], r["place"], r["name"]) for r in rows] == [(1, 1, "Ana1"), (2, 2, "Ana2")]
     finally:
         await db.close()
+
+
+async def test_a_players_record_counts_rated_games_of_every_season(env):
+    a = await started(env.svc, "gin", 2, "target=1", seed="s1")
+    await play_to_the_end(env.svc, a, random.Random(1), clock=env.clock)
+    await env.svc.new_season(GUILD, 99, ending=1)
+    b = await started(env.svc, "basic", 3, "game_end=hands:1", channel=101, seed="s2")
+    await play_to_the_end(env.svc, b, random.Random(2))
+    bot_game = await lobby(env.svc, "gin", 1, channel=102)
+    await env.svc.add_bot(bot_game.id, 1)
+    results = await env.db.fetchall("SELECT game_id, user_id, place FROM results ORDER BY finished_at")
+    for user in (1, 2, 3):
+        mine = [r for r in results if r["user_id"] == user]
+        record = await env.svc.stats(GUILD, user)
+        assert record.games == len(mine) and record.wins == sum(r["place"] == 1 for r in mine)
+        beaten = sum(1 for r in mine for o in results if o["game_id"] == r["game_id"] and o["place"] > r["place"])
+        assert record.points == beaten
+    one = await env.svc.stats(GUILD, 1)
+    assert set(one.by_variant) == {"gin", "basic"} and sum(g for g, _ in one.by_variant.values()) == 2
+    assert (await env.svc.stats(GUILD + 1, 1)).games == 0
+
+
+def test_streaks() -> None:
+    from bot.seasons import player_stats
+
+    rows = [{"place": p, "beaten": 2 if p == 1 else 0, "variant": "basic"} for p in (1, 1, 2, 1, 1, 1, 3)]
+    record = player_stats(rows)
+    assert (record.games, record.wins, record.best_streak, record.streak, record.points) == (7, 5, 3, 0, 10)

@@ -335,6 +335,9 @@ async def test_standings_a_new_season_and_a_managers_powers(table: Table) -> Non
     assert board.ephemeral and "Season 1" in board.content and "games: 1" in board.content
     lines = [line for line in board.content.splitlines() if line.startswith("`")]
     assert len(lines) == 2 and winner.name in lines[0] and "1 pts" in lines[0] and "0 pts" in lines[1]
+    rec = await (await table.fake.slash(bea, "rummy stats", {"member": winner})).settled(timeout=15)
+    record = answers(rec)[-1]
+    assert record.ephemeral and winner.name in record.content and "wins: 1 (100%)" in record.content
     # A member without Manage Server: Discord hides the admin commands; exposed anyway, the bot refuses.
     with pytest.raises(PermissionError):
         await table.fake.slash(bea, "rummy-admin season", {})
