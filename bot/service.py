@@ -430,6 +430,14 @@ class GameService:
             if row.status != "playing":
                 return []
             game = self._working_game(row)
+            if any(s.is_bot for s in row.seats) and not _people_playing(row, game):
+                # Everybody left but the computer players: nobody is watching, so stop (unrated anyway).
+                async with self.db.transaction() as tx:
+                    version = await repo.bump(tx, row, now, status="cancelled", turn_deadline=None,
+                                              window_deadline=None, next_deal_at=None, finished_at=now)
+                    await repo.log_action(tx, row.id, version, None, "abandon", None, None, now)
+                self._cache.pop(row.id, None)
+                return [Change("cancel", await self._row(game_id))]
             if row.window_deadline is not None and row.window_deadline <= now and game.phase == "window":
                 events: list[Event] = []
                 for seat in list(game.actors):
@@ -615,6 +623,12 @@ async def _one_lobby_per_host(tx: Tx | Database, guild_id: int, host_id: int) ->
     channel = await repo.lobby_hosted_by(tx, guild_id, host_id)
     if channel is not None:
         raise Refusal("host_has_lobby", channel=f"<#{channel}>")
+
+
+def _people_playing(row: GameRow, game: Game) -> list[str]:
+    """The seats of people still in the game (not resigned, not eliminated)."""
+    out_ = set(getattr(game, "resigned", ())) | set(getattr(game, "eliminated", ()))
+    return [s.seat for s in row.seats if not s.is_bot and s.seat not in out_]
 
 
 def _bot_actors(row: GameRow, game: Game) -> list[str]:

@@ -100,3 +100,17 @@ async def test_a_bot_game_carries_on_after_a_restart(env):
     assert await fresh.due() == [row.id]
     [change] = await fresh.tick(row.id)
     assert change.kind == "bot" and change.game.version == row.version + 1
+
+
+async def test_when_only_bots_are_left_the_game_stops(env):
+    row = await lobby(env.svc, "basic", 1)
+    await env.svc.add_bot(row.id, 1)
+    await env.svc.add_bot(row.id, 1)
+    row = (await env.svc.start(row.id, 1, seed="left")).game
+    change = await env.svc.resign(row.id, 1)
+    assert change.game.status == "playing"  # two bots could play on, but nobody is watching
+    env.clock.advance(BOT_DELAY)
+    [change] = await env.svc.tick(row.id)
+    assert change.kind == "cancel" and change.game.status == "cancelled"
+    assert await env.svc.due() == []
+    assert await repo.results_of(env.db, row.id) == []
