@@ -105,3 +105,11 @@ class _Keep(dict[str, Any]):
 
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
+
+
+def timer_text(minutes: float, locale: str = DEFAULT_LOCALE, *, key: str = "timer") -> str:
+    """A turn timer as people say it: ``30 s`` under a minute, else ``5 min`` / ``1,5 min``."""
+    if minutes < 1:
+        return translate(f"{key}.seconds", locale, seconds=round(minutes * 60))
+    return translate(f"{key}.minutes", locale, minutes=format_number(minutes, locale))
+

@@ -33,6 +33,7 @@ LOBBY_TTL = 30 * 60  # a lobby nobody starts expires (issue: 30 minutes)
 DEAL_PAUSE = 20.0  # seconds between deals unless someone presses "Next deal"
 WINDOW_SECONDS = 10  # claim / cut-in windows (bot option ``window=``)
 REMIND_AT = 0.8  # the turn reminder at 80% of the timer
+MIN_TIMER = 0.25  # minutes: the shortest turn timer, 15 seconds
 MAX_TIMEOUTS = 3  # three timeouts in a row and the seat resigns
 BOT_DELAY = 2.0  # seconds a computer player waits before each move, so people can follow it
 BOT_OPTIONS = {"window": (0, 120)}  # options the bot reads itself, besides the engine's
@@ -95,7 +96,8 @@ def lobby_options(variant: str, options: str, timer_minutes: float) -> str:
     engine options, then the bot's). The engine refuses unknown variants, names or values, listing
     the valid ones."""
     rules = make_rules(variant, split_options(options)[0])
-    if not 0 <= timer_minutes <= 24 * 60:
+    # 0: no timer; otherwise from 15 seconds (the clock checks once a second) to a day.
+    if not (timer_minutes == 0 or MIN_TIMER <= timer_minutes <= 24 * 60):
         raise Refusal("bad_timer")
     return " ".join(filter(None, [rules.options_text(), _bot_text(options)]))
 

@@ -189,11 +189,11 @@ class RummyCog(commands.Cog, name="RummyCog"):
     @app_commands.describe(
         variant=L("Which rummy", "cmd.new.variant"),
         options=L("Rule options as name=value pairs (see /rummy rules)", "cmd.new.options"),
-        timer=L("Turn timer in minutes (0 = none, default 5)", "cmd.new.timer"),
+        timer=L("Turn timer in minutes: 0 = none, 0.5 = 30 s (default 5)", "cmd.new.timer"),
     )
     @app_commands.choices(variant=[Choice(name=L(v, f"variant.{v}"), value=v) for v in VARIANTS])
     async def new(self, interaction: discord.Interaction, variant: Choice[str], options: str | None = None,
-                  timer: app_commands.Range[int, 0, 1440] | None = None) -> None:
+                  timer: app_commands.Range[float, 0, 1440] | None = None) -> None:
         async def run() -> None:
             assert interaction.guild_id is not None and interaction.channel_id is not None
             locale = locale_of(str(interaction.guild_locale.value) if interaction.guild_locale else None)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.engine import Game
-from bot.i18n import format_number, translate
+from bot.i18n import format_number, timer_text, translate
 from bot.moves import card_text, describe_move
 from bot.store import GameRow
 from renderers import Rendered
@@ -183,7 +183,7 @@ def lobby_message(row: GameRow, locale: str, *, closed: str | None = None) -> tu
         nm(s.name) + (f" ({t('lobby.host', locale)})" if s.user_id == row.host_id else "") for s in row.seats
     )
     timer = t("lobby.timer_none", locale) if not row.timer_minutes else t(
-        "lobby.timer", locale, minutes=format_number(row.timer_minutes, locale))
+        "lobby.timer", locale, time=timer_text(row.timer_minutes, locale))
     lines = [
         t("lobby.title", locale, variant=variant_name(row.variant, locale)),
         t("lobby.options", locale, options=row.options or t("lobby.defaults", locale)),

@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.i18n import format_number, translate
+from bot.i18n import timer_text, translate
 
 from .draw import PROBE, Box, Scene, clean_name
 from .encode import Rendered, encode_still
@@ -209,7 +209,7 @@ def _count_text(lobby: LobbyInfo, locale: str) -> str:
 
 def _timer_text(lobby: LobbyInfo, locale: str) -> str:
     if lobby.timer_minutes and lobby.timer_minutes > 0:
-        return translate("lobbyimg.timer", locale, minutes=format_number(lobby.timer_minutes, locale))
+        return translate("lobbyimg.timer", locale, time=timer_text(lobby.timer_minutes, locale))
     return translate("lobbyimg.timer_none", locale)
 
 

@@ -900,3 +900,17 @@ def test_display_names_are_stored_without_control_or_bidi_characters():
     assert clean_name("Ana\u200b\u202e**x**\n@everyone") == "Ana**x** @everyone"
     assert clean_name("\u200b\u2066") == "?"
     assert len(clean_name("x" * 100)) == 32
+
+
+async def test_turn_timers_from_fifteen_seconds_to_a_day(env):
+    for bad in (0.1, 0.24, 1441, -1):
+        with pytest.raises(Refusal, match="bad_timer"):
+            await env.svc.check_lobby(guild_id=GUILD, channel_id=100, host_id=1, variant="gin", timer_minutes=bad)
+    row = await started(env.svc, "gin", 2, timer=0.25)
+    assert row.turn_deadline == pytest.approx(env.clock() + 15)
+    env.clock.advance(12)  # the reminder at 80%
+    [change] = await env.svc.tick(row.id)
+    assert change.kind == "remind"
+    env.clock.advance(3)
+    [change] = await env.svc.tick(row.id)
+    assert change.kind == "timeout"

@@ -427,3 +427,22 @@ async def test_playing_against_a_computer_player_to_the_end(fake: FakeDiscord, t
     finally:
         await bot.terminate()
     assert "Traceback" not in bot.log_text(), bot.log_text()[-3000:]
+
+
+async def test_a_fifteen_second_turn_timer_reminds_then_plays_for_the_silent_player(table: Table) -> None:
+    table.users = table.users[:2]
+    await table.open("gin", timer=0.25)
+    assert "15 s" in table.fake.message(table.lobby.id).content
+    silent = table.user_of(table.game().actors[0])
+    version = table.row()["version"]
+    reminder = await table.fake.wait_for_message(
+        lambda m: m.public and "⏰" in m.content and f"<@{silent.id}>" in m.content, timeout=25)
+    allowed = reminder.allowed_mentions or {}
+    assert [int(u) for u in allowed.get("users", [])] == [silent.id] and not allowed.get("parse")
+    await table.fake.wait_for_message(lambda m: m.public and "Se acabó el tiempo" in m.content, timeout=25)
+    await table.wait_until(lambda: table.row()["version"] > version)
+    kinds = [r[0] for r in table.query("SELECT kind FROM actions WHERE game_id = ? ORDER BY id", (table.game_id,))]
+    assert kinds[-1] == "timeout"
+    seat = table.query("SELECT timeouts FROM seats WHERE game_id = ? AND user_id = ?", (table.game_id, silent.id))
+    assert seat[0][0] == 1
+    assert table.fake.violations == []
