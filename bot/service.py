@@ -226,10 +226,7 @@ class GameService:
         """The host seats a computer player (``bot.robot``). Games with one are not rated."""
         async with self.lock(game_id):
             row = await self._row(game_id)
-            if row.status != "lobby":
-                raise Refusal("not_a_lobby")
-            if user_id != row.host_id:
-                raise Refusal("host_only")
+            _hosts_lobby(row, user_id)
             hi = PLAYERS[row.variant][1]
             if len(row.seats) >= hi:
                 raise Refusal("lobby_full", max=hi)
@@ -273,10 +270,7 @@ class GameService:
     async def start(self, game_id: int, user_id: int, *, seed: str | None = None) -> Change:
         async with self.lock(game_id):
             row = await self._row(game_id)
-            if row.status != "lobby":
-                raise Refusal("not_a_lobby")
-            if user_id != row.host_id:
-                raise Refusal("host_only")
+            _hosts_lobby(row, user_id)
             lo, hi = PLAYERS[row.variant]
             if not lo <= len(row.seats) <= hi:
                 raise Refusal("player_count", min=lo, max=hi, count=len(row.seats))
@@ -625,6 +619,14 @@ async def _one_lobby_per_host(tx: Tx | Database, guild_id: int, host_id: int) ->
     channel = await repo.lobby_hosted_by(tx, guild_id, host_id)
     if channel is not None:
         raise Refusal("host_has_lobby", channel=f"<#{channel}>")
+
+
+def _hosts_lobby(row: GameRow, user_id: int) -> None:
+    """Only an open lobby's host may start it or seat a computer player."""
+    if row.status != "lobby":
+        raise Refusal("not_a_lobby")
+    if user_id != row.host_id:
+        raise Refusal("host_only")
 
 
 def _people_playing(row: GameRow, game: Game) -> list[str]:

@@ -8,49 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
+from tests.e2e.conftest import boot
 from tests.e2e.helpers import Table, answers, custom_ids, scan_for_leaks
 from tests.fakediscord import FakeDiscord
-from tests.fakediscord.process import BotProcess
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    fake = FakeDiscord()
-    await fake.start()
-    try:
-        yield fake
-    finally:
-        await fake.stop()
-
-
-async def boot(fake: FakeDiscord, db: Path, log: Path, env: dict[str, str] | None = None) -> BotProcess:
-    # patch_gateway=False: the bot itself points discord.py at the fake (RUMMY_DISCORD_GATEWAY).
-    bot = BotProcess(fake, db_path=db, log_path=log, patch_gateway=False, env=env)
-    await bot.start(ready_timeout=60)
-    return bot
-
-
-@pytest.fixture
-async def table(fake: FakeDiscord, tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[Table]:
-    users = [fake.add_user(n, locale=loc) for n, loc in
-             [("Ana", "es-ES"), ("Bea", "en-US"), ("Carlos", "es-ES"), ("Dani", "es-419")]]
-    # Our robot players move faster than any person: the flood limit is off unless a test is about it.
-    env = {} if request.node.get_closest_marker("flood") else {"RUMMY_FLOOD": "off"}
-    bot = await boot(fake, tmp_path / "rummy.sqlite3", tmp_path / "bot.log", env)
-    t = Table(fake, bot, tmp_path / "rummy.sqlite3", users)
-    try:
-        yield t
-    finally:
-        if t.bot.proc is not None and t.bot.returncode is None:
-            await t.bot.terminate()
-        assert "Traceback" not in t.bot.log_text(), t.bot.log_text()[-3000:]
 
 
 async def test_two_player_gin_game_to_the_end(table: Table) -> None:

@@ -14,44 +14,21 @@ from __future__ import annotations
 
 import random
 import string
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.e2e.conftest import boot
 from tests.e2e.helpers import Table, answers, custom_ids, scan_for_leaks
-from tests.e2e.test_bot import boot
-from tests.fakediscord import FakeDiscord
 
 pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    fake = FakeDiscord()
-    await fake.start()
-    try:
-        yield fake
-    finally:
-        await fake.stop()
-
-
-@pytest.fixture
-async def table(fake: FakeDiscord, tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[Table]:
-    users = [fake.add_user(n, locale=loc) for n, loc in [("Ana", "es-ES"), ("Bea", "en-US")]]
-    env = {"RUMMY_FLOOD": "off"}
-    marker = request.node.get_closest_marker("bot_env")
-    if marker:
-        env.update(marker.args[0])
-    bot = await boot(fake, tmp_path / "rummy.sqlite3", tmp_path / "bot.log", env)
-    t = Table(fake, bot, tmp_path / "rummy.sqlite3", users)
-    try:
-        yield t
-    finally:
-        if t.bot.proc is not None and t.bot.returncode is None:
-            await t.bot.terminate()
-        assert "Traceback" not in t.bot.log_text(), t.bot.log_text()[-3000:]
+def table(table: Table) -> Table:
+    table.users = table.users[:2]  # two players here: Ana (es-ES) and Bea (en-US)
+    return table
 
 
 def state(table: Table) -> list[Any]:
