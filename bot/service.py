@@ -76,7 +76,7 @@ def split_options(text: str) -> tuple[str, dict[str, int]]:
     """Separate the bot's own options (``window=10``) from the engine's; validates both.
 
     Raises ``IllegalMove`` with the engine's codes (``bad_option``, ``unknown_option``...) or
-    ``Refusal("bad_window")``.
+    ``Refusal("bad_bot_option")``.
     """
     engine_words, bot_values = [], {}
     for word in text.split():
