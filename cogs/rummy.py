@@ -381,6 +381,14 @@ class RummyCog(commands.Cog, name="RummyCog"):
 
         await self.guarded(interaction, run())
 
+    @rummy.command(name=L("help", "cmd.help"), description=L("How to play with this bot", "cmd.help.desc"))
+    async def help(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            await interaction.response.send_message(translate("help.text", user_locale(interaction))[:2000],
+                                                    ephemeral=True)
+
+        await self.guarded(interaction, run())
+
     @rummy.command(name=L("resign", "cmd.resign"), description=L("Leave the game you are playing",
                    "cmd.resign.desc"))
     async def resign(self, interaction: discord.Interaction) -> None:

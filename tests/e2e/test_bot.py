@@ -172,6 +172,10 @@ async def test_rejected_input_is_explained_privately_in_the_users_language(table
     assert answers(rec)[-1].ephemeral and "knock" in answers(rec)[-1].content.lower()
     rec = await (await table.fake.slash(table.users[0], "rummy rules", {"variant": "gin"})).settled(timeout=15)
     assert "cerrar" in answers(rec)[-1].content.lower()
+    rec = await (await table.fake.slash(table.users[0], "rummy help", {})).settled(timeout=15)
+    assert answers(rec)[-1].ephemeral and "/rummy nueva" in answers(rec)[-1].content
+    rec = await (await table.fake.slash(table.users[1], "rummy help", {})).settled(timeout=15)
+    assert "/rummy new" in answers(rec)[-1].content and "Add a bot" in answers(rec)[-1].content
     rec = await (await table.fake.slash(table.users[0], "rummy new", {"variant": "gin", "options": "nope=1"})).settled(
         timeout=15)
     message = answers(rec)[-1]
