@@ -19,8 +19,9 @@ from discord.ext import commands
 from bot.i18n import locale_of, translate
 from bot.service import GameService, Refusal
 from cogs.rummy import RummyCog, refuse_with, user_locale
-from cogs.standings import audit_message, scores_message
-from cogs.ui import nm
+from cogs.standings import audit_message, scores_message, standings_info
+from cogs.ui import file_of, nm
+from renderers.standings import render_standings
 
 if TYPE_CHECKING:
     from bot.client import RummyBot
@@ -135,7 +136,9 @@ class AdminCog(commands.Cog, name="AdminCog"):
             glo = _guild_loc(interaction)
             text = translate("season.announce", glo, number=season.number, ended=ending) + "\n\n" + scores_message(
                 old, table, games, glo)
-            await rummy_cog(interaction)._channel(interaction.channel_id).send(text[:2000])
+            cog = rummy_cog(interaction)
+            image = await cog.render(render_standings, standings_info(old, table, games), locale=glo)
+            await cog._channel(interaction.channel_id).send(text[:2000], file=file_of(image))
 
         await self._managed(interaction, run())
 

@@ -30,7 +30,7 @@ from bot.moves import describe_move, normalize_move, rank_moves, refusal_text
 from bot.ratelimit import TYPING_BURST, TYPING_RATE, FloodGate
 from bot.service import Change, GameService, Refusal, Stale
 from bot.store import GameRow, repo
-from cogs.standings import scores_message, stats_message
+from cogs.standings import scores_message, standings_info, stats_message
 from cogs.ui import (
     DYNAMIC_ITEMS,
     NEEDS_ONE,
@@ -363,8 +363,13 @@ class RummyCog(commands.Cog, name="RummyCog"):
             found, table, games = await self.service.scores(interaction.guild_id, season, v)
             loc = user_locale(interaction) if not share else locale_of(
                 str(interaction.guild_locale.value) if interaction.guild_locale else None)
+            await interaction.response.defer(ephemeral=not share, thinking=True)
             text = scores_message(found, table, games, loc, variant=v, reader=interaction.user.id)
-            await interaction.response.send_message(text, ephemeral=not share)
+            from renderers.standings import render_standings
+
+            image = await self.render(render_standings, standings_info(found, table, games, variant=v,
+                                                                       reader=interaction.user.id), locale=loc)
+            await interaction.followup.send(text, file=file_of(image), ephemeral=not share)
 
         await self.guarded(interaction, run())
 

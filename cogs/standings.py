@@ -18,6 +18,16 @@ SHOWN = 15  # lines of standings; the reader's own line is added below when they
 LIMIT = 2000  # Discord: characters in a message
 
 
+def standings_info(season: SeasonRow, table: Sequence[Standing], games: int, *, variant: str | None = None,
+                   reader: int | None = None) -> Any:
+    """What the standings picture shows (``renderers.standings.StandingsInfo``)."""
+    from renderers.standings import StandingsInfo
+
+    rows = tuple((s.rank, s.name, s.points, s.wins, s.games) for s in table)
+    mine = next((i for i, s in enumerate(table) if s.user_id == reader), None)
+    return StandingsInfo(season.number, games, rows, variant, season.ended_at is not None, mine)
+
+
 def standing_line(s: Standing, locale: str, *, me: bool = False) -> str:
     name = f"**{nm(s.name)}**" if me else nm(s.name)
     return t("scores.line", locale, rank=f"{s.rank:>2}", name=name, points=s.points, wins=s.wins, games=s.games)

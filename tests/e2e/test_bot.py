@@ -324,7 +324,7 @@ async def test_standings_a_new_season_and_a_managers_powers(table: Table) -> Non
     # Announced in the channel in the server's language (Spanish here), with the closing standings.
     announce = await table.fake.wait_for_message(
         lambda m: m.public and "empieza la temporada 2" in m.content.lower(), timeout=15)
-    assert winner.name in announce.content
+    assert winner.name in announce.content and [a.filename for a in announce.attachments] == ["standings.png"]
     rec = await (await table.fake.click(mod, asks[1], buttons[1])).settled(timeout=15)
     assert "already started" in answers(rec)[-1].content
     assert [tuple(r) for r in table.query("SELECT number, ended_at IS NULL FROM seasons ORDER BY number")] == [
@@ -350,6 +350,7 @@ async def test_standings_a_new_season_and_a_managers_powers(table: Table) -> Non
     rec = await (await table.fake.slash(mod, "rummy-admin audit", {})).settled(timeout=15)
     log = answers(rec)[-1].content
     assert answers(rec)[-1].ephemeral and "new season (1->2)" in log and f"<@{bea.id}>" in log
+    scan_for_leaks(table.fake, [ana, bea, mod])
     assert table.fake.violations == []
 
 
