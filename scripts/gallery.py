@@ -65,6 +65,14 @@ def _lobby(variant: str, seated: int, lo: int, hi: int, options: tuple[tuple[str
     return render_lobby(LobbyInfo(variant, options, names, names[host], lo, hi, timer, status), locale=locale)
 
 
+def _standings() -> Rendered:
+    from renderers.standings import StandingsInfo, render_standings
+
+    rows = ((1, "Ana", 14, 6, 9), (2, "Bea", 11, 4, 9), (3, "Carlos", 9, 3, 8), (4, "Dani", 9, 2, 7),
+            (5, "Eli", 5, 2, 6), (6, "Fer", 3, 1, 4))
+    return render_standings(StandingsInfo(2, 17, rows, reader=3), locale="es")
+
+
 def _replay() -> Rendered:
     return render_replay(played_game("wrotham", 3, seed=43).record(), names=NAMES)
 
@@ -96,6 +104,7 @@ GALLERY: dict[str, Callable[[], Rendered]] = {
     "hand-wrotham-jokers.png": _wild_hand,
     "replay-wrotham-3.gif": _replay,
     "lobby-gin-open.png": lambda: _lobby("gin", 1, 2, 2, timer=2),
+    "standings-season-2.png": _standings,
     "lobby-rami-6.png": lambda: _lobby("rami", 5, 2, 8, (("first_meld_min", "40"), ("table_manipulation", "true"),
                                                         ("jokers_per_deck", "3")), host=1, timer=1.5),
     "lobby-basic-started.png": lambda: _lobby("basic", 4, 2, 6, (("multiple_melds_per_turn", "true"),
