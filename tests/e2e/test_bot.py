@@ -267,7 +267,8 @@ async def test_a_flooding_user_is_told_to_slow_down_and_nobody_else_waits(table:
     mine = [r for r in recs if r.user.id == flooder.id]
     slowed = [r for r in mine if "too many clicks" in answers(r)[-1].content.lower()]
     shown = [r for r in mine if answers(r)[-1].attachments]
-    assert len(slowed) + len(shown) == 60 and 40 <= len(slowed) <= 60 - 8
+    # The burst of 8 is shown, then about 2 a second: most of the 60 are refused however slow the machine.
+    assert len(slowed) + len(shown) == 60 and 30 <= len(slowed) <= 60 - 8
     for rec in slowed:
         reply = answers(rec)[-1]
         assert reply.ephemeral and reply.visible_to == flooder.id and not reply.attachments
