@@ -188,6 +188,12 @@ class Rami(TableManipulation, Game):
         new melds with a joker each (one joker a meld, §3.3, §3.6) and the taken card placed, in a
         new meld or on a table meld (§3.7). Exact: a search over disjoint melds from hand."""
         need_card = must is not None and hand.count(must) > self.must_play_keep
+        if need_card and must == JOKER:
+            # A taken joker and a retrieved one are the same card: every joker beyond those held
+            # before the take must leave the hand, and a joker leaves only in a new meld of its own
+            # (no layoff, one joker a meld, §3.3, §3.6), so one such meld cannot settle both.
+            jokers = max(jokers, hand.count(JOKER) - self.must_play_keep)
+            need_card = False
         if not jokers and not need_card:
             return True
         layable = (
@@ -221,7 +227,8 @@ class Rami(TableManipulation, Game):
                 if all(have[c] >= n for c, n in need.items()):
                     have.subtract(need)
                     ok = search(
-                        k + 1, jokers_left - (JOKER in r.cards), card_left and must not in r.cards, total + values[k]
+                        k + 1, jokers_left - r.cards.count(JOKER), card_left and must not in r.cards,
+                        total + values[k],
                     )
                     have.update(need)
                     if ok:

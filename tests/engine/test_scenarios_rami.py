@@ -812,3 +812,44 @@ def test_stock_and_discard_empty_round_is_blocked():
     assert g.ledger == []  # no end-of-round credit, no bonus
     assert g.hand_points == {"ana": 40, "bea": 25} and g.totals == {"ana": 40, "bea": 25}
     roundtrip(g)
+
+
+# ---------------------------------------------------------------------------------------------
+# A taken joker and a retrieved one (long property run, rami seed 504): both are the same card,
+# and each must leave the hand this turn in a new meld of its own (one joker a meld, no joker
+# layoff, §3.3, §3.6, §3.7). ana takes the discarded JK, then could retrieve bea's JK=9D with 9D:
+# with 5D 6D AC 2D she has one meld for one joker, so the retrieval is refused (it used to be
+# accepted, leaving her a turn she could neither finish nor end); with 2C 2H she has two.
+# ---------------------------------------------------------------------------------------------
+TWO_JOKERS = """
+    [Variant "rami"]
+    [Seats "ana bea"]
+    [Dealer "bea"]
+    [Hand "ana" "5D 6D 9D {rest}"]
+    [Hand "bea" "3C 8C KH"]
+    [Table "bea: 8D JK=9D TD"]
+    [Discard "4S JK"]
+    [Stock "9C 5S 6S"]
+    [Opened "ana bea"]
+    [Turn "ana"]
+    ana take
+"""
+
+
+def test_a_taken_joker_and_a_retrieved_one_need_a_new_meld_each():
+    g = load(TWO_JOKERS.format(rest="AC 2D"))
+    assert "swap 9D to 1" not in g.legal_moves("ana")
+    refuse(g, "ana", "swap 9D to 1", "joker_cannot_be_replayed")
+    play_all(g, "ana meld 5D 6D JK=7D\nana discard AC")
+    roundtrip(g)
+
+    g = load(TWO_JOKERS.format(rest="2C 2H"))
+    assert "swap 9D to 1" in g.legal_moves("ana")
+    g.play("ana", "swap 9D to 1")
+    assert g.obligations("ana") == ["joker", "taken"]
+    play_all(g, "ana meld 5D 6D JK=7D")
+    assert g.obligations("ana") == ["taken"]  # one joker is still in hand: the other meld settles it
+    assert g.legal_moves("ana") and not any(m.startswith("discard") for m in g.legal_moves("ana"))
+    play_all(g, "ana meld 2C 2H JK=2")
+    assert g.obligations("ana") == [] and g.hand("ana") == []
+    roundtrip(g)
