@@ -5,7 +5,9 @@ which fires again after reconnects), registers the cogs and the dynamic buttons 
 slash commands only when their definition changed (a hash kept in the database; ``--sync``
 forces it), re-posts the tables of running games after a restart, and runs one clock task that
 serves turn timers, reminders, claim windows, lobby expiry and the pause between deals from the
-deadlines stored in SQLite.
+deadlines stored in SQLite. On SIGTERM it stops gracefully (reliability.md R3): new clicks are
+refused, the work in flight (moves, their answers, table edits, the clock's tick) is finished
+within ``STOP_GRACE`` seconds, and only then are the gateway, HTTP and the database closed.
 What it is not: no game rules (``bot.engine``), no SQL (``bot.store``), no pictures (``renderers``).
 """
 
@@ -28,6 +30,8 @@ from bot.service import GameService
 from bot.store import Database, repo
 
 log = logging.getLogger(__name__)
+
+STOP_GRACE = 8.0  # seconds of a graceful stop for work in flight (below a supervisor's usual 10 s)
 
 
 class CatalogTranslator(app_commands.Translator):
@@ -66,7 +70,7 @@ class RummyBot(commands.Bot):
         self.db: Database | None = None
         self.service: GameService | None = None
         self._clock_task: asyncio.Task[None] | None = None
-        self._closing = False
+        self.stopping = False  # set on shutdown: interactions are refused from then on
 
     def add_dynamic_items(self, *items: Any) -> None:
         super().add_dynamic_items(*items)
@@ -123,7 +127,7 @@ class RummyBot(commands.Bot):
         assert self.service is not None
         from cogs.rummy import RummyCog
 
-        while not self._closing:
+        while not self.stopping:
             try:
                 cog = self.get_cog("RummyCog")
                 for game_id in await self.service.due():
@@ -138,10 +142,33 @@ class RummyBot(commands.Bot):
             await asyncio.sleep(1.0)
 
     async def close(self) -> None:
-        self._closing = True
-        if self._clock_task is not None:
-            self._clock_task.cancel()
+        if not self.stopping:
+            self.stopping = True
+            log.info("stopping: new interactions are refused; finishing the work in flight")
+            await self._finish_in_flight(STOP_GRACE)
         await super().close()
         if self.db is not None:
             await self.db.close()
             self.db = None
+
+    async def _finish_in_flight(self, grace: float) -> None:
+        """Let what was already running end while Discord is still reachable: the clock's current
+        tick (it leaves its loop at the next check), then every click being handled and every
+        pending table edit. Whatever is still running after ``grace`` s is committed already (a
+        move is committed before it is announced); only its announcement is lost, and the restart
+        re-posts the table."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + grace
+        if self._clock_task is not None and not self._clock_task.done():
+            try:
+                await asyncio.wait_for(asyncio.shield(self._clock_task), grace)
+            except TimeoutError:
+                self._clock_task.cancel()
+        from cogs.rummy import RummyCog
+
+        cog = self.get_cog("RummyCog")
+        if isinstance(cog, RummyCog):
+            left = await cog.drain(max(0.0, deadline - loop.time()))
+            if left:
+                log.warning("stopping with %d interaction(s) or table edit(s) unfinished", left)
+        log.info("stopped accepting interactions; work in flight finished")

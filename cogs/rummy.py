@@ -117,6 +117,9 @@ class RummyCog(commands.Cog, name="RummyCog"):
         self._dirty: dict[int, int] = {}
         self._refreshers: dict[int, asyncio.Task[None]] = {}
         self._under_table: dict[int, int] = {}
+        self._in_flight = 0  # guarded handlers running now (a graceful stop waits for them)
+        self._idle = asyncio.Event()
+        self._idle.set()
         flood = bot.settings.flood
         # Every command, click and modal; autocomplete (which cannot be answered in words) apart.
         self.clicks = FloodGate(*flood) if flood else None  # reliability.md R20
@@ -158,6 +161,34 @@ class RummyCog(commands.Cog, name="RummyCog"):
             log.warning("could not answer interaction %s: %r", interaction.id, exc)
 
     async def guarded(self, interaction: discord.Interaction, coro: Any, names: dict[str, str] | None = None) -> None:
+        if getattr(self.bot, "stopping", False):
+            # Shutting down (reliability.md R3): nothing new starts; the player is told to retry.
+            coro.close()
+            await self.say(interaction, translate("refusal.restarting", user_locale(interaction)))
+            return
+        self._in_flight += 1
+        self._idle.clear()
+        try:
+            await self._guarded(interaction, coro, names)
+        finally:
+            self._in_flight -= 1
+            if self._in_flight == 0:
+                self._idle.set()
+
+    async def drain(self, timeout: float) -> int:
+        """Wait up to ``timeout`` s for the handlers in flight and the pending table edits; the
+        number of them still unfinished."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        # A handler's last act may be to ask for a table edit: wait for those after the handlers.
+        pending = [t for t in self._refreshers.values() if not t.done()]
+        if pending:
+            await asyncio.wait(pending, timeout=max(0.0, deadline - loop.time()))
+        return self._in_flight + sum(not t.done() for t in self._refreshers.values())
+
+    async def _guarded(self, interaction: discord.Interaction, coro: Any, names: dict[str, str] | None) -> None:
         if self.clicks is not None and not self.clicks.allow(interaction.user.id):
             # Flooding: answer at once, touch nothing (no database, no render) (reliability.md R20).
             coro.close()

@@ -2,18 +2,22 @@
 
 R7 forged custom_ids, R13 "my hand" with forged ids, R15 the managers' confirmation, R18 Discord's
 errors (a failed acknowledgement, 429, 404 and 5xx on the table), R14 logs at DEBUG, R25 hostile
-text in every field a user can type, and a rearrange modal submitted across a restart.
+text in every field a user can type, a rearrange modal submitted across a restart, and R3 a
+graceful stop (SIGTERM) in the middle of a move.
 
 What a user would notice if these failed: a click that is never answered ("This interaction
 failed"), a forged click that moves someone else's game or shows their hand, a Discord hiccup
 that loses or doubles a move, a table that stops updating, a mention that pings the whole server,
-a token or a hand in the bot's log, a rearrangement typed before a restart that is lost.
+a token or a hand in the bot's log, a rearrangement typed before a restart that is lost, a
+deploy that swallows the answer to a move already made or loses a turn to the downtime.
 """
 
 from __future__ import annotations
 
+import asyncio
 import random
 import string
+import time
 from pathlib import Path
 from typing import Any
 
@@ -232,3 +236,42 @@ async def test_debug_logs_carry_no_token_and_no_hand(table: Table) -> None:
     assert not [h for h in hands if h in log]
     noisy = [ln for ln in log.splitlines() if "DEBUG" in ln and ("discord." in ln or "aiosqlite" in ln)]
     assert noisy == []
+
+
+async def test_a_graceful_stop_finishes_the_move_in_flight_and_refuses_new_clicks(table: Table, tmp_path: Path) -> None:
+    await table.open("basic", timer=5)
+    mover = table.user_of(table.game().actors[0])
+    other = next(u for u in table.users if u is not mover)
+    version = table.row()["version"]
+    deadline = table.row()["turn_deadline"]
+    tab = table.table_message()
+    # Discord holds up the private answer to the draw (429, retry after 3 s): the move is committed
+    # and its answer is still to come when the deploy sends SIGTERM.
+    table.fake.fail_next("POST", r"/webhooks/\d+/[^/]+", 429, retry_after=3.0)
+    click = await table.fake.click(mover, tab, f"rummy:draw:{table.game_id}:{version}")
+    await table.wait_until(lambda: table.row()["version"] == version + 1)
+    stopping = asyncio.create_task(table.bot.terminate(timeout=30))
+    await table.bot.wait_for_log("stopping: new interactions are refused")
+    # A click after the stop began is answered, privately, and does nothing.
+    before = state(table)
+    late = await (await table.fake.click(other, tab, f"rummy:hand:{table.game_id}")).settled(timeout=10)
+    assert [m.ephemeral for m in answers(late)] == [True]
+    assert "restarting" in answers(late)[0].content and not answers(late)[0].attachments
+    assert state(table) == before
+    assert await stopping == 0
+    # The move in flight was finished before the bot went away: the player got their hand (with the
+    # drawn card) and the table was brought up to date.
+    rec = await click.settled(timeout=5)
+    hand = answers(rec)[-1]
+    assert hand.ephemeral and hand.visible_to == mover.id and hand.attachments
+    assert table.fake.message(tab.id).edited
+    assert "work in flight finished" in table.bot.log_text()
+    # Back up: the table is posted again with a note, and the player to move gets a whole turn.
+    restarted = time.time()
+    table.bot = await boot(table.fake, table.db_path, tmp_path / "bot2.log", {"RUMMY_FLOOD": "off"})
+    await table.fake.wait_for_message(lambda m: table.is_table(m) and m.id != tab.id and not m.deleted
+                                      and ("reinici" in m.content or "restarted" in m.content), timeout=20)
+    assert table.row()["turn_deadline"] >= restarted + 5 * 60 > deadline
+    assert table.row()["version"] == version + 1
+    scan_for_leaks(table.fake, table.users)
+    assert table.fake.violations == []
