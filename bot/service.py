@@ -37,6 +37,7 @@ MIN_TIMER = 0.25  # minutes: the shortest turn timer, 15 seconds
 MAX_TIMEOUTS = 3  # three timeouts in a row and the seat resigns
 BOT_DELAY = 2.0  # seconds a computer player waits before each move, so people can follow it
 BOT_OPTIONS = {"window": (0, 120)}  # options the bot reads itself, besides the engine's
+REASON_LENGTH = 100  # a manager's reason for voiding a result, as stored
 
 
 class Refusal(Exception):
@@ -407,6 +408,33 @@ class GameService:
             return await self.leave(game_id, user_id, kicked_by=manager_id)
         return await self.play(game_id, user_id, "resign", kicked_by=manager_id)
 
+    async def finished_games(self, guild_id: int, limit: int = 25) -> list[FinishedGame]:
+        """A server's latest finished games with their results, newest first (for managers)."""
+        return _finished_games(await repo.recent_results(self.db, guild_id, limit))
+
+    async def void_result(self, guild_id: int, game_id: int, manager_id: int, reason: str = "", *,
+                          restore: bool = False) -> FinishedGame:
+        """A server manager voids a finished game's result (it then counts in no standings and no
+        record) or restores it; audited in the same transaction. The results themselves are kept."""
+        reason = clean_text(reason, REASON_LENGTH)
+        now = self.clock()
+        async with self.db.transaction() as tx:
+            found = _finished_games(await repo.recent_results_of(tx, guild_id, game_id))
+            if not found:
+                raise Refusal("no_result", game=game_id)
+            game = found[0]
+            if game.with_bots:
+                raise Refusal("not_rated", game=game_id)
+            if game.voided == (not restore):
+                raise Refusal("not_voided" if restore else "already_voided", game=game_id)
+            if restore:
+                await repo.clear_voided(tx, game_id)
+            else:
+                await repo.set_voided(tx, game_id, guild_id, manager_id, reason, now)
+            await repo.add_audit(tx, guild_id, manager_id, "restore" if restore else "void", now, game_id=game_id,
+                                 detail=reason)
+        return replace(game, voided=not restore, reason="" if restore else reason)
+
     async def audit(self, guild_id: int, limit: int = 20) -> list[Any]:
         return await repo.audit_of(self.db, guild_id, limit)
 
@@ -657,13 +685,42 @@ def _window_seconds(row: GameRow, bot_opts: dict[str, int]) -> float:
     return WINDOW_SECONDS
 
 
-def clean_name(name: str) -> str:
-    """A display name as stored: control, zero-width and bidi characters removed, at most 32
-    characters, never empty (reliability.md §4.4)."""
-    kept = "".join(" " if ch.isspace() else ch for ch in name
+@dataclass(frozen=True)
+class FinishedGame:
+    """A finished game as managers see it: who finished where, rated or not, voided or not."""
+
+    game_id: int
+    variant: str
+    finished_at: float
+    players: tuple[tuple[int, str, int], ...]  # (user id, name, place), in finishing order
+    with_bots: bool  # a computer player sat: never rated
+    voided: bool
+    reason: str = ""  # the manager's reason, as stored, when this is the answer to voiding it
+
+
+def _finished_games(rows: list[Any]) -> list[FinishedGame]:
+    games: dict[int, list[Any]] = {}
+    for r in rows:
+        games.setdefault(r["game_id"], []).append(r)
+    return [
+        FinishedGame(gid, seats[0]["variant"], max(r["finished_at"] for r in seats),
+                     tuple((r["user_id"], r["name"], r["place"]) for r in seats),
+                     any(r["user_id"] < 0 for r in seats), bool(seats[0]["voided"]))
+        for gid, seats in games.items()
+    ]
+
+
+def clean_text(text: str, limit: int) -> str:
+    """Typed text as stored: control, zero-width and bidi characters removed, whitespace runs made
+    one space, at most ``limit`` characters (reliability.md §4.4)."""
+    kept = "".join(" " if ch.isspace() else ch for ch in text
                    if ch.isspace() or unicodedata.category(ch) not in ("Cc", "Cf", "Zl", "Zp"))
-    kept = " ".join(kept.split())[:32]
-    return kept or "?"
+    return " ".join(kept.split())[:limit]
+
+
+def clean_name(name: str) -> str:
+    """A display name as stored: cleaned, at most 32 characters, never empty."""
+    return clean_text(name, 32) or "?"
 
 
 def _bot_text(options: str) -> str:

@@ -1,4 +1,5 @@
-"""``/rummy-admin``: what a server manager can do — start a new season, remove a player, read the log.
+"""``/rummy-admin``: what a server manager can do — start a new season, remove a player, void or
+restore a game's result, read the log.
 
 What it is: the thin Discord layer for managers. Discord hides the group from members without
 Manage Server (``default_permissions``), but that is only a default a server can override, so every
@@ -14,13 +15,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot.i18n import locale_of, translate
-from bot.service import GameService, Refusal
+from bot.service import FinishedGame, GameService, Refusal
 from cogs.rummy import RummyCog, refuse_with, user_locale
 from cogs.standings import audit_message, scores_message, standings_info
-from cogs.ui import file_of, nm
+from cogs.ui import file_of, nm, variant_name
 from renderers.standings import render_standings
 
 if TYPE_CHECKING:
@@ -159,6 +161,57 @@ class AdminCog(commands.Cog, name="AdminCog"):
 
         await self._managed(interaction, run())
 
+    @admin.command(name=L("void", "cmd.void"), description=L(
+        "Void a finished game's result: it stops counting in standings and records", "cmd.void.desc"))
+    @app_commands.describe(game=L("The game (its number; pick from the list)", "cmd.void.game"),
+                           reason=L("Why (kept in the audit log and shown in the game's channel)", "cmd.void.reason"))
+    async def void(self, interaction: discord.Interaction, game: app_commands.Range[int, 1, 10**12],
+                   reason: app_commands.Range[str, 0, 100] | None = None) -> None:
+        await self._managed(interaction, self._void(interaction, game, reason or "", restore=False))
+
+    @admin.command(name=L("restore", "cmd.restore"), description=L("Make a voided game's result count again",
+                   "cmd.restore.desc"))
+    @app_commands.describe(game=L("The voided game (its number; pick from the list)", "cmd.restore.game"))
+    async def restore(self, interaction: discord.Interaction, game: app_commands.Range[int, 1, 10**12]) -> None:
+        await self._managed(interaction, self._void(interaction, game, "", restore=True))
+
+    async def _void(self, interaction: discord.Interaction, game_id: int, reason: str, *, restore: bool) -> None:
+        assert interaction.guild_id is not None
+        done = await self.service.void_result(interaction.guild_id, game_id, interaction.user.id, reason,
+                                              restore=restore)
+        loc = _loc(interaction)
+        key = "void.restored" if restore else "void.done"
+        await interaction.response.send_message(translate(key, loc, **summary(done, loc)), ephemeral=True)
+        # Everybody who played it is told where they played it, in the server's language.
+        row = await self.service.get(game_id)
+        if row is not None:
+            glo = row.locale
+            lines = [translate("void.announce_restored" if restore else "void.announce", glo, **summary(done, glo))]
+            if done.reason:
+                lines.append(translate("void.reason", glo, reason=nm(done.reason)))
+            await rummy_cog(interaction)._channel(row.channel_id).send("\n".join(lines)[:2000])
+
+    @void.autocomplete("game")
+    async def void_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
+        return await self._game_choices(interaction, current, voided=False)
+
+    @restore.autocomplete("game")
+    async def restore_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
+        return await self._game_choices(interaction, current, voided=True)
+
+    async def _game_choices(self, interaction: discord.Interaction, current: Any, *, voided: bool) -> list[Choice[int]]:
+        """The server's latest finished games a manager may void (or restore), newest first; what
+        was typed filters by game number. Nothing for members who are not managers."""
+        cog = rummy_cog(interaction)
+        if not is_manager(interaction) or interaction.guild_id is None or (
+                cog.typing is not None and not cog.typing.allow(interaction.user.id)):
+            return []
+        typed = str(current or "").strip().lstrip("#")
+        loc = _loc(interaction)
+        games = [g for g in await self.service.finished_games(interaction.guild_id, 100)
+                 if g.voided == voided and not g.with_bots and str(g.game_id).startswith(typed)]
+        return [Choice(name=choice_name(g, loc), value=g.game_id) for g in games[:25]]
+
     @admin.command(name=L("audit", "cmd.audit"), description=L("What managers did with the bot here, latest first",
                    "cmd.audit.desc"))
     async def audit(self, interaction: discord.Interaction) -> None:
@@ -176,3 +229,16 @@ def _loc(interaction: discord.Interaction) -> str:
 
 def _guild_loc(interaction: discord.Interaction) -> str:
     return locale_of(str(interaction.guild_locale.value) if interaction.guild_locale else None)
+
+
+def summary(game: FinishedGame, locale: str) -> dict[str, Any]:
+    """What identifies a finished game to people: its number, variant and players by place."""
+    players = ", ".join(f"{place}. {nm(name)}" for _, name, place in game.players)
+    return {"game": game.game_id, "variant": variant_name(game.variant, locale), "players": players}
+
+
+def choice_name(game: FinishedGame, locale: str) -> str:
+    """An autocomplete line (plain text, at most 100 characters): number, variant, date, players."""
+    when = time.strftime("%Y-%m-%d", time.gmtime(game.finished_at))
+    players = ", ".join(f"{place}. {name}" for _, name, place in game.players)
+    return f"#{game.game_id} · {variant_name(game.variant, locale)} · {when} · {players}"[:100]

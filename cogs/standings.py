@@ -79,7 +79,10 @@ def audit_message(rows: Sequence[Any], locale: str) -> str:
         return t("audit.empty", locale)
     lines = [t("audit.title", locale)]
     for r in rows:
-        what = t(f"audit.{r['action']}", locale, detail=r["detail"], game=r["game_id"] or "",
+        detail = r["detail"]
+        if r["action"] == "void":  # the manager's reason, typed text: shown escaped, after a colon
+            detail = f": {nm(detail)}" if detail else ""
+        what = t(f"audit.{r['action']}", locale, detail=detail, game=r["game_id"] or "",
                  user=f"<@{r['detail']}>" if r["action"] == "kick" else "")
         lines.append(f"<t:{int(r['at'])}:f> · <@{r['user_id']}> · {what}")
     return _fit(lines)

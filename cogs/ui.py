@@ -352,7 +352,7 @@ def result_lines(row: GameRow, game: Game, locale: str) -> list[str]:
 def final_message(row: GameRow, game: Game, results: list[Any], locale: str) -> tuple[str, discord.ui.View]:
     names = {s.user_id: nm(s.name) for s in row.seats}
     winners = ", ".join(nm(row.names.get(w, w)) for w in game.winners) or "-"
-    lines = [t("final.title", locale, variant=variant_name(row.variant, locale), winners=winners)]
+    lines = [t("final.title", locale, variant=variant_name(row.variant, locale), winners=winners, game=row.id)]
     for r in results:
         lines.append(t("final.line", locale, place=r["place"], name=names.get(r["user_id"], "?"),
                        score=r["score"]))

@@ -263,6 +263,14 @@ async def start_season(tx: Tx, guild_id: int, ending: SeasonRow, user_id: int, n
     return number
 
 
+# The results that count: games with a computer player are not rated (a bot's seat has a negative
+# user id), and a manager may void a game's result (table ``voided``).
+RATED = (
+    "AND r.game_id NOT IN (SELECT game_id FROM results WHERE user_id < 0) "
+    "AND r.game_id NOT IN (SELECT game_id FROM voided)"
+)
+
+
 async def season_results(
     db: Database | Tx, guild_id: int, season: int, variant: str | None = None
 ) -> list[sqlite3.Row]:
@@ -271,8 +279,7 @@ async def season_results(
         "SELECT r.game_id, r.variant, r.user_id, r.place, r.score, r.finished_at, s.name FROM results r "
         "JOIN seats s ON s.game_id = r.game_id AND s.user_id = r.user_id "
         "WHERE r.guild_id = ? AND r.season = ? "
-        # Games with a computer player are not rated (a bot's seat has a negative user id).
-        "AND r.game_id NOT IN (SELECT game_id FROM results WHERE user_id < 0)"
+        + RATED
     )
     params: tuple[Any, ...] = (guild_id, season)
     if variant:
@@ -287,10 +294,44 @@ async def player_results(db: Database | Tx, guild_id: int, user_id: int) -> list
         "SELECT r.game_id, r.variant, r.place, r.season, r.finished_at, "
         "(SELECT COUNT(*) FROM results o WHERE o.game_id = r.game_id AND o.place > r.place) AS beaten "
         "FROM results r "
-        "WHERE r.guild_id = ? AND r.user_id = ? "
-        "AND r.game_id NOT IN (SELECT game_id FROM results WHERE user_id < 0) ORDER BY r.finished_at",
+        "WHERE r.guild_id = ? AND r.user_id = ? " + RATED + " ORDER BY r.finished_at",
         (guild_id, user_id),
     )
+
+
+async def recent_results(db: Database | Tx, guild_id: int, games: int = 25) -> list[sqlite3.Row]:
+    """The seats of a server's latest ``games`` finished games, newest game first, each game's
+    seats in finishing order, with the name each player had and whether a manager voided it."""
+    return await db.fetchall(
+        "SELECT r.game_id, r.variant, r.finished_at, r.user_id, r.place, s.name, "
+        "EXISTS (SELECT 1 FROM voided v WHERE v.game_id = r.game_id) AS voided FROM results r "
+        "JOIN seats s ON s.game_id = r.game_id AND s.user_id = r.user_id "
+        "WHERE r.game_id IN (SELECT DISTINCT game_id FROM results WHERE guild_id = ? ORDER BY game_id DESC LIMIT ?) "
+        "ORDER BY r.game_id DESC, r.place, s.position",
+        (guild_id, games),
+    )
+
+
+async def recent_results_of(db: Database | Tx, guild_id: int, game_id: int) -> list[sqlite3.Row]:
+    """``recent_results`` for one game of this server (empty when it has no result here)."""
+    return await db.fetchall(
+        "SELECT r.game_id, r.variant, r.finished_at, r.user_id, r.place, s.name, "
+        "EXISTS (SELECT 1 FROM voided v WHERE v.game_id = r.game_id) AS voided FROM results r "
+        "JOIN seats s ON s.game_id = r.game_id AND s.user_id = r.user_id "
+        "WHERE r.guild_id = ? AND r.game_id = ? ORDER BY r.place, s.position",
+        (guild_id, game_id),
+    )
+
+
+async def set_voided(tx: Tx, game_id: int, guild_id: int, user_id: int, reason: str, now: float) -> None:
+    await tx.execute(
+        "INSERT INTO voided (game_id, guild_id, user_id, reason, at) VALUES (?, ?, ?, ?, ?)",
+        (game_id, guild_id, user_id, reason, now),
+    )
+
+
+async def clear_voided(tx: Tx, game_id: int) -> None:
+    await tx.execute("DELETE FROM voided WHERE game_id = ?", (game_id,))
 
 
 async def add_audit(

@@ -121,6 +121,18 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX audit_by_guild ON audit(guild_id, at);
     """,
+    # 2 -> 3: results a server manager voided (they stay stored, and count again when restored).
+    """
+    -- A voided game's results count in no standings and no player's record; deleting the row
+    -- restores them. Who voided it, when and why is also in the audit log.
+    CREATE TABLE voided (
+        game_id  INTEGER PRIMARY KEY REFERENCES games(id),
+        guild_id INTEGER NOT NULL,
+        user_id  INTEGER NOT NULL,
+        reason   TEXT    NOT NULL DEFAULT '',
+        at       REAL    NOT NULL
+    );
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

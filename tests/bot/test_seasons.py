@@ -173,3 +173,56 @@ def test_streaks() -> None:
     rows = [{"place": p, "beaten": 2 if p == 1 else 0, "variant": "basic"} for p in (1, 1, 2, 1, 1, 1, 3)]
     record = player_stats(rows)
     assert (record.games, record.wins, record.best_streak, record.streak, record.points) == (7, 5, 3, 0, 10)
+
+
+async def test_a_voided_result_counts_nowhere_until_restored_and_both_are_audited(env):
+    a = await started(env.svc, "gin", 2, "target=1", seed="s1")
+    await play_to_the_end(env.svc, a, random.Random(1), clock=env.clock)
+    b = await started(env.svc, "basic", 3, "game_end=hands:1", channel=101, seed="s2")
+    await play_to_the_end(env.svc, b, random.Random(2))
+    _, both, _ = await env.svc.scores(GUILD)
+    record = await env.svc.stats(GUILD, 1)
+    _, only_b, _ = await env.svc.scores(GUILD, variant="basic")
+    # The managers' list: newest first, players in finishing order.
+    listed = await env.svc.finished_games(GUILD)
+    assert [g.game_id for g in listed] == [b.id, a.id] and not any(g.voided or g.with_bots for g in listed)
+    assert [p[2] for p in listed[0].players] == sorted(p[2] for p in listed[0].players)
+    voided = await env.svc.void_result(GUILD, a.id, 99, "collusion\u202e  with\nfriends " + "x" * 300)
+    assert voided.voided and voided.game_id == a.id and voided.reason.startswith("collusion with friends")
+    _, table, games = await env.svc.scores(GUILD)
+    assert games == 1 and table == only_b  # the gin game counts no more
+    assert (await env.svc.stats(GUILD, 1)).games == record.games - 1
+    assert len(await repo.results_of(env.db, a.id)) == 2  # kept, only not counted
+    with pytest.raises(Refusal) as refused:
+        await env.svc.void_result(GUILD, a.id, 98)
+    assert refused.value.code == "already_voided" and refused.value.params == {"game": a.id}
+    assert [g.voided for g in await env.svc.finished_games(GUILD)] == [False, True]
+    restored = await env.svc.void_result(GUILD, a.id, 98, restore=True)
+    assert not restored.voided
+    assert (await env.svc.scores(GUILD))[1] == both and (await env.svc.stats(GUILD, 1)) == record
+    with pytest.raises(Refusal, match="not_voided"):
+        await env.svc.void_result(GUILD, a.id, 98, restore=True)
+    audit = await env.svc.audit(GUILD)
+    assert [(r["user_id"], r["action"], r["game_id"]) for r in audit] == [(98, "restore", a.id), (99, "void", a.id)]
+    reason = audit[1]["detail"]
+    assert reason.startswith("collusion with friends x") and len(reason) == 100 and "\u202e" not in reason
+
+
+async def test_only_a_finished_rated_game_of_this_server_can_be_voided(env):
+    finished = await started(env.svc, "gin", 2, "target=1", seed="s1")
+    await play_to_the_end(env.svc, finished, random.Random(1), clock=env.clock)
+    running = await started(env.svc, "gin", 2, channel=101)
+    for guild, game in ((GUILD + 1, finished.id), (GUILD, running.id), (GUILD, 9999)):
+        with pytest.raises(Refusal) as refused:
+            await env.svc.void_result(guild, game, 99)
+        assert refused.value.code == "no_result" and refused.value.params == {"game": game}
+    # A game with a computer player was never rated: there is nothing to void.
+    with_bot = await lobby(env.svc, "gin", 1, channel=102)
+    with_bot = (await env.svc.add_bot(with_bot.id, 1)).game
+    async with env.db.transaction() as tx:
+        await repo.insert_results(tx, [(with_bot.id, GUILD, "gin", s.user_id, "0", place, env.clock())
+                                       for place, s in enumerate(with_bot.seats, 1)])
+    assert [g.with_bots for g in await env.svc.finished_games(GUILD)] == [True, False]
+    with pytest.raises(Refusal, match="not_rated"):
+        await env.svc.void_result(GUILD, with_bot.id, 99)
+    assert await env.svc.audit(GUILD) == []

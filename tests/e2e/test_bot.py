@@ -351,6 +351,33 @@ async def test_standings_a_new_season_and_a_managers_powers(table: Table) -> Non
     rec = await (await table.fake.slash(mod, "rummy-admin audit", {})).settled(timeout=15)
     log = answers(rec)[-1].content
     assert answers(rec)[-1].ephemeral and "new season (1->2)" in log and f"<@{bea.id}>" in log
+    # Voiding a result: only managers; picked from a list; announced in the game's channel; undone.
+    rec = await (await table.fake.slash(bea, "rummy-admin void", {"game": table.game_id}, overridden=True)
+                 ).settled(timeout=15)
+    assert "server managers" in answers(rec)[-1].content
+    assert await table.fake.autocomplete(bea, "rummy-admin void", {"game": ""}, focused="game", overridden=True) == []
+    choices = await table.fake.autocomplete(mod, "rummy-admin void", {"game": ""}, focused="game")
+    assert [c["value"] for c in choices] == [table.game_id]
+    assert f"#{table.game_id}" in choices[0]["name"] and "Ana" in choices[0]["name"] and "Bea" in choices[0]["name"]
+    voiding = {"game": table.game_id, "reason": "@everyone **cheated**"}
+    rec = await (await table.fake.slash(mod, "rummy-admin void", voiding)).settled(timeout=15)
+    assert answers(rec)[-1].ephemeral and "voided" in answers(rec)[-1].content
+    note = await table.fake.wait_for_message(lambda m: m.public and "anuló el resultado" in m.content, timeout=15)
+    assert f"partida {table.game_id}" in note.content and "Motivo" in note.content and "**cheated**" not in note.content
+    rec = await (await table.fake.slash(bea, "rummy scores", {"season": 1})).settled(timeout=15)
+    assert "games: 0" in answers(rec)[-1].content
+    rec = await (await table.fake.slash(mod, "rummy-admin void", {"game": table.game_id})).settled(timeout=15)
+    assert "already voided" in answers(rec)[-1].content
+    assert await table.fake.autocomplete(mod, "rummy-admin void", {"game": ""}, focused="game") == []
+    assert [c["value"] for c in await table.fake.autocomplete(mod, "rummy-admin restore", {"game": ""},
+                                                              focused="game")] == [table.game_id]
+    rec = await (await table.fake.slash(mod, "rummy-admin restore", {"game": table.game_id})).settled(timeout=15)
+    assert "counts again" in answers(rec)[-1].content
+    rec = await (await table.fake.slash(bea, "rummy scores", {"season": 1})).settled(timeout=15)
+    assert [ln for ln in answers(rec)[-1].content.splitlines() if ln.startswith("`")] == lines
+    rec = await (await table.fake.slash(mod, "rummy-admin audit", {})).settled(timeout=15)
+    log = answers(rec)[-1].content
+    assert f"restored game {table.game_id}" in log and f"voided game {table.game_id}: @" in log
     scan_for_leaks(table.fake, [ana, bea, mod])
     assert table.fake.violations == []
 

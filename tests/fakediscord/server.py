@@ -374,9 +374,12 @@ class FakeDiscord:
         focused: str,
         channel: int | FakeChannel | None = None,
         timeout: float = 5.0,
+        overridden: bool = False,
     ) -> list[dict[str, Any]]:
-        """Type into an option with autocomplete; returns the choices the bot answered."""
-        self._check_command_permissions(user, command)
+        """Type into an option with autocomplete; returns the choices the bot answered.
+        ``overridden`` as for `slash`."""
+        if not overridden:
+            self._check_command_permissions(user, command)
         data = self._command_data(command, dict(options), focused=focused)
         rec = await self._interact(AUTOCOMPLETE, "autocomplete", user, data, channel=channel)
         await self._wait_until(lambda: bool(rec.responses), timeout, f"autocomplete choices for /{command}")
