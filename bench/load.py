@@ -1,0 +1,157 @@
+"""The real bot under load, through our fake Discord on 127.0.0.1 (reliability.md R17).
+
+    python bench/load.py [--games G] [--rounds R] [--seats S] [--variant V]
+
+Starts the fake Discord (``tests/fakediscord``) and the unmodified bot (``python -m bot``, its
+own process and database), opens G lobbies in G channels with S players each, starts them, then
+plays R rounds: in each round every game's player to move asks for suggestions (autocomplete)
+and plays one through ``/rummy play``, all G games at the same moment. Each move makes the bot
+commit, answer with the player's hand picture (rendered) and refresh the table picture, so the
+renderer is busy while acknowledgements are due.
+
+Printed, over every ``/rummy play`` interaction: the acknowledgement (dispatch → the bot's first
+callback, what Discord's 3-second rule is about; goal p99 < 1 s), the answer (dispatch → the
+last request the bot made with the interaction's token: the hand picture delivered), and the
+autocomplete answer; then the moves committed against the moves sent (nothing may be lost), and
+how many "heartbeat blocked" warnings discord.py logged (the event loop stalled). Nothing here
+asserts a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.engine import load_game
+from tests.e2e.helpers import custom_ids
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.process import BotProcess
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def line(name: str, values: list[float]) -> str:
+    ms = [v * 1000 for v in values]
+    return (f"{name:<34} n={len(ms):>4}  p50 {statistics.median(ms):7.1f} ms  p90 {pct(ms, 0.9):7.1f} ms  "
+            f"p99 {pct(ms, 0.99):7.1f} ms  max {max(ms):7.1f} ms")
+
+
+class Game:
+    def __init__(self, fake: FakeDiscord, db: Path, channel: int, users: list[Any]) -> None:
+        self.fake, self.db, self.channel, self.users = fake, db, channel, users
+        self.game_id = 0
+
+    def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        conn = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True)
+        try:
+            return list(conn.execute(sql, params))
+        finally:
+            conn.close()
+
+    async def open(self, variant: str) -> None:
+        rec = await (await self.fake.slash(self.users[0], "rummy new", {"variant": variant, "timer": 0},
+                                           channel=self.channel)).settled(timeout=60)
+        lobby = rec.original
+        self.game_id = int(custom_ids(lobby)[0].split(":")[2])
+        for user in self.users[1:]:
+            await (await self.fake.click(user, lobby, f"rummy:join:{self.game_id}")).settled(timeout=60)
+        await (await self.fake.click(self.users[0], lobby, f"rummy:start:{self.game_id}")).settled(timeout=60)
+
+    def actor(self) -> Any | None:
+        status, record = self.query("SELECT status, record FROM games WHERE id = ?", (self.game_id,))[0]
+        if status != "playing":
+            return None
+        game = load_game(record)
+        if game.hand_over or not game.actors:
+            return None
+        uid = self.query("SELECT user_id FROM seats WHERE game_id = ? AND seat = ?",
+                         (self.game_id, game.actors[0]))[0][0]
+        return next(u for u in self.users if u.id == uid)
+
+    async def move(self, acks: list[float], answers: list[float], suggest: list[float]) -> int:
+        user = self.actor()
+        if user is None:
+            return 0
+        t0 = time.monotonic()
+        choices = await self.fake.autocomplete(user, "rummy play", {"move": ""}, focused="move",
+                                               channel=self.channel, timeout=30)
+        suggest.append(time.monotonic() - t0)
+        if not choices:
+            return 0
+        rec = await (await self.fake.slash(user, "rummy play", {"move": choices[0]["value"]},
+                                           channel=self.channel)).settled(timeout=60, quiet=0.05)
+        assert rec.response is not None
+        acks.append(rec.response.elapsed)
+        answers.append(max(r.at for r in rec.requests) - rec.dispatched_at)
+        return 1
+
+
+async def run(args: argparse.Namespace) -> None:
+    tmp = Path(tempfile.mkdtemp(prefix="rummy-load-"))
+    fake = FakeDiscord()
+    await fake.start()
+    bot = BotProcess(fake, db_path=tmp / "rummy.sqlite3", log_path=tmp / "bot.log", patch_gateway=False,
+                     env={"RUMMY_FLOOD": "off"})
+    try:
+        await bot.start(ready_timeout=60)
+        games = []
+        for g in range(args.games):
+            channel = fake.add_channel(f"mesa-{g}")
+            users = [fake.add_user(f"P{g}-{s}", locale="es-ES") for s in range(args.seats)]
+            games.append(Game(fake, tmp / "rummy.sqlite3", channel, users))
+        t0 = time.monotonic()
+        await asyncio.gather(*(g.open(args.variant) for g in games))
+        opened = time.monotonic() - t0
+        await asyncio.sleep(1.0)  # the first tables are posted
+        acks: list[float] = []
+        answers: list[float] = []
+        suggest: list[float] = []
+        sent = 0
+        versions = {g.game_id: g.query("SELECT version FROM games WHERE id = ?", (g.game_id,))[0][0] for g in games}
+        t0 = time.monotonic()
+        for _ in range(args.rounds):
+            sent += sum(await asyncio.gather(*(g.move(acks, answers, suggest) for g in games)))
+        played = time.monotonic() - t0
+        committed = sum(g.query("SELECT version FROM games WHERE id = ?", (g.game_id,))[0][0] - versions[g.game_id]
+                        for g in games)
+        log = bot.log_text()
+        print(f"bench/load.py  {platform.python_implementation()} {platform.python_version()}  "
+              f"{os.cpu_count()} cores  load average {os.getloadavg()[0]:.1f}")
+        print(f"{args.games} games of {args.variant}, {args.seats} seats each; lobbies opened and started in "
+              f"{opened:.1f} s; {args.rounds} rounds of one move per game at once in {played:.1f} s")
+        print(line("/rummy play: acknowledgement", acks))
+        print(line("/rummy play: hand answered", answers))
+        print(line("autocomplete answered (wall clock)", suggest))
+        print(f"moves sent {sent}, committed {committed}; refused or lost: {sent - committed}")
+        print(f"'heartbeat blocked' warnings: {log.count('heartbeat blocked')}; tracebacks: {log.count('Traceback')}; "
+              f"fake Discord violations: {len(fake.violations)}")
+    finally:
+        await bot.terminate()
+        await fake.stop()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--rounds", type=int, default=10)
+    ap.add_argument("--seats", type=int, default=2)
+    ap.add_argument("--variant", default="basic")
+    asyncio.run(run(ap.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
