@@ -38,6 +38,7 @@ from cogs.ui import (
     SORT_NAMES,
     HandState,
     RearrangeModal,
+    clock_text,
     file_of,
     final_message,
     hand_message,
@@ -752,7 +753,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
             text = translate("turn.window", loc, users=" ".join(f"<@{u}>" for u in users))
         else:
             text = translate("turn.yours", loc, user=f"<@{users[0]}>", variant=variant_name(row.variant, loc))
-        await self._post_turn(row, users, text)
+        await self._post_turn(row, users, text + clock_text(row, game, loc))
 
     async def _post_turn(self, row: GameRow, users: int | list[int], text: str) -> None:
         """A new short message that mentions whose turn it is (an edit would not notify); the

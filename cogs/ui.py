@@ -227,6 +227,19 @@ def last_move_text(row: GameRow, game: Game, locale: str) -> str:
     return t("table.line.last", locale, name=nm(row.names.get(seat, seat)), move=describe_move(move, locale))
 
 
+def clock_text(row: GameRow, game: Game, locale: str) -> str:
+    """" · ⏱ time's up in 4 minutes" while a person's turn timer (or a claim window) runs, else "".
+    Discord shows ``<t:…:R>`` as a countdown in the reader's own language and clock."""
+    if row.status != "playing" or game.hand_over or not game.actors:
+        return ""
+    if game.phase == "window":
+        deadline = row.window_deadline
+    else:
+        seat = row.by_seat(game.actors[0])
+        deadline = row.turn_deadline if row.timer_minutes and seat is not None and not seat.is_bot else None
+    return "" if deadline is None else " · " + t("table.line.clock", locale, when=f"<t:{int(deadline)}:R>")
+
+
 def table_message(row: GameRow, game: Game, locale: str, *, note: str | None = None) -> tuple[str, discord.ui.View]:
     """The public table's text line and buttons (My hand always; Draw/Take while a turn runs)."""
     view_ = game.public_view()
@@ -238,10 +251,12 @@ def table_message(row: GameRow, game: Game, locale: str, *, note: str | None = N
     elif game.hand_over:
         lines.append(t("table.line.deal_over", locale, deal=view_.deal_number))
     elif view_.phase == "window":
-        lines.append(t("table.line.window", locale, names=", ".join(nm(row.names.get(s, s)) for s in view_.actors)))
+        lines.append(t("table.line.window", locale, names=", ".join(nm(row.names.get(s, s)) for s in view_.actors))
+                     + clock_text(row, game, locale))
     elif game.current_seat is not None:
-        lines.append(t("table.line.turn", locale, name=nm(row.names.get(game.current_seat, game.current_seat)),
-                       deal=view_.deal_number, variant=variant_name(row.variant, locale)))
+        name = nm(row.names.get(game.current_seat, game.current_seat))
+        lines.append(t("table.line.turn", locale, name=name, deal=view_.deal_number,
+                       variant=variant_name(row.variant, locale)) + clock_text(row, game, locale))
     last = last_move_text(row, game, locale)
     if last:
         lines.append(last)

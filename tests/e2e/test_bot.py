@@ -434,6 +434,9 @@ async def test_a_fifteen_second_turn_timer_reminds_then_plays_for_the_silent_pla
     assert "15 s" in table.fake.message(table.lobby.id).content
     silent = table.user_of(table.game().actors[0])
     version = table.row()["version"]
+    # The table shows the countdown to the stored deadline (Discord renders it for each reader).
+    countdown = f"<t:{int(table.row()['turn_deadline'])}:R>"
+    await table.wait_until(lambda: countdown in table.table_message().content)
     reminder = await table.fake.wait_for_message(
         lambda m: m.public and "⏰" in m.content and f"<@{silent.id}>" in m.content, timeout=25)
     allowed = reminder.allowed_mentions or {}
