@@ -177,11 +177,12 @@ class AdminCog(commands.Cog, name="AdminCog"):
 
     async def _void(self, interaction: discord.Interaction, game_id: int, reason: str, *, restore: bool) -> None:
         assert interaction.guild_id is not None
+        await interaction.response.defer(ephemeral=True, thinking=True)  # a write comes first
         done = await self.service.void_result(interaction.guild_id, game_id, interaction.user.id, reason,
                                               restore=restore)
         loc = _loc(interaction)
         key = "void.restored" if restore else "void.done"
-        await interaction.response.send_message(translate(key, loc, **summary(done, loc)), ephemeral=True)
+        await interaction.followup.send(translate(key, loc, **summary(done, loc)), ephemeral=True)
         # Everybody who played it is told where they played it, in the server's language.
         row = await self.service.get(game_id)
         if row is not None:
