@@ -57,3 +57,41 @@ def test_a_bot_beats_a_random_player_at_gin() -> None:
         if res is not None and res.outcome != "void":
             wins += game.hand_points.get("p1", 0) > game.hand_points.get("p2", 0)
     assert wins >= 20
+
+
+def test_counting_deadwood_makes_the_gin_bot_stronger_than_the_plain_heuristic() -> None:
+    wins = {"counting": 0, "plain": 0}
+    points = {"counting": 0, "plain": 0}
+    for k in range(400):
+        game = new_game("gin", ["p1", "p2"], seed=f"count-{k}", options="target=50")
+        style = {"p1": "counting", "p2": "plain"} if k % 2 == 0 else {"p1": "plain", "p2": "counting"}
+        while not game.hand_over:
+            seat = game.actors[0]
+            game.play(seat, choose(game, seat, plain=style[seat] == "plain"))
+        got = {style[s]: game.hand_points.get(s, 0) for s in ("p1", "p2")}
+        for name in wins:
+            points[name] += got[name]
+            wins[name] += got[name] > max(v for n, v in got.items() if n != name)
+    assert wins["counting"] >= 0.55 * (wins["counting"] + wins["plain"]), wins
+    assert points["counting"] >= 1.3 * points["plain"], points
+
+
+def test_the_gin_bot_takes_a_discard_only_when_it_lowers_its_deadwood() -> None:
+    from bot.robot import deadwood
+
+    taken = passed = 0
+    for k in range(60):
+        game = new_game("gin", ["p1", "p2"], seed=f"take-{k}", options="target=50")
+        for _ in range(40):
+            if game.hand_over:
+                break
+            seat = game.actors[0]
+            move = choose(game, seat)
+            if "take" in game.legal_moves(seat) and game.discard_pile:
+                hand, up = game.hand(seat), game.discard_pile[-1]
+                best = min(deadwood([*hand[:i], *hand[i + 1:], up]) for i in range(len(hand)))
+                assert (move == "take") == (best < deadwood(hand)), (hand, up, move)
+                taken += move == "take"
+                passed += move != "take"
+            game.play(seat, move)
+    assert taken > 10 and passed > 10
