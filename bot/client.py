@@ -167,8 +167,8 @@ class RummyBot(commands.Bot):
         from cogs.rummy import RummyCog
 
         cog = self.get_cog("RummyCog")
-        if isinstance(cog, RummyCog):
-            left = await cog.drain(max(0.0, deadline - loop.time()))
-            if left:
-                log.warning("stopping with %d interaction(s) or table edit(s) unfinished", left)
-        log.info("stopped accepting interactions; work in flight finished")
+        left = await cog.drain(max(0.0, deadline - loop.time())) if isinstance(cog, RummyCog) else 0
+        if left:
+            log.warning("stopping with %d interaction(s) or table edit(s) unfinished", left)
+        else:
+            log.info("stopped accepting interactions; work in flight finished")
