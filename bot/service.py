@@ -408,9 +408,13 @@ class GameService:
             return await self.leave(game_id, user_id, kicked_by=manager_id)
         return await self.play(game_id, user_id, "resign", kicked_by=manager_id)
 
-    async def finished_games(self, guild_id: int, limit: int = 25) -> list[FinishedGame]:
-        """A server's latest finished games with their results, newest first (for managers)."""
-        return _finished_games(await repo.recent_results(self.db, guild_id, limit))
+    async def finished_games(self, guild_id: int, limit: int = 25, *, user_id: int | None = None) -> list[FinishedGame]:
+        """A server's latest finished games with their results, newest first; with ``user_id``,
+        only the games that player sat in (among the server's latest 500)."""
+        if user_id is None:
+            return _finished_games(await repo.recent_results(self.db, guild_id, limit))
+        games = _finished_games(await repo.recent_results(self.db, guild_id, 500))
+        return [g for g in games if any(uid == user_id for uid, _, _ in g.players)][:limit]
 
     async def void_result(self, guild_id: int, game_id: int, manager_id: int, reason: str = "", *,
                           restore: bool = False) -> FinishedGame:

@@ -30,7 +30,7 @@ from bot.moves import describe_move, normalize_move, rank_moves, refusal_text
 from bot.ratelimit import TYPING_BURST, TYPING_RATE, FloodGate
 from bot.service import Change, GameService, Refusal, Stale
 from bot.store import GameRow, repo
-from cogs.standings import scores_message, standings_info, stats_message
+from cogs.standings import history_message, scores_message, standings_info, stats_message
 from cogs.ui import (
     DYNAMIC_ITEMS,
     NEEDS_ONE,
@@ -63,6 +63,7 @@ TABLE_MAX_AGE = 45 * 60  # re-post instead of editing well before Discord's one-
 BURIED_AFTER = 8  # re-post when this many messages arrived under the table
 COALESCE = 0.25  # seconds: edits of one channel's table within this window become one
 RENDER_SLOTS = 2  # renders at once (the machine's cores); more would only queue inside threads
+HISTORY_GAMES = 15  # games listed by /rummy history
 
 
 MODAL_ID = re.compile(r"rummy:m:(?P<game>[0-9]{1,12}):(?P<version>[0-9]{1,9})")
@@ -414,6 +415,19 @@ class RummyCog(commands.Cog, name="RummyCog"):
             who = member or interaction.user
             record = await self.service.stats(interaction.guild_id, who.id)
             text = stats_message(who.display_name, record, user_locale(interaction))
+            await interaction.response.send_message(text, ephemeral=True)
+
+        await self.guarded(interaction, run())
+
+    @rummy.command(name=L("history", "cmd.history"), description=L("The latest finished games in this server",
+                   "cmd.history.desc"))
+    @app_commands.describe(member=L("Only the games of this player", "cmd.history.member"))
+    async def history(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
+        async def run() -> None:
+            assert interaction.guild_id is not None
+            games = await self.service.finished_games(interaction.guild_id, HISTORY_GAMES,
+                                                      user_id=member.id if member else None)
+            text = history_message(games, user_locale(interaction), member.display_name if member else None)
             await interaction.response.send_message(text, ephemeral=True)
 
         await self.guarded(interaction, run())

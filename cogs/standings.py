@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.seasons import PlayerStats, Standing
+from bot.service import FinishedGame
 from bot.store.repo import SeasonRow
 from cogs.ui import nm, t, variant_name
 
@@ -71,6 +72,23 @@ def stats_message(name: str, stats: PlayerStats, locale: str) -> str:
     ]
     for variant, (games, wins) in sorted(stats.by_variant.items(), key=lambda kv: (-kv[1][0], kv[0])):
         lines.append(t("stats.variant", locale, variant=variant_name(variant, locale), games=games, wins=wins))
+    return _fit(lines)
+
+
+def history_message(games: Sequence[FinishedGame], locale: str, name: str | None = None) -> str:
+    """The latest finished games, newest first: number, date (Discord shows it in the reader's
+    own format), variant, everybody's place, and whether the result counts."""
+    if not games:
+        return t("history.none_of" if name else "history.none", locale, name=nm(name or ""))
+    lines = [t("history.title_of" if name else "history.title", locale, name=nm(name or ""))]
+    for g in games:
+        places = " · ".join(f"{place}. {nm(who)}" for _, who, place in g.players)
+        line = f"`#{g.game_id}` <t:{int(g.finished_at)}:d> · {variant_name(g.variant, locale)} · {places}"
+        if g.voided:
+            line += " · " + t("history.voided", locale)
+        elif g.with_bots:
+            line += " · " + t("history.unrated", locale)
+        lines.append(line)
     return _fit(lines)
 
 

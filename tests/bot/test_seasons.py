@@ -186,6 +186,9 @@ async def test_a_voided_result_counts_nowhere_until_restored_and_both_are_audite
     # The managers' list: newest first, players in finishing order.
     listed = await env.svc.finished_games(GUILD)
     assert [g.game_id for g in listed] == [b.id, a.id] and not any(g.voided or g.with_bots for g in listed)
+    only_b_players = {uid for uid, _, _ in listed[0].players} - {uid for uid, _, _ in listed[1].players}
+    assert [g.game_id for g in await env.svc.finished_games(GUILD, user_id=min(only_b_players))] == [b.id]
+    assert await env.svc.finished_games(GUILD + 1) == []
     assert [p[2] for p in listed[0].players] == sorted(p[2] for p in listed[0].players)
     voided = await env.svc.void_result(GUILD, a.id, 99, "collusion\u202e  with\nfriends " + "x" * 300)
     assert voided.voided and voided.game_id == a.id and voided.reason.startswith("collusion with friends")

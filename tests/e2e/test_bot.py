@@ -366,6 +366,12 @@ async def test_standings_a_new_season_and_a_managers_powers(table: Table) -> Non
     assert f"partida {table.game_id}" in note.content and "Motivo" in note.content and "**cheated**" not in note.content
     rec = await (await table.fake.slash(bea, "rummy scores", {"season": 1})).settled(timeout=15)
     assert "games: 0" in answers(rec)[-1].content
+    # Everyone can look the game up by its number in the history, marked as voided.
+    rec = await (await table.fake.slash(bea, "rummy history", {"member": ana})).settled(timeout=15)
+    listed = answers(rec)[-1]
+    assert listed.ephemeral and "Ana" in listed.content.splitlines()[0]
+    assert [ln for ln in listed.content.splitlines() if ln.startswith(f"`#{table.game_id}`")][0].endswith(
+        "*voided by a manager*")
     rec = await (await table.fake.slash(mod, "rummy-admin void", {"game": table.game_id})).settled(timeout=15)
     assert "already voided" in answers(rec)[-1].content
     assert await table.fake.autocomplete(mod, "rummy-admin void", {"game": ""}, focused="game") == []
