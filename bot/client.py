@@ -4,8 +4,8 @@ What it is: ``RummyBot`` opens and migrates the database in ``setup_hook`` (neve
 which fires again after reconnects), registers the cogs and the dynamic buttons once, syncs the
 slash commands only when their definition changed (a hash kept in the database; ``--sync``
 forces it), re-posts the tables of running games after a restart, and runs one clock task that
-serves turn timers, reminders, claim windows, lobby expiry and the pause between deals from the
-deadlines stored in SQLite. On SIGTERM it stops gracefully (reliability.md R3): new clicks are
+serves turn timers, reminders, claim windows, lobby expiry, the pause between deals and scheduled
+new seasons from the deadlines stored in SQLite. On SIGTERM it stops gracefully (reliability.md R3): new clicks are
 refused, the work in flight (moves, their answers, table edits, the clock's tick) is finished
 within ``STOP_GRACE`` seconds, and only then are the gateway, HTTP and the database closed.
 What it is not: no game rules (``bot.engine``), no SQL (``bot.store``), no pictures (``renderers``).
@@ -125,6 +125,7 @@ class RummyBot(commands.Bot):
         only delays them by the downtime."""
         await self.wait_until_ready()
         assert self.service is not None
+        from cogs.admin import AdminCog
         from cogs.rummy import RummyCog
 
         while not self.stopping:
@@ -135,6 +136,9 @@ class RummyBot(commands.Bot):
                     if isinstance(cog, RummyCog):
                         for change in changes:
                             await cog.announce(change)
+                admin = self.get_cog("AdminCog")
+                if isinstance(admin, AdminCog):
+                    await admin.scheduled_seasons()
             except asyncio.CancelledError:
                 raise
             except Exception:

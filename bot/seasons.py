@@ -3,7 +3,8 @@
 What it is: pure arithmetic over (game, user, place, name) rows. A player earns one point for
 every opponent they finished ahead of in a game (two winners of one game beat the same players
 and not each other), so a four-player win is worth three and a two-player win one; ties in points
-go to more wins, then to fewer games. Every variant counts alike, whatever its own scoring.
+go to more wins, then to fewer games. Every variant counts alike, whatever its own scoring. Also
+when an automatic season ends (``next_rollover``).
 What it is not: no SQL (``bot.store.repo.season_results``), no Discord, no text.
 """
 
@@ -12,7 +13,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
+
+SCHEDULES = ("week", "month")  # how often a scheduled season rolls over
 
 
 @dataclass(frozen=True)
@@ -80,3 +84,17 @@ def player_stats(rows: Iterable[Mapping[str, Any]]) -> PlayerStats:
 
 def games_in(rows: Iterable[Mapping[str, Any]]) -> int:
     return len({r["game_id"] for r in rows})
+
+
+def next_rollover(every: str, now: float) -> float:
+    """The first scheduled season boundary strictly after ``now``: the next Monday 00:00 UTC
+    (``week``) or the next 1st of a month 00:00 UTC (``month``). UTC so that every member of a
+    server, wherever they are, shares one boundary; Discord shows it in each reader's own time."""
+    moment = datetime.fromtimestamp(now, UTC)
+    midnight = moment.replace(hour=0, minute=0, second=0, microsecond=0)
+    if every == "week":
+        return (midnight + timedelta(days=7 - midnight.weekday())).timestamp()
+    if every == "month":
+        year, month = (moment.year + 1, 1) if moment.month == 12 else (moment.year, moment.month + 1)
+        return datetime(year, month, 1, tzinfo=UTC).timestamp()
+    raise ValueError(f"unknown schedule {every!r}")

@@ -24,7 +24,7 @@ from typing import Any
 
 from bot import robot
 from bot.engine import PLAYERS, Event, Game, IllegalMove, load_game, make_rules, new_game
-from bot.seasons import PlayerStats, Standing, games_in, player_stats, standings
+from bot.seasons import SCHEDULES, PlayerStats, Standing, games_in, next_rollover, player_stats, standings
 from bot.store import Database, GameRow, Tx, repo
 
 log = logging.getLogger(__name__)
@@ -396,6 +396,46 @@ class GameService:
             number = await repo.start_season(tx, guild_id, current, user_id, now)
             await repo.add_audit(tx, guild_id, user_id, "new_season", now, detail=f"{ending}->{number}")
         return await repo.current_season(self.db, guild_id)
+
+    async def season_schedule(self, guild_id: int) -> Any:
+        """The server's automatic seasons (``every``, ``next_at``, ``channel_id``...), or None."""
+        return await repo.get_schedule(self.db, guild_id)
+
+    async def set_season_schedule(self, guild_id: int, user_id: int, every: str | None, *, channel_id: int,
+                                  locale: str) -> Any:
+        """A manager makes seasons roll over by themselves every ``week`` or ``month`` (closing
+        standings posted in ``channel_id``), or stops that (``None``); audited. The schedule after."""
+        if every is not None and every not in SCHEDULES:
+            raise Refusal("bad_schedule", valid=", ".join(SCHEDULES))
+        now = self.clock()
+        async with self.db.transaction() as tx:
+            if every is None:
+                if not await repo.clear_schedule(tx, guild_id):
+                    raise Refusal("no_schedule")
+            else:
+                await repo.set_schedule(tx, guild_id, every, channel_id, locale, next_rollover(every, now), user_id,
+                                        now)
+            await repo.add_audit(tx, guild_id, user_id, "schedule", now, detail=every or "off")
+        return await repo.get_schedule(self.db, guild_id)
+
+    async def due_seasons(self) -> list[int]:
+        """Servers whose scheduled season boundary has passed."""
+        return await repo.due_schedules(self.db, self.clock())
+
+    async def scheduled_season(self, guild_id: int) -> tuple[int, repo.SeasonRow, Any] | None:
+        """Roll a server's season over on its schedule: (the season that ended, the new one, the
+        schedule). Once per boundary, however late (a bot that was down rolls over once and sets
+        the next boundary from now); None when it is not due (already done, or switched off)."""
+        now = self.clock()
+        async with self.db.transaction() as tx:
+            schedule = await repo.get_schedule(tx, guild_id)
+            if schedule is None or schedule["next_at"] > now:
+                return None
+            current = await repo.current_season(tx, guild_id)
+            number = await repo.start_season(tx, guild_id, current, 0, now)
+            await repo.advance_schedule(tx, guild_id, next_rollover(schedule["every"], now))
+            await repo.add_audit(tx, guild_id, 0, "new_season", now, detail=f"{current.number}->{number}")
+        return current.number, await repo.current_season(self.db, guild_id), schedule
 
     async def kick(self, game_id: int, manager_id: int, user_id: int) -> Change:
         """A server manager takes ``user_id`` out of a lobby, or resigns their seat in a game."""

@@ -10,6 +10,7 @@ What it is not: no SQL, no rules; the service writes the change and its audit ro
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +28,8 @@ from renderers.standings import render_standings
 
 if TYPE_CHECKING:
     from bot.client import RummyBot
+
+log = logging.getLogger(__name__)
 
 CONFIRM_SECONDS = 60
 
@@ -133,14 +136,56 @@ class AdminCog(commands.Cog, name="AdminCog"):
             season = await self.service.new_season(interaction.guild_id, interaction.user.id, ending=ending)
             await interaction.response.edit_message(
                 content=translate("season.started", loc, number=season.number), view=None)
-            # The closing standings of the season that ended, for everybody (the guild's language).
-            old, table, games = await self.service.scores(interaction.guild_id, ending)
-            glo = _guild_loc(interaction)
-            text = translate("season.announce", glo, number=season.number, ended=ending) + "\n\n" + scores_message(
-                old, table, games, glo)
-            cog = rummy_cog(interaction)
-            image = await cog.render(render_standings, standings_info(old, table, games), locale=glo)
-            await cog._channel(interaction.channel_id).send(text[:2000], file=file_of(image))
+            await self.announce_season(interaction.channel_id, interaction.guild_id, ending, season.number,
+                                       _guild_loc(interaction))
+
+        await self._managed(interaction, run())
+
+    async def announce_season(self, channel_id: int, guild_id: int, ending: int, number: int, locale: str) -> None:
+        """The closing standings of the season that ended, for everybody, in the server's language."""
+        old, table, games = await self.service.scores(guild_id, ending)
+        text = translate("season.announce", locale, number=number, ended=ending) + "\n\n" + scores_message(
+            old, table, games, locale)
+        cog = self.bot.get_cog("RummyCog")
+        assert isinstance(cog, RummyCog)
+        image = await cog.render(render_standings, standings_info(old, table, games), locale=locale)
+        await cog._channel(channel_id).send(text[:2000], file=file_of(image))
+
+    async def scheduled_seasons(self) -> None:
+        """Roll over every server whose scheduled season boundary passed (called by the clock);
+        the new season is committed before it is announced, and a failed post loses nothing."""
+        for guild_id in await self.service.due_seasons():
+            done = await self.service.scheduled_season(guild_id)
+            if done is None:
+                continue
+            ending, season, schedule = done
+            try:
+                await self.announce_season(schedule["channel_id"], guild_id, ending, season.number, schedule["locale"])
+            except discord.HTTPException as exc:
+                log.warning("season %s of server %s started; announcing it failed: %s", season.number, guild_id, exc)
+
+    @admin.command(name=L("schedule", "cmd.schedule"), description=L(
+        "Start new seasons by themselves every week or month", "cmd.schedule.desc"))
+    @app_commands.describe(every=L("How often (off: only by hand with /rummy-admin season)", "cmd.schedule.every"))
+    @app_commands.choices(every=[
+        Choice(name=L("every week (Monday 00:00 UTC)", "schedule.choice.week"), value="week"),
+        Choice(name=L("every month (the 1st, 00:00 UTC)", "schedule.choice.month"), value="month"),
+        Choice(name=L("off", "schedule.choice.off"), value="off"),
+    ])
+    async def schedule(self, interaction: discord.Interaction, every: Choice[str]) -> None:
+        async def run() -> None:
+            assert interaction.guild_id is not None and interaction.channel_id is not None
+            await interaction.response.defer(ephemeral=True, thinking=True)  # a write comes first
+            schedule = await self.service.set_season_schedule(
+                interaction.guild_id, interaction.user.id, None if every.value == "off" else every.value,
+                channel_id=interaction.channel_id, locale=_guild_loc(interaction))
+            loc = _loc(interaction)
+            if schedule is None:
+                text = translate("schedule.off", loc)
+            else:
+                text = translate("schedule.set", loc, every=translate(f"schedule.every.{schedule['every']}", loc),
+                                 when=int(schedule["next_at"]), channel=f"<#{schedule['channel_id']}>")
+            await interaction.followup.send(text, ephemeral=True)
 
         await self._managed(interaction, run())
 

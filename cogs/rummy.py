@@ -398,6 +398,10 @@ class RummyCog(commands.Cog, name="RummyCog"):
                 str(interaction.guild_locale.value) if interaction.guild_locale else None)
             await interaction.response.defer(ephemeral=not share, thinking=True)
             text = scores_message(found, table, games, loc, variant=v, reader=interaction.user.id)
+            schedule = await self.service.season_schedule(interaction.guild_id) if found.ended_at is None else None
+            if schedule is not None:
+                when = f"<t:{int(schedule['next_at'])}:R>"
+                text = (text + "\n" + translate("scores.next", loc, when=when))[:2000]
             from renderers.standings import render_standings
 
             image = await self.render(render_standings, standings_info(found, table, games, variant=v,

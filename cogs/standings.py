@@ -100,9 +100,12 @@ def audit_message(rows: Sequence[Any], locale: str) -> str:
         detail = r["detail"]
         if r["action"] == "void":  # the manager's reason, typed text: shown escaped, after a colon
             detail = f": {nm(detail)}" if detail else ""
+        elif r["action"] == "schedule":
+            detail = t("schedule.choice.off" if detail == "off" else f"schedule.every.{detail}", locale)
         what = t(f"audit.{r['action']}", locale, detail=detail, game=r["game_id"] or "",
                  user=f"<@{r['detail']}>" if r["action"] == "kick" else "")
-        lines.append(f"<t:{int(r['at'])}:f> · <@{r['user_id']}> · {what}")
+        who = t("audit.by_schedule", locale) if r["user_id"] == 0 else f"<@{r['user_id']}>"  # the clock
+        lines.append(f"<t:{int(r['at'])}:f> · {who} · {what}")
     return _fit(lines)
 
 

@@ -334,6 +334,32 @@ async def clear_voided(tx: Tx, game_id: int) -> None:
     await tx.execute("DELETE FROM voided WHERE game_id = ?", (game_id,))
 
 
+async def set_schedule(tx: Tx, guild_id: int, every: str, channel_id: int, locale: str, next_at: float,
+                       user_id: int, now: float) -> None:
+    await tx.execute(
+        "INSERT OR REPLACE INTO season_schedules (guild_id, every, channel_id, locale, next_at, set_by, set_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (guild_id, every, channel_id, locale, next_at, user_id, now),
+    )
+
+
+async def clear_schedule(tx: Tx, guild_id: int) -> bool:
+    return bool(await tx.update("DELETE FROM season_schedules WHERE guild_id = ?", (guild_id,)))
+
+
+async def get_schedule(db: Database | Tx, guild_id: int) -> sqlite3.Row | None:
+    return await db.fetchone("SELECT * FROM season_schedules WHERE guild_id = ?", (guild_id,))
+
+
+async def due_schedules(db: Database | Tx, now: float) -> list[int]:
+    rows = await db.fetchall("SELECT guild_id FROM season_schedules WHERE next_at <= ? ORDER BY next_at", (now,))
+    return [r[0] for r in rows]
+
+
+async def advance_schedule(tx: Tx, guild_id: int, next_at: float) -> None:
+    await tx.execute("UPDATE season_schedules SET next_at = ? WHERE guild_id = ?", (next_at, guild_id))
+
+
 async def add_audit(
     tx: Tx, guild_id: int, user_id: int, action: str, now: float, *, game_id: int | None = None, detail: str = ""
 ) -> None:

@@ -121,7 +121,8 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX audit_by_guild ON audit(guild_id, at);
     """,
-    # 2 -> 3: results a server manager voided (they stay stored, and count again when restored).
+    # 2 -> 3: results a server manager voided (they stay stored, and count again when restored),
+    # and automatic new seasons.
     """
     -- A voided game's results count in no standings and no player's record; deleting the row
     -- restores them. Who voided it, when and why is also in the audit log.
@@ -132,6 +133,19 @@ MIGRATIONS: list[str] = [
         reason   TEXT    NOT NULL DEFAULT '',
         at       REAL    NOT NULL
     );
+
+    -- A server whose seasons roll over by themselves: every week (Monday 00:00 UTC) or every month
+    -- (the 1st, 00:00 UTC). The closing standings go to ``channel_id`` in ``locale``.
+    CREATE TABLE season_schedules (
+        guild_id   INTEGER PRIMARY KEY,
+        every      TEXT    NOT NULL CHECK (every IN ('week', 'month')),
+        channel_id INTEGER NOT NULL,
+        locale     TEXT    NOT NULL,
+        next_at    REAL    NOT NULL,
+        set_by     INTEGER NOT NULL,
+        set_at     REAL    NOT NULL
+    );
+    CREATE INDEX season_schedules_due ON season_schedules(next_at);
     """,
 ]
 

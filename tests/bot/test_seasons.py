@@ -229,3 +229,54 @@ async def test_only_a_finished_rated_game_of_this_server_can_be_voided(env):
     with pytest.raises(Refusal, match="not_rated"):
         await env.svc.void_result(GUILD, with_bot.id, 99)
     assert await env.svc.audit(GUILD) == []
+
+
+# ------------------------------------------------------------------------------- automatic seasons
+def utc(text: str) -> float:
+    from datetime import UTC, datetime
+
+    return datetime.fromisoformat(text).replace(tzinfo=UTC).timestamp()
+
+
+def test_scheduled_boundaries_are_the_next_monday_or_first_of_the_month_in_utc() -> None:
+    from bot.seasons import next_rollover
+
+    assert next_rollover("week", utc("2026-11-22T13:00:00")) == utc("2026-11-23T00:00:00")  # a Sunday
+    assert next_rollover("week", utc("2026-11-23T00:00:00")) == utc("2026-11-30T00:00:00")  # strictly after
+    assert next_rollover("week", utc("2026-12-31T23:59:59")) == utc("2027-01-04T00:00:00")
+    assert next_rollover("month", utc("2026-11-30T23:00:00")) == utc("2026-12-01T00:00:00")
+    assert next_rollover("month", utc("2026-12-01T00:00:00")) == utc("2027-01-01T00:00:00")
+    with pytest.raises(ValueError):
+        next_rollover("fortnight", 0)
+
+
+async def test_a_scheduled_season_rolls_over_once_per_boundary_however_late(env):
+    env.clock.t = utc("2026-11-22T13:00:00")
+    game = await started(env.svc, "gin", 2, "target=1", seed="s1")
+    await play_to_the_end(env.svc, game, random.Random(1), clock=env.clock)
+    schedule = await env.svc.set_season_schedule(GUILD, 99, "week", channel_id=555, locale="es")
+    assert (schedule["every"], schedule["next_at"], schedule["channel_id"]) == ("week", utc("2026-11-23T00:00:00"), 555)
+    assert await env.svc.due_seasons() == [] and await env.svc.scheduled_season(GUILD) is None
+    env.clock.t = utc("2026-11-23T00:00:01")
+    assert await env.svc.due_seasons() == [GUILD]
+    ending, season, sched = await env.svc.scheduled_season(GUILD)
+    assert (ending, season.number, season.started_by, sched["channel_id"]) == (1, 2, 0, 555)
+    assert await env.svc.scheduled_season(GUILD) is None  # once per boundary
+    assert (await env.svc.season_schedule(GUILD))["next_at"] == utc("2026-11-30T00:00:00")
+    _, old, games = await env.svc.scores(GUILD, 1)
+    assert games == 1 and len(old) == 2  # the closing standings are season 1's
+    # Down for three weeks: one new season on coming back, and the next boundary is after now.
+    env.clock.t = utc("2026-12-20T10:00:00")
+    _, season, _ = await env.svc.scheduled_season(GUILD)
+    assert season.number == 3 and (await env.svc.season_schedule(GUILD))["next_at"] == utc("2026-12-21T00:00:00")
+    # Switched off: never due again; switching off twice is refused and changes nothing.
+    assert await env.svc.set_season_schedule(GUILD, 98, None, channel_id=555, locale="es") is None
+    env.clock.t = utc("2027-02-01T00:00:00")
+    assert await env.svc.due_seasons() == [] and await env.svc.scheduled_season(GUILD) is None
+    with pytest.raises(Refusal, match="no_schedule"):
+        await env.svc.set_season_schedule(GUILD, 98, None, channel_id=555, locale="es")
+    audit = [(r["user_id"], r["action"], r["detail"]) for r in await env.svc.audit(GUILD)]
+    assert audit == [(98, "schedule", "off"), (0, "new_season", "2->3"), (0, "new_season", "1->2"),
+                     (99, "schedule", "week")]
+    # Another server is untouched.
+    assert (await env.svc.season(GUILD + 1)).number == 1

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -370,8 +372,8 @@ async def test_standings_a_new_season_and_a_managers_powers(table: Table) -> Non
     rec = await (await table.fake.slash(bea, "rummy history", {"member": ana})).settled(timeout=15)
     listed = answers(rec)[-1]
     assert listed.ephemeral and "Ana" in listed.content.splitlines()[0]
-    assert [ln for ln in listed.content.splitlines() if ln.startswith(f"`#{table.game_id}`")][0].endswith(
-        "*voided by a manager*")
+    line = next(ln for ln in listed.content.splitlines() if ln.startswith(f"`#{table.game_id}`"))
+    assert line.endswith("*voided by a manager*")
     rec = await (await table.fake.slash(mod, "rummy-admin void", {"game": table.game_id})).settled(timeout=15)
     assert "already voided" in answers(rec)[-1].content
     assert await table.fake.autocomplete(mod, "rummy-admin void", {"game": ""}, focused="game") == []
@@ -385,6 +387,43 @@ async def test_standings_a_new_season_and_a_managers_powers(table: Table) -> Non
     log = answers(rec)[-1].content
     assert f"restored game {table.game_id}" in log and f"voided game {table.game_id}: @" in log
     scan_for_leaks(table.fake, [ana, bea, mod])
+    assert table.fake.violations == []
+
+
+async def test_seasons_start_by_themselves_on_the_managers_schedule(table: Table) -> None:
+    ana, bea = table.users[:2]
+    table.users = [ana, bea]
+    mod = table.fake.add_user("Mod", locale="en-US", manage_guild=True)
+    await table.open("gin", "target=1")
+    await table.play_until_over(random.Random(3))
+    rec = await (await table.fake.slash(mod, "rummy-admin schedule", {"every": "week"})).settled(timeout=15)
+    said = answers(rec)[-1]
+    assert said.ephemeral and "every week" in said.content and "<t:" in said.content
+    [(every, next_at)] = [tuple(r) for r in table.query("SELECT every, next_at FROM season_schedules")]
+    assert every == "week" and time.gmtime(next_at).tm_wday == 0 and next_at % 86400 == 0  # Monday 00:00 UTC
+    rec = await (await table.fake.slash(bea, "rummy scores", {})).settled(timeout=15)
+    assert f"Next season starts <t:{int(next_at)}:R>" in answers(rec)[-1].content
+    # The boundary passes (the stored deadline is moved, as the clock would): the bot rolls the
+    # season over by itself and posts the closing standings in the channel, in the server's language.
+    with sqlite3.connect(table.db_path) as conn:
+        conn.execute("UPDATE season_schedules SET next_at = ?", (time.time() - 1,))
+    announce = await table.fake.wait_for_message(
+        lambda m: m.public and "empieza la temporada 2" in m.content.lower(), timeout=15)
+    assert [a.filename for a in announce.attachments] == ["standings.png"]
+    assert [tuple(r) for r in table.query("SELECT number, ended_at IS NULL, started_by FROM seasons ORDER BY number")
+            ] == [(1, 0, None), (2, 1, 0)]
+    assert table.query("SELECT next_at FROM season_schedules")[0][0] > time.time()
+    await asyncio.sleep(2.5)  # the clock ticks again: once per boundary
+    assert len([m for m in table.fake.public_messages() if "empieza la temporada" in m.content.lower()]) == 1
+    rec = await (await table.fake.slash(mod, "rummy-admin audit", {})).settled(timeout=15)
+    log = answers(rec)[-1].content
+    assert "the schedule · new season (1->2)" in log and "automatic seasons: every week" in log
+    rec = await (await table.fake.slash(mod, "rummy-admin schedule", {"every": "off"})).settled(timeout=15)
+    assert "are off" in answers(rec)[-1].content and table.query("SELECT COUNT(*) FROM season_schedules")[0][0] == 0
+    rec = await (await table.fake.slash(mod, "rummy-admin schedule", {"every": "off"})).settled(timeout=15)
+    assert "were not on" in answers(rec)[-1].content
+    with pytest.raises(PermissionError):
+        await table.fake.slash(bea, "rummy-admin schedule", {"every": "week"})
     assert table.fake.violations == []
 
 
