@@ -736,7 +736,8 @@ class RummyCog(commands.Cog, name="RummyCog"):
         if change.kind == "remind":
             seat = row.by_seat(change.seat or "")
             if seat is not None:
-                await self._post_turn(row, seat.user_id, translate("turn.reminder", loc, user=f"<@{seat.user_id}>"))
+                await self._post_turn(row, seat.user_id, translate("turn.reminder", loc, user=f"<@{seat.user_id}>")
+                                      + clock_text(row, game, loc))
             return
         if change.kind == "start":
             await self.post_table(row.id, repost=True)

@@ -484,6 +484,7 @@ async def test_a_fifteen_second_turn_timer_reminds_then_plays_for_the_silent_pla
     await table.wait_until(lambda: countdown in table.table_message().content)
     reminder = await table.fake.wait_for_message(
         lambda m: m.public and "⏰" in m.content and f"<@{silent.id}>" in m.content, timeout=25)
+    assert "<t:" in reminder.content  # how long is left, as a countdown
     allowed = reminder.allowed_mentions or {}
     assert [int(u) for u in allowed.get("users", [])] == [silent.id] and not allowed.get("parse")
     await table.fake.wait_for_message(lambda m: m.public and "Se acabó el tiempo" in m.content, timeout=25)
