@@ -1,5 +1,6 @@
-"""``/rummy-admin``: what a server manager can do — start a new season, remove a player, void or
-restore a game's result, read the log.
+"""``/rummy-admin``: what a server manager can do — start a new season (now or on a weekly or
+monthly schedule, which the bot's clock then serves through ``scheduled_seasons``), remove a
+player, void or restore a game's result, read the log.
 
 What it is: the thin Discord layer for managers. Discord hides the group from members without
 Manage Server (``default_permissions``), but that is only a default a server can override, so every
