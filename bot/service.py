@@ -406,7 +406,7 @@ class GameService:
         """A manager makes seasons roll over by themselves every ``week`` or ``month`` (closing
         standings posted in ``channel_id``), or stops that (``None``); audited. The schedule after."""
         if every is not None and every not in SCHEDULES:
-            raise Refusal("bad_schedule", valid=", ".join(SCHEDULES))
+            raise Refusal("bad_schedule")
         now = self.clock()
         async with self.db.transaction() as tx:
             if every is None:

@@ -278,5 +278,7 @@ async def test_a_scheduled_season_rolls_over_once_per_boundary_however_late(env)
     audit = [(r["user_id"], r["action"], r["detail"]) for r in await env.svc.audit(GUILD)]
     assert audit == [(98, "schedule", "off"), (0, "new_season", "2->3"), (0, "new_season", "1->2"),
                      (99, "schedule", "week")]
+    with pytest.raises(Refusal, match="bad_schedule"):
+        await env.svc.set_season_schedule(GUILD, 98, "fortnight", channel_id=555, locale="es")
     # Another server is untouched.
     assert (await env.svc.season(GUILD + 1)).number == 1
