@@ -450,11 +450,8 @@ class GameService:
 
     async def finished_games(self, guild_id: int, limit: int = 25, *, user_id: int | None = None) -> list[FinishedGame]:
         """A server's latest finished games with their results, newest first; with ``user_id``,
-        only the games that player sat in (among the server's latest 500)."""
-        if user_id is None:
-            return _finished_games(await repo.recent_results(self.db, guild_id, limit))
-        games = _finished_games(await repo.recent_results(self.db, guild_id, 500))
-        return [g for g in games if any(uid == user_id for uid, _, _ in g.players)][:limit]
+        only the games that player sat in."""
+        return _finished_games(await repo.recent_results(self.db, guild_id, limit, user_id=user_id))
 
     async def void_result(self, guild_id: int, game_id: int, manager_id: int, reason: str = "", *,
                           restore: bool = False) -> FinishedGame:

@@ -299,28 +299,33 @@ async def player_results(db: Database | Tx, guild_id: int, user_id: int) -> list
     )
 
 
-async def recent_results(db: Database | Tx, guild_id: int, games: int = 25) -> list[sqlite3.Row]:
-    """The seats of a server's latest ``games`` finished games, newest game first, each game's
-    seats in finishing order, with the name each player had and whether a manager voided it."""
+# Seats of finished games as managers and players list them: each game's seats in finishing order,
+# with the name each player had and whether a manager voided the game.
+_FINISHED = (
+    "SELECT r.game_id, r.variant, r.finished_at, r.user_id, r.place, s.name, "
+    "EXISTS (SELECT 1 FROM voided v WHERE v.game_id = r.game_id) AS voided FROM results r "
+    "JOIN seats s ON s.game_id = r.game_id AND s.user_id = r.user_id "
+)
+
+
+async def recent_results(
+    db: Database | Tx, guild_id: int, games: int = 25, *, user_id: int | None = None
+) -> list[sqlite3.Row]:
+    """The seats of a server's latest ``games`` finished games (only those ``user_id`` sat in,
+    when given), newest game first."""
+    mine = "" if user_id is None else " AND user_id = ?"
+    params: tuple[Any, ...] = (guild_id,) if user_id is None else (guild_id, user_id)
     return await db.fetchall(
-        "SELECT r.game_id, r.variant, r.finished_at, r.user_id, r.place, s.name, "
-        "EXISTS (SELECT 1 FROM voided v WHERE v.game_id = r.game_id) AS voided FROM results r "
-        "JOIN seats s ON s.game_id = r.game_id AND s.user_id = r.user_id "
-        "WHERE r.game_id IN (SELECT DISTINCT game_id FROM results WHERE guild_id = ? ORDER BY game_id DESC LIMIT ?) "
-        "ORDER BY r.game_id DESC, r.place, s.position",
-        (guild_id, games),
+        _FINISHED + "WHERE r.game_id IN (SELECT DISTINCT game_id FROM results WHERE guild_id = ?" + mine
+        + " ORDER BY game_id DESC LIMIT ?) ORDER BY r.game_id DESC, r.place, s.position",
+        (*params, games),
     )
 
 
 async def recent_results_of(db: Database | Tx, guild_id: int, game_id: int) -> list[sqlite3.Row]:
     """``recent_results`` for one game of this server (empty when it has no result here)."""
-    return await db.fetchall(
-        "SELECT r.game_id, r.variant, r.finished_at, r.user_id, r.place, s.name, "
-        "EXISTS (SELECT 1 FROM voided v WHERE v.game_id = r.game_id) AS voided FROM results r "
-        "JOIN seats s ON s.game_id = r.game_id AND s.user_id = r.user_id "
-        "WHERE r.guild_id = ? AND r.game_id = ? ORDER BY r.place, s.position",
-        (guild_id, game_id),
-    )
+    return await db.fetchall(_FINISHED + "WHERE r.guild_id = ? AND r.game_id = ? ORDER BY r.place, s.position",
+                             (guild_id, game_id))
 
 
 async def set_voided(tx: Tx, game_id: int, guild_id: int, user_id: int, reason: str, now: float) -> None:
