@@ -17,7 +17,7 @@ from bot.seasons import standings
 from bot.service import Refusal
 from bot.store import Database, repo
 from bot.store.schema import MIGRATIONS
-from tests.bot.test_service import GUILD, lobby, play_to_the_end, started
+from tests.bot.helpers import GUILD, lobby, play_to_the_end, started
 
 
 def row(game: int, user: int, place: int, name: str = "") -> dict[str, object]:
