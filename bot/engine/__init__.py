@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .display import SORTS, HandGroup, group_hand
 from .dummy import DummyRummy
 from .errors import IllegalMove
 from .game import Event, Game
@@ -36,16 +37,19 @@ _CLASSES: dict[str, type[Game]] = {
 __all__ = [
     "OPTION_SPECS",
     "PLAYERS",
+    "SORTS",
     "VARIANTS",
     "DealResult",
     "Event",
     "Game",
+    "HandGroup",
     "IllegalMove",
     "Meld",
     "PublicView",
     "SeatInfo",
     "SeatResult",
     "SeatView",
+    "group_hand",
     "load_game",
     "make_rules",
     "new_game",
