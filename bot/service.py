@@ -20,12 +20,25 @@ import time
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
 from typing import Any
 
 from bot import robot
 from bot.engine import PLAYERS, Event, Game, IllegalMove, load_game, make_rules, new_game
+from bot.rows import (
+    ACTIVE,
+    ENDED,
+    ActionKind,
+    AuditAction,
+    AuditRow,
+    GameRow,
+    GameStatus,
+    ResultRow,
+    ScheduleRow,
+    SeasonRow,
+)
 from bot.seasons import SCHEDULES, PlayerStats, Standing, games_in, next_rollover, player_stats, standings
-from bot.store import Database, GameRow, Tx, repo
+from bot.store import Database, Tx, repo
 
 log = logging.getLogger(__name__)
 
@@ -33,11 +46,36 @@ LOBBY_TTL = 30 * 60  # a lobby nobody starts expires (issue: 30 minutes)
 DEAL_PAUSE = 20.0  # seconds between deals unless someone presses "Next deal"
 WINDOW_SECONDS = 10  # claim / cut-in windows (bot option ``window=``)
 REMIND_AT = 0.8  # the turn reminder at 80% of the timer
+REMIND_LEAD = 1 - REMIND_AT  # ... that is, this much of the timer before the deadline
 MIN_TIMER = 0.25  # minutes: the shortest turn timer, 15 seconds
 MAX_TIMEOUTS = 3  # three timeouts in a row and the seat resigns
 BOT_DELAY = 2.0  # seconds a computer player waits before each move, so people can follow it
 BOT_OPTIONS = {"window": (0, 120)}  # options the bot reads itself, besides the engine's
 REASON_LENGTH = 100  # a manager's reason for voiding a result, as stored
+# What ``set_messages`` may write: the ids of the messages that show a game, never the game itself.
+MESSAGE_COLUMNS = frozenset({"lobby_message_id", "table_message_id", "turn_message_id", "table_posted_at"})
+# TEMPORARY (issue 14): cogs/rummy.py ``resume_games`` still restarts turn timers through
+# ``set_messages``; remove this (and its use below) once it calls ``GameService.resume``.
+_LEGACY_TIMER_COLUMNS = frozenset({"turn_deadline", "turn_reminded"})
+
+
+class ChangeKind(StrEnum):
+    """What a ``Change`` did, for the cogs to announce."""
+
+    LOBBY = "lobby"  # a lobby was opened (also a rematch's)
+    JOIN = "join"  # a person or a computer player sat down
+    LEAVE = "leave"  # someone left a lobby, was kicked from it, or a computer player was taken out
+    CANCEL = "cancel"  # the host or a manager cancelled, or only computer players were left
+    EXPIRE = "expire"  # a lobby nobody started in time
+    START = "start"
+    MOVE = "move"
+    RESIGN = "resign"
+    DEAL = "deal"  # the next deal was dealt
+    TIMEOUT = "timeout"
+    WINDOW = "window"  # the clock closed a claim or cut-in window
+    BOT = "bot"  # a computer player moved
+    REMIND = "remind"  # the turn timer is at its reminder point
+    RESUME = "resume"  # after a restart: the turn timer started again, whole
 
 
 class Refusal(Exception):
@@ -61,7 +99,7 @@ class Stale(Refusal):
 class Change:
     """What one committed change did, for the cogs to announce."""
 
-    kind: str  # lobby join leave start cancel expire move deal timeout resign window remind
+    kind: ChangeKind
     game: GameRow
     engine: Game | None = None
     seat: str | None = None
@@ -131,6 +169,14 @@ class GameService:
     async def last_in_channel(self, channel_id: int) -> GameRow | None:
         return await repo.last_finished_in_channel(self.db, channel_id)
 
+    async def results(self, game_id: int) -> list[ResultRow]:
+        """A finished game's results, best place first (empty for a game that was not scored)."""
+        return await repo.results_of(self.db, game_id)
+
+    async def running_games(self) -> list[int]:
+        """The ids of the games being played (what a restart resumes), oldest first."""
+        return await repo.running_games(self.db)
+
     def engine(self, row: GameRow) -> Game:
         """The engine's game at this row's version, to read only (views, legal moves): the cached
         one when it is at that version, else rebuilt from the record."""
@@ -169,21 +215,21 @@ class GameService:
                 await _one_lobby_per_host(tx, guild_id, host_id)  # again inside the write: two /new at once
                 game_id = await repo.insert_game(
                     tx, guild_id=guild_id, channel_id=channel_id, host_id=host_id, variant=variant,
-                    options=options_text, timer_minutes=timer_minutes, locale=locale, status="lobby", version=1,
-                    created_at=now, updated_at=now, lobby_expires_at=now + self.lobby_ttl,
+                    options=options_text, timer_minutes=timer_minutes, locale=locale, status=GameStatus.LOBBY,
+                    version=1, created_at=now, updated_at=now, lobby_expires_at=now + self.lobby_ttl,
                 )
                 await repo.insert_seat(tx, game_id, 0, host_id, "p1", clean_name(host_name))
-                await repo.log_action(tx, game_id, 1, host_id, "new", variant, None, now)
+                await repo.log_action(tx, game_id, 1, host_id, ActionKind.NEW, variant, None, now)
         except sqlite3.IntegrityError as exc:
             raise Refusal("channel_busy") from exc
         row = await self.get(game_id)
         assert row is not None
-        return Change("lobby", row)
+        return Change(ChangeKind.LOBBY, row)
 
     async def join(self, game_id: int, user_id: int, name: str) -> Change:
         async with self.lock(game_id):
             row = await self._row(game_id)
-            if row.status != "lobby":
+            if row.status != GameStatus.LOBBY:
                 raise Refusal("not_a_lobby")
             if row.seat_of(user_id):
                 raise Refusal("already_seated")
@@ -195,14 +241,14 @@ class GameService:
                 n = len(row.seats)
                 await repo.insert_seat(tx, game_id, n, user_id, f"p{n + 1}", clean_name(name))
                 version = await repo.bump(tx, row, now)
-                await repo.log_action(tx, game_id, version, user_id, "join", None, None, now)
-            return Change("join", await self._row(game_id))
+                await repo.log_action(tx, game_id, version, user_id, ActionKind.JOIN, None, None, now)
+            return Change(ChangeKind.JOIN, await self._row(game_id))
 
     async def leave(self, game_id: int, user_id: int, *, kicked_by: int | None = None) -> Change:
         """Leave a lobby; ``kicked_by``: a server manager removed ``user_id`` (audited)."""
         async with self.lock(game_id):
             row = await self._row(game_id)
-            if row.status != "lobby":
+            if row.status != GameStatus.LOBBY:
                 raise Refusal("not_a_lobby")
             if not row.seat_of(user_id):
                 raise Refusal("not_seated")
@@ -213,15 +259,15 @@ class GameService:
                 people = [s for s in row.seats if s.user_id != user_id and not s.is_bot]
                 values: dict[str, Any] = {}
                 if not people:
-                    values["status"] = "cancelled"  # computer players alone do not keep a lobby
+                    values["status"] = GameStatus.CANCELLED  # computer players alone do not keep a lobby
                 elif user_id == row.host_id:
                     values["host_id"] = people[0].user_id  # the next seated person hosts
                 version = await repo.bump(tx, row, now, **values)
-                await repo.log_action(tx, game_id, version, user_id, "leave", None, None, now)
+                await repo.log_action(tx, game_id, version, user_id, ActionKind.LEAVE, None, None, now)
                 if kicked_by is not None:
-                    await repo.add_audit(tx, row.guild_id, kicked_by, "kick", now, game_id=game_id,
+                    await repo.add_audit(tx, row.guild_id, kicked_by, AuditAction.KICK, now, game_id=game_id,
                                          detail=str(user_id))
-            return Change("leave", await self._row(game_id))
+            return Change(ChangeKind.LEAVE, await self._row(game_id))
 
     async def add_bot(self, game_id: int, user_id: int) -> Change:
         """The host seats a computer player (``bot.robot``). Games with one are not rated."""
@@ -238,8 +284,8 @@ class GameService:
                 n = len(row.seats)
                 await repo.insert_seat(tx, game_id, n, bot_id, f"p{n + 1}", f"🤖 Bot {-bot_id}")
                 version = await repo.bump(tx, row, now)
-                await repo.log_action(tx, game_id, version, user_id, "bot", str(bot_id), None, now)
-            return Change("join", await self._row(game_id))
+                await repo.log_action(tx, game_id, version, user_id, ActionKind.BOT, str(bot_id), None, now)
+            return Change(ChangeKind.JOIN, await self._row(game_id))
 
     async def remove_bot(self, game_id: int, user_id: int) -> Change:
         """The host takes the last computer player out of the lobby."""
@@ -254,19 +300,19 @@ class GameService:
     async def cancel(self, game_id: int, user_id: int, *, is_admin: bool = False) -> Change:
         async with self.lock(game_id):
             row = await self._row(game_id)
-            if row.status not in repo.ACTIVE:
+            if row.status not in ACTIVE:
                 raise Refusal("nothing_to_cancel")
             if user_id != row.host_id and not is_admin:
                 raise Refusal("host_only")
             now = self.clock()
             async with self.db.transaction() as tx:
-                version = await repo.bump(tx, row, now, status="cancelled", turn_deadline=None, window_deadline=None,
-                                          next_deal_at=None, finished_at=now)
-                await repo.log_action(tx, game_id, version, user_id, "cancel", None, None, now)
+                version = await repo.bump(tx, row, now, status=GameStatus.CANCELLED, turn_deadline=None,
+                                          window_deadline=None, next_deal_at=None, finished_at=now)
+                await repo.log_action(tx, game_id, version, user_id, ActionKind.CANCEL, None, None, now)
                 if user_id != row.host_id:  # a manager used their power over someone else's game
-                    await repo.add_audit(tx, row.guild_id, user_id, "cancel", now, game_id=game_id)
+                    await repo.add_audit(tx, row.guild_id, user_id, AuditAction.CANCEL, now, game_id=game_id)
             self._cache.pop(game_id, None)
-            return Change("cancel", await self._row(game_id))
+            return Change(ChangeKind.CANCEL, await self._row(game_id))
 
     async def start(self, game_id: int, user_id: int, *, seed: str | None = None) -> Change:
         async with self.lock(game_id):
@@ -280,16 +326,16 @@ class GameService:
                             options=engine_text)
             now = self.clock()
             async with self.db.transaction() as tx:
-                version = await repo.bump(tx, row, now, status="playing", record=game.record(),
+                version = await repo.bump(tx, row, now, status=GameStatus.PLAYING, record=game.record(),
                                           lobby_expires_at=None, **self._deadlines(row, None, game, now))
-                await repo.log_action(tx, game_id, version, user_id, "start", None, None, now)
+                await repo.log_action(tx, game_id, version, user_id, ActionKind.START, None, None, now)
             self._cache[game_id] = (version, game)
-            return Change("start", await self._row(game_id), game, turn_changed=True)
+            return Change(ChangeKind.START, await self._row(game_id), game, turn_changed=True)
 
     async def rematch(self, game_id: int, user_id: int, user_name: str) -> Change:
         """A new lobby in the same channel with the same seats and options (the presser hosts)."""
         row = await self._row(game_id)
-        if row.status not in ("finished", "cancelled"):
+        if row.status not in ENDED:
             raise Refusal("not_finished")
         if not row.seat_of(user_id):
             raise Refusal("not_seated")
@@ -302,7 +348,7 @@ class GameService:
             if s.user_id != user_id:
                 with contextlib.suppress(Refusal):
                     await self.join(new_id, s.user_id, s.name)
-        return Change("lobby", await self._row(new_id))
+        return Change(ChangeKind.LOBBY, await self._row(new_id))
 
     # ------------------------------------------------------------------ moves
     async def play(
@@ -314,7 +360,7 @@ class GameService:
         manager resigns ``user_id``'s seat for them (audited in the same transaction)."""
         async with self.lock(game_id):
             row = await self._row(game_id)
-            if row.status != "playing":
+            if row.status != GameStatus.PLAYING:
                 raise Refusal("not_playing")
             seat = row.seat_of(user_id)
             if seat is None:
@@ -337,15 +383,16 @@ class GameService:
             except (Refusal, IllegalMove):
                 self._cache[row.id] = (row.version, game)  # a refused move left the game unchanged
                 raise
-            audit = None if kicked_by is None else (kicked_by, "kick", str(user_id))
-            return await self._commit(row, game, "resign" if verb == "resign" else "move", user_id, seat.seat,
+            audit = None if kicked_by is None else (kicked_by, AuditAction.KICK, str(user_id))
+            kind = ChangeKind.RESIGN if verb == "resign" else ChangeKind.MOVE
+            return await self._commit(row, game, kind, user_id, seat.seat,
                                       game.log[-1].split(" ", 1)[1] if game.log else move, events, interaction_id,
                                       before, reset_timeouts=True, audit=audit)
 
     async def next_deal(self, game_id: int, user_id: int | None, *, version: int | None = None) -> Change:
         async with self.lock(game_id):
             row = await self._row(game_id)
-            if row.status != "playing":
+            if row.status != GameStatus.PLAYING:
                 raise Refusal("not_playing")
             if user_id is not None and row.seat_of(user_id) is None:
                 raise Refusal("not_seated")
@@ -356,13 +403,13 @@ class GameService:
                 raise Refusal("deal_not_over")
             game = self._working_game(row)
             events = game.next_deal()
-            return await self._commit(row, game, "deal", user_id, None, None, events, None, (None, None))
+            return await self._commit(row, game, ChangeKind.DEAL, user_id, None, None, events, None, (None, None))
 
     async def resign(self, game_id: int, user_id: int) -> Change:
         return await self.play(game_id, user_id, "resign")
 
     # ------------------------------------------------------------------ seasons and managers
-    async def season(self, guild_id: int, number: int | None = None) -> repo.SeasonRow:
+    async def season(self, guild_id: int, number: int | None = None) -> SeasonRow:
         """The server's current season, or season ``number`` (refused when there is none)."""
         if number is None:
             return await repo.current_season(self.db, guild_id)
@@ -374,7 +421,7 @@ class GameService:
 
     async def scores(
         self, guild_id: int, number: int | None = None, variant: str | None = None
-    ) -> tuple[repo.SeasonRow, list[Standing], int]:
+    ) -> tuple[SeasonRow, list[Standing], int]:
         """A season's standings (bot.seasons) and how many games it counts."""
         season = await self.season(guild_id, number)
         rows = await repo.season_results(self.db, guild_id, season.number, variant)
@@ -384,7 +431,7 @@ class GameService:
         """One player's rated record in this server, every season together."""
         return player_stats(await repo.player_results(self.db, guild_id, user_id))
 
-    async def new_season(self, guild_id: int, user_id: int, *, ending: int) -> repo.SeasonRow:
+    async def new_season(self, guild_id: int, user_id: int, *, ending: int) -> SeasonRow:
         """Close season ``ending`` and open the next (a server manager's call, checked by the cog).
         Confirming twice, or after another manager did it, changes nothing (``season_already``).
         Games still running score in the new season: a result counts where it was written."""
@@ -394,15 +441,15 @@ class GameService:
             if current.number != ending:
                 raise Refusal("season_already", number=current.number)
             number = await repo.start_season(tx, guild_id, current, user_id, now)
-            await repo.add_audit(tx, guild_id, user_id, "new_season", now, detail=f"{ending}->{number}")
+            await repo.add_audit(tx, guild_id, user_id, AuditAction.NEW_SEASON, now, detail=f"{ending}->{number}")
         return await repo.current_season(self.db, guild_id)
 
-    async def season_schedule(self, guild_id: int) -> Any:
+    async def season_schedule(self, guild_id: int) -> ScheduleRow | None:
         """The server's automatic seasons (``every``, ``next_at``, ``channel_id``...), or None."""
         return await repo.get_schedule(self.db, guild_id)
 
     async def set_season_schedule(self, guild_id: int, user_id: int, every: str | None, *, channel_id: int,
-                                  locale: str) -> Any:
+                                  locale: str) -> ScheduleRow | None:
         """A manager makes seasons roll over by themselves every ``week`` or ``month`` (closing
         standings posted in ``channel_id``), or stops that (``None``); audited. The schedule after."""
         if every is not None and every not in SCHEDULES:
@@ -415,26 +462,26 @@ class GameService:
             else:
                 await repo.set_schedule(tx, guild_id, every, channel_id, locale, next_rollover(every, now), user_id,
                                         now)
-            await repo.add_audit(tx, guild_id, user_id, "schedule", now, detail=every or "off")
+            await repo.add_audit(tx, guild_id, user_id, AuditAction.SCHEDULE, now, detail=every or "off")
         return await repo.get_schedule(self.db, guild_id)
 
     async def due_seasons(self) -> list[int]:
         """Servers whose scheduled season boundary has passed."""
         return await repo.due_schedules(self.db, self.clock())
 
-    async def scheduled_season(self, guild_id: int) -> tuple[int, repo.SeasonRow, Any] | None:
+    async def scheduled_season(self, guild_id: int) -> tuple[int, SeasonRow, ScheduleRow] | None:
         """Roll a server's season over on its schedule: (the season that ended, the new one, the
         schedule). Once per boundary, however late (a bot that was down rolls over once and sets
         the next boundary from now); None when it is not due (already done, or switched off)."""
         now = self.clock()
         async with self.db.transaction() as tx:
             schedule = await repo.get_schedule(tx, guild_id)
-            if schedule is None or schedule["next_at"] > now:
+            if schedule is None or schedule.next_at > now:
                 return None
             current = await repo.current_season(tx, guild_id)
             number = await repo.start_season(tx, guild_id, current, 0, now)
-            await repo.advance_schedule(tx, guild_id, next_rollover(schedule["every"], now))
-            await repo.add_audit(tx, guild_id, 0, "new_season", now, detail=f"{current.number}->{number}")
+            await repo.advance_schedule(tx, guild_id, next_rollover(schedule.every, now))
+            await repo.add_audit(tx, guild_id, 0, AuditAction.NEW_SEASON, now, detail=f"{current.number}->{number}")
         return current.number, await repo.current_season(self.db, guild_id), schedule
 
     async def kick(self, game_id: int, manager_id: int, user_id: int) -> Change:
@@ -442,7 +489,7 @@ class GameService:
         row = await self._row(game_id)
         if row.seat_of(user_id) is None:
             raise Refusal("not_seated_other")
-        if row.status == "lobby":
+        if row.status == GameStatus.LOBBY:
             if user_id == row.host_id:
                 raise Refusal("kick_host")  # cancelling says what it does; a kick would hand the lobby on
             return await self.leave(game_id, user_id, kicked_by=manager_id)
@@ -472,11 +519,12 @@ class GameService:
                 await repo.clear_voided(tx, game_id)
             else:
                 await repo.set_voided(tx, game_id, guild_id, manager_id, reason, now)
-            await repo.add_audit(tx, guild_id, manager_id, "restore" if restore else "void", now, game_id=game_id,
-                                 detail=reason)
+            action = AuditAction.RESTORE if restore else AuditAction.VOID
+            await repo.add_audit(tx, guild_id, manager_id, action, now, game_id=game_id, detail=reason)
         return replace(game, voided=not restore, reason="" if restore else reason)
 
-    async def audit(self, guild_id: int, limit: int = 20) -> list[Any]:
+    async def audit(self, guild_id: int, limit: int = 20) -> list[AuditRow]:
+        """What the server's managers did (and the season schedule), newest first."""
         return await repo.audit_of(self.db, guild_id, limit)
 
     # ------------------------------------------------------------------ the clock
@@ -485,24 +533,24 @@ class GameService:
         async with self.lock(game_id):
             row = await self._row(game_id)
             now = self.clock()
-            if row.status == "lobby":
+            if row.status == GameStatus.LOBBY:
                 if row.lobby_expires_at is not None and row.lobby_expires_at <= now:
                     async with self.db.transaction() as tx:
-                        version = await repo.bump(tx, row, now, status="expired")
-                        await repo.log_action(tx, row.id, version, None, "expire", None, None, now)
-                    return [Change("expire", await self._row(game_id))]
+                        version = await repo.bump(tx, row, now, status=GameStatus.EXPIRED)
+                        await repo.log_action(tx, row.id, version, None, ActionKind.EXPIRE, None, None, now)
+                    return [Change(ChangeKind.EXPIRE, await self._row(game_id))]
                 return []
-            if row.status != "playing":
+            if row.status != GameStatus.PLAYING:
                 return []
             game = self._working_game(row)
             if any(s.is_bot for s in row.seats) and not _people_playing(row, game):
                 # Everybody left but the computer players: nobody is watching, so stop (unrated anyway).
                 async with self.db.transaction() as tx:
-                    version = await repo.bump(tx, row, now, status="cancelled", turn_deadline=None,
+                    version = await repo.bump(tx, row, now, status=GameStatus.CANCELLED, turn_deadline=None,
                                               window_deadline=None, next_deal_at=None, finished_at=now)
-                    await repo.log_action(tx, row.id, version, None, "abandon", None, None, now)
+                    await repo.log_action(tx, row.id, version, None, ActionKind.ABANDON, None, None, now)
                 self._cache.pop(row.id, None)
-                return [Change("cancel", await self._row(game_id))]
+                return [Change(ChangeKind.CANCEL, await self._row(game_id))]
             if row.window_deadline is not None and row.window_deadline <= now and game.phase == "window":
                 events: list[Event] = []
                 for seat in list(game.actors):
@@ -511,7 +559,7 @@ class GameService:
                     # Only the silent seats pass; a seat deciding on a cut-in is on its turn timer.
                     if seat in game.actors and "pass" in game.legal_moves(seat):
                         events += game.play(seat, "pass")
-                return [await self._commit(row, game, "window", None, None, "pass", events, None,
+                return [await self._commit(row, game, ChangeKind.WINDOW, None, None, "pass", events, None,
                                            (None, None))]
             bots = _bot_actors(row, game)
             if bots and not game.hand_over and row.turn_deadline is not None and row.turn_deadline <= now:
@@ -524,11 +572,11 @@ class GameService:
                     events = game.timeout(seat)
                 move = game.log[-1].split(" ", 1)[1] if game.log else ""
                 bot_user = row.by_seat(seat)
-                return [await self._commit(row, game, "bot", bot_user.user_id if bot_user else None, seat, move,
-                                           events, None, (before_seat, None))]
+                return [await self._commit(row, game, ChangeKind.BOT, bot_user.user_id if bot_user else None, seat,
+                                           move, events, None, (before_seat, None))]
             if row.next_deal_at is not None and row.next_deal_at <= now and game.hand_over and not game.game_over:
                 events = game.next_deal()
-                return [await self._commit(row, game, "deal", None, None, None, events, None, (None, None))]
+                return [await self._commit(row, game, ChangeKind.DEAL, None, None, None, events, None, (None, None))]
             if row.turn_deadline is not None and not game.hand_over and game.current_seat is not None:
                 seat = game.current_seat
                 seat_row = row.by_seat(seat)
@@ -538,25 +586,56 @@ class GameService:
                     if seat_row.timeouts + 1 >= MAX_TIMEOUTS and seat not in getattr(game, "resigned", []):
                         events += game.play(seat, "resign")
                         resigned = seat
-                    change = await self._commit(row, game, "timeout", None, seat, "timeout", events, None,
+                    change = await self._commit(row, game, ChangeKind.TIMEOUT, None, seat, "timeout", events, None,
                                                 (seat, None), timed_out=seat_row.user_id)
                     change.resigned_by_timeouts = resigned
                     return [change]
-                if not row.turn_reminded and row.turn_deadline - row.timer_minutes * 60 * (1 - REMIND_AT) <= now:
+                if not row.turn_reminded and row.turn_deadline - row.timer_minutes * 60 * REMIND_LEAD <= now:
                     async with self.db.transaction() as tx:
                         await repo.update_game(tx, row.id, turn_reminded=1)
-                    return [Change("remind", await self._row(game_id), game, seat=seat)]
+                    return [Change(ChangeKind.REMIND, await self._row(game_id), game, seat=seat)]
             return []
 
+    async def resume(self, game_id: int) -> Change | None:
+        """Restart recovery: the bot was down, so a running turn timer starts again as a whole
+        turn from the service's clock (reminder cleared; a computer player's short pause starts
+        again), so nobody loses a turn to the downtime. Logged and versioned like any change: the
+        tables posted before the restart are out of date. Call it before the clock serves the
+        game. None when the game is not being played."""
+        async with self.lock(game_id):
+            row = await self.get(game_id)
+            if row is None or row.status != GameStatus.PLAYING:
+                return None
+            game = self._working_game(row)
+            now = self.clock()
+            values: dict[str, Any] = {}
+            if row.turn_deadline is not None:
+                if _bot_actors(row, game):
+                    values.update(turn_deadline=now + self.bot_delay, turn_reminded=True)
+                elif row.timer_minutes > 0:
+                    values.update(turn_deadline=now + row.timer_minutes * 60, turn_reminded=False)
+            try:
+                async with self.db.transaction() as tx:
+                    version = await repo.bump(tx, row, now, **values)
+                    await repo.log_action(tx, row.id, version, None, ActionKind.RESUME, None, None, now)
+            except repo.VersionConflict as exc:
+                raise Stale(await self._row(row.id)) from exc
+            self._cache[row.id] = (version, game)
+            return Change(ChangeKind.RESUME, replace(row, **values, version=version, updated_at=now), game)
+
     async def due(self) -> list[int]:
-        return await repo.due_games(self.db, self.clock())
+        return await repo.due_games(self.db, self.clock(), REMIND_LEAD)
 
     async def next_deadline(self) -> float | None:
-        return await repo.next_deadline(self.db)
+        return await repo.next_deadline(self.db, REMIND_LEAD)
 
     # ------------------------------------------------------------------ messages we keep track of
-    async def set_messages(self, game_id: int, **ids: Any) -> None:
-        """Remember the ids of the table / turn / lobby messages (views only: no version bump)."""
+    async def set_messages(self, game_id: int, **ids: int | float | None) -> None:
+        """Remember the ids of the table / turn / lobby messages and when the table was posted
+        (``MESSAGE_COLUMNS``; views only: no version bump). Anything else is a ``TypeError``."""
+        unknown = set(ids) - MESSAGE_COLUMNS - _LEGACY_TIMER_COLUMNS
+        if unknown:
+            raise TypeError(f"set_messages sets only {sorted(MESSAGE_COLUMNS)}, not {sorted(unknown)}")
         async with self.db.transaction() as tx:
             await repo.update_game(tx, game_id, **ids)
 
@@ -604,15 +683,15 @@ class GameService:
         return values
 
     async def _commit(
-        self, row: GameRow, game: Game, kind: str, user_id: int | None, seat: str | None, move: str | None,
+        self, row: GameRow, game: Game, kind: ChangeKind, user_id: int | None, seat: str | None, move: str | None,
         events: list[Event], interaction_id: int | None, before: tuple[str | None, Any], *,
-        reset_timeouts: bool = False, timed_out: int | None = None, audit: tuple[int, str, str] | None = None,
+        reset_timeouts: bool = False, timed_out: int | None = None, audit: tuple[int, AuditAction, str] | None = None,
     ) -> Change:
         now = self.clock()
-        values = self._deadlines(row, before[0], game, now, renew=kind == "bot")
+        values = self._deadlines(row, before[0], game, now, renew=kind == ChangeKind.BOT)
         values["record"] = game.record()
         if game.game_over:
-            values.update(status="finished", finished_at=now, turn_deadline=None, window_deadline=None,
+            values.update(status=GameStatus.FINISHED, finished_at=now, turn_deadline=None, window_deadline=None,
                           next_deal_at=None)
         try:
             async with self.db.transaction() as tx:
@@ -646,7 +725,7 @@ class GameService:
         after = _after(row, values, version, now, game, user_id if reset_timeouts else None, timed_out)
         return Change(
             kind, after, game, seat=seat, move=move, events=events,
-            turn_changed=game.current_seat != before[0] or kind in ("deal", "start"),
+            turn_changed=game.current_seat != before[0] or kind in (ChangeKind.DEAL, ChangeKind.START),
             deal_over=game.hand_over, game_over=game.game_over,
         )
 
@@ -692,7 +771,7 @@ async def _one_lobby_per_host(tx: Tx | Database, guild_id: int, host_id: int) ->
 
 def _hosts_lobby(row: GameRow, user_id: int) -> None:
     """Only an open lobby's host may start it or seat a computer player."""
-    if row.status != "lobby":
+    if row.status != GameStatus.LOBBY:
         raise Refusal("not_a_lobby")
     if user_id != row.host_id:
         raise Refusal("host_only")
