@@ -16,7 +16,7 @@ import logging
 from typing import Any
 
 from bot import robot
-from bot.engine import Event, IllegalMove
+from bot.engine import Event, IllegalMove, Phase
 from bot.rows import ActionKind, GameStatus
 from bot.store import repo
 
@@ -61,10 +61,10 @@ class ClockJobs(ServiceCore):
                     await repo.log_action(tx, row.id, version, None, ActionKind.ABANDON, None, None, now)
                 self._cache.pop(row.id, None)
                 return [Change(ChangeKind.CANCEL, await self._row(game_id))]
-            if row.window_deadline is not None and row.window_deadline <= now and game.phase == "window":
+            if row.window_deadline is not None and row.window_deadline <= now and game.phase == Phase.WINDOW:
                 events: list[Event] = []
                 for seat in list(game.actors):
-                    if game.phase != "window":
+                    if game.phase != Phase.WINDOW:
                         break
                     # Only the silent seats pass; a seat deciding on a cut-in is on its turn timer.
                     if seat in game.actors and "pass" in game.legal_moves(seat):
@@ -93,7 +93,7 @@ class ClockJobs(ServiceCore):
                 if row.turn_deadline <= now and seat_row is not None:
                     events = game.timeout(seat)
                     resigned = None
-                    if seat_row.timeouts + 1 >= MAX_TIMEOUTS and seat not in getattr(game, "resigned", []):
+                    if seat_row.timeouts + 1 >= MAX_TIMEOUTS and seat not in game.resigned:
                         events += game.play(seat, "resign")
                         resigned = seat
                     change = await self._commit(row, game, ChangeKind.TIMEOUT, None, seat, "timeout", events, None,

@@ -149,7 +149,7 @@ class ServiceCore:
                 seat_row = next(s for s in row.seats if s.user_id == timed_out)
                 await repo.set_seat(tx, row.id, timed_out, timeouts=seat_row.timeouts + 1)
             for s in row.seats:
-                if s.seat in getattr(game, "resigned", ()) and not s.resigned:
+                if s.seat in game.resigned and not s.resigned:
                     await repo.set_seat(tx, row.id, s.user_id, resigned=1)
             if game.game_over:
                 await repo.insert_results(tx, _results(row, game, now))
@@ -171,7 +171,7 @@ def _results(row: GameRow, game: Game, now: float) -> list[tuple[int, int, str, 
     seats last, the last to resign first (notation.md, Resigning)."""
     order = [s for s in game.placing() if s not in game.winners]
     ranked = list(game.winners) + order
-    resigned = [s for s in reversed(getattr(game, "resigned", [])) if s not in ranked]
+    resigned = [s for s in reversed(game.resigned) if s not in ranked]
     ranked += resigned + [s.seat for s in row.seats if s.seat not in ranked and s.seat not in resigned]
     scores = game.final_scores or game.totals
     out = []
@@ -184,7 +184,7 @@ def _results(row: GameRow, game: Game, now: float) -> list[tuple[int, int, str, 
 def _after(row: GameRow, values: dict[str, Any], version: int, now: float, game: Game, mover: int | None,
            timed_out: int | None) -> GameRow:
     """The row as ``_commit`` just wrote it (saves reading it back: two round trips per move)."""
-    resigned = set(getattr(game, "resigned", ()))
+    resigned = set(game.resigned)
     seats = tuple(
         replace(s, timeouts=0 if s.user_id == mover else s.timeouts + 1 if s.user_id == timed_out else s.timeouts,
                 resigned=s.resigned or s.seat in resigned)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.engine import Game, make_rules
+from bot.engine import Game, Phase, make_rules
 from bot.rows import GameRow
 
 from .options import split_options
@@ -44,7 +44,7 @@ def _human_deadlines(row: GameRow, before_seat: str | None, game: Game, now: flo
         if game.hand_over and not game.game_over:
             values["next_deal_at"] = now + deal_pause
         return values
-    if game.phase == "window" and can_pass(game):
+    if game.phase == Phase.WINDOW and can_pass(game):
         # The window's deadline runs from the discard that opened it (answers do not renew it),
         # and the next turn's timer starts when it closes: nobody times out while waiting.
         if row.window_deadline is not None:
@@ -81,8 +81,7 @@ def remind_at(row: GameRow) -> float | None:
 
 def people_playing(row: GameRow, game: Game) -> list[str]:
     """The seats of people still in the game (not resigned, not eliminated)."""
-    out_ = set(getattr(game, "resigned", ())) | set(getattr(game, "eliminated", ()))
-    return [s.seat for s in row.seats if not s.is_bot and s.seat not in out_]
+    return [s.seat for s in row.seats if not s.is_bot and s.seat not in game.seats_out]
 
 
 def bot_actors(row: GameRow, game: Game) -> list[str]:
@@ -96,12 +95,9 @@ def can_pass(game: Game) -> bool:
 
 
 def window_seconds(row: GameRow, bot_opts: dict[str, int]) -> float:
-    """The bot's ``window=`` if given, else the variant's own option (tradicional
+    """The bot's ``window=`` if given, else the rule set's own window (tradicional
     ``claim_window_s``, dummy ``cut_window_s``), else ``WINDOW_SECONDS``."""
     if "window" in bot_opts:
         return bot_opts["window"]
-    values = make_rules(row.variant, split_options(row.options)[0]).values
-    for name in ("claim_window_s", "cut_window_s"):
-        if name in values:
-            return float(values[name])
-    return WINDOW_SECONDS
+    own = make_rules(row.variant, split_options(row.options)[0]).window_seconds
+    return WINDOW_SECONDS if own is None else own

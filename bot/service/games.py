@@ -27,6 +27,8 @@ MESSAGE_COLUMNS = frozenset({"lobby_message_id", "table_message_id", "turn_messa
 # TEMPORARY (issue 14): cogs/rummy.py ``resume_games`` still restarts turn timers through
 # ``set_messages``; remove this (and its use in ``set_messages``) once it calls ``GameService.resume``.
 _LEGACY_TIMER_COLUMNS = frozenset({"turn_deadline", "turn_reminded"})
+RESIGN = "resign"  # the RGN verb (notation.md "Resigning"): played out of turn too, and by a manager's kick
+CLOCK_VERBS = ("timeout",)  # RGN verbs only the clock plays (notation.md), never a person
 
 
 class Games(ServiceCore):
@@ -203,21 +205,21 @@ class Games(ServiceCore):
             if version is not None and version != row.version:
                 raise Stale(row)
             verb = move.split()[0].lower() if move.split() else ""
-            if kicked_by is not None and verb != "resign":
+            if kicked_by is not None and verb != RESIGN:
                 raise ValueError("a manager can only resign a seat for its player")
-            if verb in ("timeout",):
+            if verb in CLOCK_VERBS:
                 raise Refusal("not_a_player_move", verb=verb)
             game = self._working_game(row)
             before = (game.current_seat, None)
             try:
-                if seat.seat not in game.actors and verb != "resign":
+                if seat.seat not in game.actors and verb != RESIGN:
                     raise Refusal("not_your_turn")
                 events = game.play(seat.seat, move)
             except (Refusal, IllegalMove):
                 self._cache[row.id] = (row.version, game)  # a refused move left the game unchanged
                 raise
             audit = None if kicked_by is None else (kicked_by, AuditAction.KICK, str(user_id))
-            kind = ChangeKind.RESIGN if verb == "resign" else ChangeKind.MOVE
+            kind = ChangeKind.RESIGN if verb == RESIGN else ChangeKind.MOVE
             return await self._commit(row, game, kind, user_id, seat.seat,
                                       game.log[-1].split(" ", 1)[1] if game.log else move, events, interaction_id,
                                       before, reset_timeouts=True, audit=audit)
@@ -239,7 +241,7 @@ class Games(ServiceCore):
             return await self._commit(row, game, ChangeKind.DEAL, user_id, None, None, events, None, (None, None))
 
     async def resign(self, game_id: int, user_id: int) -> Change:
-        return await self.play(game_id, user_id, "resign")
+        return await self.play(game_id, user_id, RESIGN)
 
     async def kick(self, game_id: int, manager_id: int, user_id: int) -> Change:
         """A server manager takes ``user_id`` out of a lobby, or resigns their seat in a game."""
@@ -250,7 +252,7 @@ class Games(ServiceCore):
             if user_id == row.host_id:
                 raise Refusal("kick_host")  # cancelling says what it does; a kick would hand the lobby on
             return await self.leave(game_id, user_id, kicked_by=manager_id)
-        return await self.play(game_id, user_id, "resign", kicked_by=manager_id)
+        return await self.play(game_id, user_id, RESIGN, kicked_by=manager_id)
 
     # ------------------------------------------------------------------ messages we keep track of
     async def set_messages(self, game_id: int, **ids: int | float | None) -> None:
