@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from bot.rows import GameRow, SeatRow
 
-from .db import BackupError, Database, DatabaseTooNew, Duplicate, Tx, backup
+from .db import BackupError, Database, Tx, backup
+from .errors import DatabaseTooNew, Duplicate, VersionConflict
 from .schema import SCHEMA_VERSION
 
 __all__ = [
-    "SCHEMA_VERSION", "BackupError", "Database", "DatabaseTooNew", "Duplicate", "GameRow", "SeatRow", "Tx", "backup",
+    "SCHEMA_VERSION", "BackupError", "Database", "DatabaseTooNew", "Duplicate", "GameRow", "SeatRow", "Tx",
+    "VersionConflict", "backup",
 ]

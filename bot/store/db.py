@@ -15,22 +15,17 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
+from .errors import DatabaseTooNew, Duplicate
 from .schema import MIGRATIONS, SCHEMA_VERSION
 
 log = logging.getLogger(__name__)
-
-
-# What a write that breaks a unique key or a primary key raises (the same click delivered twice, a
-# game scored twice, a second lobby in a channel). Callers outside the store catch this name, never
-# the driver's, so another driver can map its own error here.
-Duplicate = sqlite3.IntegrityError
 
 
 class BackupError(RuntimeError):
@@ -60,10 +55,6 @@ def backup(source: str | Path, target: str | Path) -> int:
             dst.close()
     finally:
         src.close()
-
-
-class DatabaseTooNew(RuntimeError):
-    """The database was written by a newer version of the bot; refuse to touch it."""
 
 
 class Database:
@@ -103,15 +94,20 @@ class Database:
         return int(row[0]) if row else 0
 
     async def migrate(self) -> None:
-        """Apply every pending migration, each in one transaction with its version bump."""
-        current = await self.user_version()
-        if current > SCHEMA_VERSION:
-            raise DatabaseTooNew(f"{self.path} is at schema {current}; this bot knows {SCHEMA_VERSION}")
-        for number in range(current, SCHEMA_VERSION):
+        """Apply every pending migration, each in one transaction with its version bump. The
+        version is read inside that write transaction (``BEGIN IMMEDIATE`` holds SQLite's write
+        lock), so processes opening one file together migrate it once: the others wait on the lock
+        and then find the work done."""
+        while True:
             async with self.transaction() as tx:
-                await tx.executescript_in_tx(MIGRATIONS[number])
-                await tx.execute(f"PRAGMA user_version = {number + 1}")
-            log.info("database migrated to schema %d", number + 1)
+                current = await tx.user_version()
+                if current > SCHEMA_VERSION:
+                    raise DatabaseTooNew(f"{self.path} is at schema {current}; this bot knows {SCHEMA_VERSION}")
+                if current == SCHEMA_VERSION:
+                    return
+                await tx.executescript_in_tx(MIGRATIONS[current])
+                await tx.execute(f"PRAGMA user_version = {current + 1}")
+            log.info("database migrated to schema %d", current + 1)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
@@ -146,20 +142,27 @@ class Database:
 
 
 class Tx:
-    """The statements of one open transaction (only valid inside ``Database.transaction``)."""
+    """The statements of one open transaction (only valid inside ``Database.transaction``). A write
+    that breaks a unique key raises the store's ``Duplicate``, never the driver's error."""
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.conn = conn
 
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
-        """Run one statement; returns the last row id (for inserts)."""
-        async with self.conn.execute(sql, tuple(params)) as cur:
-            return int(cur.lastrowid or 0)
+        """Run one statement; returns SQLite's last row id (portable code uses ``insert``)."""
+        return await self.insert(sql, params)
+
+    async def insert(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """Run one INSERT into a table with an ``id`` column; returns the new row's id."""
+        with _mapped():
+            async with self.conn.execute(sql, tuple(params)) as cur:
+                return int(cur.lastrowid or 0)
 
     async def update(self, sql: str, params: Iterable[Any] = ()) -> int:
         """Run one UPDATE or DELETE; returns how many rows it changed."""
-        async with self.conn.execute(sql, tuple(params)) as cur:
-            return int(cur.rowcount)
+        with _mapped():
+            async with self.conn.execute(sql, tuple(params)) as cur:
+                return int(cur.rowcount)
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
         async with self.conn.execute(sql, tuple(params)) as cur:
@@ -169,10 +172,28 @@ class Tx:
         async with self.conn.execute(sql, tuple(params)) as cur:
             return list(await cur.fetchall())
 
+    async def lock_game(self, game_id: int) -> None:
+        """Nothing to do: ``BEGIN IMMEDIATE`` already holds the whole file's write lock."""
+
+    async def user_version(self) -> int:
+        async with self.conn.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
     async def executescript_in_tx(self, script: str) -> None:
         """Run a migration's statements one by one (``executescript`` would COMMIT first)."""
         for statement in _split_sql(script):
             await self.conn.execute(statement)
+
+
+@contextlib.contextmanager
+def _mapped() -> Iterator[None]:
+    try:
+        yield
+    except sqlite3.IntegrityError as exc:
+        if getattr(exc, "sqlite_errorname", "") in ("SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY"):
+            raise Duplicate(str(exc)) from exc
+        raise
 
 
 def _split_sql(script: str) -> list[str]:

@@ -27,13 +27,9 @@ from bot.rows import (
 )
 
 from .db import Database, Tx
+from .errors import VersionConflict
 
 _Row = TypeVar("_Row")
-
-
-class VersionConflict(RuntimeError):
-    """``bump`` found the game at another version than the one it was loaded at (another writer
-    changed it meanwhile); raising it rolls the whole transaction back."""
 
 
 _GAME_COLUMNS = [f.name for f in fields(GameRow) if f.name != "seats"]
@@ -109,7 +105,7 @@ async def active_games(db: Database) -> list[GameRow]:
 async def insert_game(tx: Tx, **values: Any) -> int:
     names = ", ".join(values)
     marks = ", ".join("?" for _ in values)
-    return await tx.execute(f"INSERT INTO games ({names}) VALUES ({marks})", tuple(values.values()))
+    return await tx.insert(f"INSERT INTO games ({names}) VALUES ({marks})", tuple(values.values()))
 
 
 async def update_game(tx: Tx, game_id: int, **values: Any) -> None:

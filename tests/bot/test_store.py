@@ -16,7 +16,7 @@ import threading
 
 import pytest
 
-from bot.store import SCHEMA_VERSION, Database, DatabaseTooNew
+from bot.store import SCHEMA_VERSION, Database, DatabaseTooNew, Duplicate
 from bot.store import db as dbmod
 from bot.store.schema import MIGRATIONS
 
@@ -165,7 +165,7 @@ async def test_transaction_that_raises_leaves_nothing_and_connection_usable(tmp_
 async def test_sql_error_mid_transaction_rolls_back_the_earlier_statements(tmp_path):
     db = await open_db(tmp_path)
     try:
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(Duplicate):  # the store's own error, never the driver's
             async with db.transaction() as tx:
                 await tx.execute("INSERT INTO meta (key, value) VALUES ('a', '1')")
                 await tx.execute("INSERT INTO meta (key, value) VALUES ('a', '2')")  # duplicate key
