@@ -102,6 +102,10 @@ class ServiceCore:
         (without it that error is raised as it is)."""
         try:
             async with self.db.transaction() as tx:
+                if row is not None:
+                    # Across processes (PostgreSQL) the row lock, then the version check in the
+                    # write, make a move atomic; in one process the game's asyncio lock already does.
+                    await tx.lock_game(row.id)
                 yield tx
         except Duplicate as exc:
             self._forget(row)

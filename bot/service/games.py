@@ -53,6 +53,7 @@ class Games(ServiceCore):
         now = self.clock()
         # A duplicate is the one-active-game-per-channel index: another lobby got there first.
         async with self._transaction(duplicate="channel_busy") as tx:
+            await tx.lock_name(f"lobby-host:{guild_id}:{host_id}")  # other processes' /new wait here
             await _one_lobby_per_host(tx, guild_id, host_id)  # again inside the write: two /new at once
             game_id = await repo.insert_game(
                 tx, guild_id=guild_id, channel_id=channel_id, host_id=host_id, variant=variant,

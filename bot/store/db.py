@@ -60,6 +60,8 @@ def backup(source: str | Path, target: str | Path) -> int:
 class Database:
     """One writer connection and the lock that makes its transactions whole."""
 
+    tx_class: type[Tx]
+
     def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
         self.conn = conn
         self.path = path
@@ -128,6 +130,11 @@ class Database:
                     await self._rollback()  # a failed COMMIT leaves the transaction open
                     raise
 
+    @property
+    def in_transaction(self) -> bool:
+        """Whether a transaction is open on the connection (after a failed one: never)."""
+        return bool(self.conn.in_transaction)
+
     async def _rollback(self) -> None:
         with contextlib.suppress(sqlite3.OperationalError):  # "no transaction is active"
             await self.conn.execute("ROLLBACK")
@@ -150,10 +157,13 @@ class Tx:
 
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
         """Run one statement; returns SQLite's last row id (portable code uses ``insert``)."""
-        return await self.insert(sql, params)
+        return await self._lastrowid(sql, params)
 
     async def insert(self, sql: str, params: Iterable[Any] = ()) -> int:
         """Run one INSERT into a table with an ``id`` column; returns the new row's id."""
+        return await self._lastrowid(sql, params)
+
+    async def _lastrowid(self, sql: str, params: Iterable[Any]) -> int:
         with _mapped():
             async with self.conn.execute(sql, tuple(params)) as cur:
                 return int(cur.lastrowid or 0)
@@ -174,6 +184,9 @@ class Tx:
 
     async def lock_game(self, game_id: int) -> None:
         """Nothing to do: ``BEGIN IMMEDIATE`` already holds the whole file's write lock."""
+
+    async def lock_name(self, name: str) -> None:
+        """Nothing to do: ``BEGIN IMMEDIATE`` already serializes every writer of the file."""
 
     async def user_version(self) -> int:
         async with self.conn.execute("PRAGMA user_version") as cur:
@@ -200,3 +213,5 @@ def _split_sql(script: str) -> list[str]:
     lines = [line for line in script.splitlines() if not line.strip().startswith("--")]
     return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
 
+
+Database.tx_class = Tx

@@ -103,6 +103,11 @@ class PgTx:
         then finds the version moved on (rules out two processes applying moves on one version)."""
         await self.conn.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", game_id)
 
+    async def lock_name(self, name: str) -> None:
+        """Serialize, until this transaction ends, every transaction that locks the same name (a
+        check-then-insert such as "one open lobby per host" that no unique key expresses)."""
+        await self.conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", name)
+
     async def executescript_in_tx(self, script: str) -> None:
         for statement in split_sql(postgres_ddl(script)):
             await self.conn.execute(statement)
@@ -118,6 +123,8 @@ def _mapped() -> Any:
 
 class PgDatabase:
     """A pool of connections to one PostgreSQL database; every process of a cluster opens its own."""
+
+    tx_class = PgTx
 
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self.pool = pool
@@ -166,6 +173,11 @@ class PgDatabase:
         """One transaction on a pooled connection; any exception (cancellation included) rolls back."""
         async with self.pool.acquire() as conn, conn.transaction():
             yield PgTx(conn)
+
+    @property
+    def in_transaction(self) -> bool:
+        """Whether some transaction holds a connection now (after a failed one: never)."""
+        return self.pool.get_size() != self.pool.get_idle_size()
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Mapping[str, Any]]:
         async with self.pool.acquire() as conn:

@@ -313,8 +313,10 @@ async def clear_voided(tx: Tx, game_id: int) -> None:
 async def set_schedule(tx: Tx, guild_id: int, every: str, channel_id: int, locale: str, next_at: float,
                        user_id: int, now: float) -> None:
     await tx.execute(
-        "INSERT OR REPLACE INTO season_schedules (guild_id, every, channel_id, locale, next_at, set_by, set_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO season_schedules (guild_id, every, channel_id, locale, next_at, set_by, set_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET every = excluded.every, "
+        "channel_id = excluded.channel_id, locale = excluded.locale, next_at = excluded.next_at, "
+        "set_by = excluded.set_by, set_at = excluded.set_at",
         (guild_id, every, channel_id, locale, next_at, user_id, now),
     )
 

@@ -20,7 +20,6 @@ import pytest
 from bot.engine import PLAYERS, VARIANTS, IllegalMove, load_game
 from bot.service import DEAL_PAUSE, LOBBY_TTL, REMIND_AT, GameService, Refusal, Stale
 from bot.store import Database, GameRow, repo
-from bot.store import db as dbmod
 from tests.bot.helpers import (
     GUILD,
     T0,
@@ -365,8 +364,8 @@ async def test_two_services_on_one_database_never_both_apply(env):
     seat = env.svc.engine(row).current_seat
     moves = ["draw", "take"]
     outcomes = await asyncio.gather(
-        env.svc.play(row.id, uid(row, seat), moves[0]),
-        other.play(row.id, uid(row, seat), moves[1]),
+        env.svc.play(row.id, uid(row, seat), moves[0], version=row.version),
+        other.play(row.id, uid(row, seat), moves[1], version=row.version),
         return_exceptions=True,
     )
     applied = [o for o in outcomes if not isinstance(o, BaseException)]
@@ -448,7 +447,8 @@ async def _fail_at_each_statement(env, monkeypatch, row: GameRow, seat: str, mov
     when a task is cancelled at that await), for i = 1, 2, ... until the move goes through. Every
     failed attempt leaves the stored game exactly as before. Returns the change that went through."""
     before = await snapshot(env.db, row.id)
-    methods = {name: getattr(dbmod.Tx, name) for name in ("execute", "update", "fetchone", "fetchall")}
+    tx_class = env.db.tx_class  # the backend's transaction type (SQLite or PostgreSQL)
+    methods = {name: getattr(tx_class, name) for name in ("execute", "insert", "update", "fetchone", "fetchall")}
     for i in range(1, 50):
         calls = 0
 
@@ -463,18 +463,18 @@ async def _fail_at_each_statement(env, monkeypatch, row: GameRow, seat: str, mov
             return statement
 
         for name, real in methods.items():
-            monkeypatch.setattr(dbmod.Tx, name, failing(real))
+            monkeypatch.setattr(tx_class, name, failing(real))
         try:
             change = await env.svc.play(row.id, uid(row, seat), move, interaction_id=900 + i, version=row.version)
         except (asyncio.CancelledError, OSError):
             assert calls == i
             for name, real in methods.items():
-                monkeypatch.setattr(dbmod.Tx, name, real)
+                monkeypatch.setattr(tx_class, name, real)
             assert await snapshot(env.db, row.id) == before, f"statement {i}"
-            assert not env.db.conn.in_transaction
+            assert not env.db.in_transaction
             continue
         for name, real in methods.items():
-            monkeypatch.setattr(dbmod.Tx, name, real)
+            monkeypatch.setattr(tx_class, name, real)
         assert i > 2  # at least the version bump and the action row were tried
         return change
     raise AssertionError("the move never went through")

@@ -1,0 +1,44 @@
+"""A real PostgreSQL 16 for the tests: ``pgserver`` (from PyPI) ships the server in its wheel and
+starts it on a Unix socket in a temporary directory, in about half a second, even as root.
+
+What it is: ``server()`` starts one server per test session (or fails the session under ``CI=true``
+when it cannot, and skips the PostgreSQL half of the tests elsewhere); ``fresh_database(server)``
+creates an empty database for one test and returns its URL. What it is not: no mocks, no schema:
+the bot migrates each database itself, as it does in production.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import tempfile
+from typing import Any
+
+import pytest
+
+_counter = itertools.count(1)
+
+
+def required() -> bool:
+    """Under CI a missing PostgreSQL is a failure, never a skip (the tests must run everywhere)."""
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def server() -> Any:
+    try:
+        import pgserver
+
+        return pgserver.get_server(tempfile.mkdtemp(prefix="rummy-pg-"), cleanup_mode="stop")
+    except Exception as exc:  # not installed, or the server would not start
+        if required():
+            pytest.fail(f"CI needs a real PostgreSQL and pgserver could not start one: {exc!r}")
+        pytest.skip(f"no PostgreSQL here ({exc!r}); install the test extras")
+
+
+def fresh_database(srv: Any) -> str:
+    """An empty database on ``srv``; returns its URL."""
+    base = srv.get_uri()
+    name = f"rummy_test_{os.getpid()}_{next(_counter)}"
+    srv.psql(f'CREATE DATABASE "{name}";')
+    return re.sub(r"/postgres(\?|$)", rf"/{name}\1", base, count=1)
