@@ -1,0 +1,127 @@
+"""PostgreSQL with several processes: what only a shared server can show.
+
+Each "process" here is its own ``PgDatabase`` (its own pool of connections) and its own
+``GameService`` (its own in-process locks and cache), so nothing is shared but the database: the
+database must be the referee. Runs against a real PostgreSQL 16 (``tests/postgres.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import asyncpg
+import pytest
+
+from bot.engine import IllegalMove, load_game
+from bot.service import GameService, Refusal, Stale
+from bot.store import SCHEMA_VERSION, DatabaseTooNew, Duplicate, open_database, repo
+from tests.bot.helpers import Clock, check_results, choose, started, uid
+
+
+async def test_processes_starting_together_migrate_once(pg_url):
+    dbs = await asyncio.gather(*(open_database(pg_url) for _ in range(6)))
+    try:
+        assert [await db.user_version() for db in dbs] == [SCHEMA_VERSION] * 6
+        rows = await dbs[0].fetchall("SELECT version FROM schema_version")
+        assert [r["version"] for r in rows] == [SCHEMA_VERSION]
+    finally:
+        for db in dbs:
+            await db.close()
+
+
+async def test_a_database_newer_than_the_code_is_refused_untouched(pg_url):
+    db = await open_database(pg_url)
+    async with db.transaction() as tx:
+        await tx.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION + 1,))
+        await tx.execute("INSERT INTO meta (key, value) VALUES ('kept', 'yes')")
+    await db.close()
+    with pytest.raises(DatabaseTooNew, match=f"schema {SCHEMA_VERSION + 1}; this bot knows {SCHEMA_VERSION}"):
+        await open_database(pg_url)
+    conn = await asyncpg.connect(pg_url)
+    try:
+        assert await conn.fetchval("SELECT version FROM schema_version") == SCHEMA_VERSION + 1
+        assert await conn.fetchval("SELECT value FROM meta WHERE key = 'kept'") == "yes"
+    finally:
+        await conn.close()
+
+
+async def test_a_broken_unique_key_is_the_stores_own_error(pg_url):
+    db = await open_database(pg_url)
+    try:
+        with pytest.raises(Duplicate):
+            async with db.transaction() as tx:
+                await tx.execute("INSERT INTO meta (key, value) VALUES ('a', '1')")
+                await tx.execute("INSERT INTO meta (key, value) VALUES ('a', '2')")
+        assert await db.fetchall("SELECT * FROM meta WHERE key = 'a'") == []
+        assert not db.in_transaction
+    finally:
+        await db.close()
+
+
+async def test_one_click_delivered_to_two_processes_applies_once(pg_url):
+    clock = Clock()
+    a, b = await open_database(pg_url), await open_database(pg_url)
+    try:
+        one, two = GameService(a, clock=clock), GameService(b, clock=clock)
+        row = await started(one, "basic", 2, seed="twice")
+        seat = one.engine(row).current_seat
+        outcomes = await asyncio.gather(
+            one.play(row.id, uid(row, seat), "draw", interaction_id=4242),
+            two.play(row.id, uid(row, seat), "draw", interaction_id=4242),
+            return_exceptions=True,
+        )
+        applied = [o for o in outcomes if not isinstance(o, BaseException)]
+        refused = [o for o in outcomes if isinstance(o, BaseException)]
+        assert len(applied) == 1, outcomes
+        assert isinstance(refused[0], Refusal), refused  # already_done, or stale: never applied twice
+        final = await one.get(row.id)
+        assert final.version == row.version + 1
+        assert await repo.action_count(a, row.id) == final.version
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_two_processes_racing_on_one_game_lose_no_move_and_score_once(pg_url):
+    """Two services on two separate pools play the same game at the same time, every move raced
+    by both: one wins each race; the other is refused (stale, or no longer legal). The stored game
+    is exactly its action log replayed, and the result is written once."""
+    clock = Clock()
+    a, b = await open_database(pg_url), await open_database(pg_url)
+    try:
+        one, two = GameService(a, clock=clock), GameService(b, clock=clock)
+        row = await started(one, "gin", 2, "target=1", seed="race")
+        rng = random.Random(5)
+        races = 0
+        while row.status == "playing":
+            assert races < 3000, "the game did not end"
+            game = one.engine(row)
+            if game.hand_over:
+                row = (await one.next_deal(row.id, 1)).game
+                continue
+            seat = rng.choice(game.actors)
+            move = choose(game, seat, rng)
+            outcomes = await asyncio.gather(
+                one.play(row.id, uid(row, seat), move, version=row.version),
+                two.play(row.id, uid(row, seat), move, version=row.version),
+                return_exceptions=True,
+            )
+            applied = [o for o in outcomes if not isinstance(o, BaseException)]
+            refused = [o for o in outcomes if isinstance(o, BaseException)]
+            assert len(applied) == 1, outcomes
+            assert isinstance(refused[0], (Stale, Refusal, IllegalMove)), refused
+            row = applied[0].game
+            races += 1
+        stored = await one.get(row.id)
+        assert stored.version == row.version
+        assert await repo.action_count(a, row.id) == stored.version
+        replayed = load_game(stored.record or "")
+        assert replayed.game_over and replayed.record() == stored.record
+        await check_results(a, stored)
+        results = await a.fetchall("SELECT COUNT(*) AS n FROM results WHERE game_id = ?", (row.id,))
+        assert results[0]["n"] == len(stored.seats)
+        assert races > 10
+    finally:
+        await a.close()
+        await b.close()
