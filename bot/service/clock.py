@@ -20,7 +20,7 @@ from bot.engine import Event, IllegalMove, Phase
 from bot.rows import ActionKind, GameStatus
 from bot.store import repo
 
-from .changes import Change, ChangeKind
+from .changes import Change, ChangeKind, Stale
 from .core import ServiceCore, written
 from .deadlines import REMIND_LEAD, bot_actors, people_playing, remind_at, resumed_turn
 
@@ -33,13 +33,22 @@ class ClockJobs(ServiceCore):
     """Timers, reminders, windows, computer players' moves, the next deal, and resuming."""
 
     async def due(self) -> list[int]:
-        return await repo.due_games(self.db, self.clock(), REMIND_LEAD)
+        return await repo.due_games(self.db, self.clock(), REMIND_LEAD, self.shards)
 
     async def next_deadline(self) -> float | None:
         return await repo.next_deadline(self.db, REMIND_LEAD)
 
     async def tick(self, game_id: int) -> list[Change]:
-        """Do what is due for one game: expire a lobby, close a window, remind, time out, deal."""
+        """Do what is due for one game: expire a lobby, close a window, remind, time out, deal.
+        Each deadline fires once, even when two processes serve the game for a moment (a rolling
+        deploy): its change is written only at the version it was worked out from, so the process
+        that loses the race finds the game moved on and does nothing (nothing to announce)."""
+        try:
+            return await self._tick(game_id)
+        except Stale:
+            return []
+
+    async def _tick(self, game_id: int) -> list[Change]:
         async with self.lock(game_id):
             row = await self._row(game_id)
             now = self.clock()
@@ -103,7 +112,9 @@ class ClockJobs(ServiceCore):
                 reminder = remind_at(row)
                 if not row.turn_reminded and reminder is not None and reminder <= now:
                     async with self._transaction() as tx:
-                        await repo.update_game(tx, row.id, turn_reminded=1)
+                        first = await repo.mark_reminded(tx, row.id, row.version)
+                    if not first:  # another process reminded this turn already
+                        return []
                     return [Change(ChangeKind.REMIND, await self._row(game_id), game, seat=seat)]
             return []
 

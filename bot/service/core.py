@@ -38,9 +38,12 @@ class ServiceCore:
 
     def __init__(
         self, db: Database, *, clock: Callable[[], float] = time.time, deal_pause: float = DEAL_PAUSE,
-        lobby_ttl: float = LOBBY_TTL, bot_delay: float = BOT_DELAY,
+        lobby_ttl: float = LOBBY_TTL, bot_delay: float = BOT_DELAY, shards: repo.Shards | None = None,
     ) -> None:
         self.db = db
+        # (shard count, shard ids): this process serves the deadlines and restarts of those guilds
+        # only; None serves every guild (one process holds every shard).
+        self.shards = shards
         self.clock = clock
         self.bot_delay = bot_delay
         self.deal_pause = deal_pause
@@ -68,7 +71,7 @@ class ServiceCore:
 
     async def running_games(self) -> list[int]:
         """The ids of the games being played (what a restart resumes), oldest first."""
-        return await repo.running_games(self.db)
+        return await repo.running_games(self.db, self.shards)
 
     def engine(self, row: GameRow) -> Game:
         """The engine's game at this row's version, to read only (views, legal moves): the cached

@@ -97,7 +97,7 @@ class Records(ServiceCore):
 
     async def due_seasons(self) -> list[int]:
         """Servers whose scheduled season boundary has passed."""
-        return await repo.due_schedules(self.db, self.clock())
+        return await repo.due_schedules(self.db, self.clock(), self.shards)
 
     async def scheduled_season(self, guild_id: int) -> tuple[int, SeasonRow, ScheduleRow] | None:
         """Roll a server's season over on its schedule: (the season that ended, the new one, the
@@ -105,6 +105,9 @@ class Records(ServiceCore):
         the next boundary from now); None when it is not due (already done, or switched off)."""
         now = self.clock()
         async with self._transaction() as tx:
+            # Two processes that briefly both serve this guild: the second waits here, then finds
+            # the boundary moved on (once per boundary).
+            await tx.lock_name(f"season-schedule:{guild_id}")
             schedule = await repo.get_schedule(tx, guild_id)
             if schedule is None or schedule.next_at > now:
                 return None

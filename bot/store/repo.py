@@ -86,10 +86,33 @@ async def last_finished_in_channel(tx: Tx | Database, channel_id: int) -> GameRo
     return None if row is None else await get_game(tx, row["id"])
 
 
-async def running_games(db: Database) -> list[int]:
-    """The ids of the games being played, oldest first."""
-    rows = await db.fetchall("SELECT id FROM games WHERE status = 'playing' ORDER BY id")
+Shards = tuple[int, tuple[int, ...]]  # (shard count, the shard ids one process serves)
+
+
+def on_shards(shards: Shards | None, column: str = "guild_id") -> tuple[str, tuple[int, ...]]:
+    """SQL that keeps rows of guilds on ``shards`` (Discord's rule: a guild is on shard
+    ``(guild_id >> 22) % shard_count``), and its parameters; nothing when one process serves all."""
+    if shards is None or shards[0] <= 1:
+        return "", ()
+    count, ids = shards
+    marks = ", ".join("?" for _ in ids)
+    return f" AND (({column} >> 22) % ?) IN ({marks})", (count, *ids)
+
+
+async def running_games(db: Database, shards: Shards | None = None) -> list[int]:
+    """The ids of the games being played (of guilds on ``shards``), oldest first."""
+    where, params = on_shards(shards)
+    rows = await db.fetchall(f"SELECT id FROM games WHERE status = 'playing'{where} ORDER BY id", params)
     return [int(r["id"]) for r in rows]
+
+
+async def mark_reminded(tx: Tx, game_id: int, version: int) -> bool:
+    """Note that the turn reminder of this version went out; False when it already had (another
+    process got there first), so the reminder is sent once."""
+    changed = await tx.update(
+        "UPDATE games SET turn_reminded = 1 WHERE id = ? AND version = ? AND turn_reminded = 0", (game_id, version)
+    )
+    return changed == 1
 
 
 async def active_games(db: Database) -> list[GameRow]:
@@ -330,8 +353,11 @@ async def get_schedule(db: Database | Tx, guild_id: int) -> ScheduleRow | None:
     return None if row is None else _typed(ScheduleRow, row)
 
 
-async def due_schedules(db: Database | Tx, now: float) -> list[int]:
-    rows = await db.fetchall("SELECT guild_id FROM season_schedules WHERE next_at <= ? ORDER BY next_at", (now,))
+async def due_schedules(db: Database | Tx, now: float, shards: Shards | None = None) -> list[int]:
+    where, params = on_shards(shards)
+    rows = await db.fetchall(
+        f"SELECT guild_id FROM season_schedules WHERE next_at <= ?{where} ORDER BY next_at", (now, *params)
+    )
     return [r[0] for r in rows]
 
 
@@ -374,15 +400,16 @@ async def set_meta(tx: Tx, key: str, value: str) -> None:
     )
 
 
-async def due_games(db: Database, now: float, remind_lead: float) -> list[int]:
-    """Games with something the clock must do: an expired lobby, a turn reminder or timeout, a
-    window to close, the next deal to deal. The reminder is due ``remind_lead`` of the turn timer
-    before the turn's deadline."""
+async def due_games(db: Database, now: float, remind_lead: float, shards: Shards | None = None) -> list[int]:
+    """Games (of guilds on ``shards``) with something the clock must do: an expired lobby, a turn
+    reminder or timeout, a window to close, the next deal to deal. The reminder is due
+    ``remind_lead`` of the turn timer before the turn's deadline."""
+    where, params = on_shards(shards)
     rows = await db.fetchall(
-        "SELECT id FROM games WHERE (status = 'lobby' AND lobby_expires_at <= ?) OR (status = 'playing' AND ("
+        "SELECT id FROM games WHERE ((status = 'lobby' AND lobby_expires_at <= ?) OR (status = 'playing' AND ("
         "turn_deadline <= ? OR window_deadline <= ? OR next_deal_at <= ?)) OR (status = 'playing' AND "
-        "turn_reminded = 0 AND turn_deadline IS NOT NULL AND turn_deadline - timer_minutes * 60 * ? <= ?)",
-        (now, now, now, now, remind_lead, now),
+        f"turn_reminded = 0 AND turn_deadline IS NOT NULL AND turn_deadline - timer_minutes * 60 * ? <= ?)){where}",
+        (now, now, now, now, remind_lead, now, *params),
     )
     return [int(r["id"]) for r in rows]
 
@@ -394,7 +421,7 @@ async def next_deadline(db: Database, remind_lead: float) -> float | None:
         "UNION ALL SELECT turn_deadline - timer_minutes * 60 * ? FROM games WHERE status = 'playing' "
         "AND turn_reminded = 0 UNION ALL SELECT turn_deadline FROM games WHERE status = 'playing' "
         "UNION ALL SELECT window_deadline FROM games WHERE status = 'playing' "
-        "UNION ALL SELECT next_deal_at FROM games WHERE status = 'playing')",
+        "UNION ALL SELECT next_deal_at FROM games WHERE status = 'playing') AS deadlines",
         (remind_lead,),
     )
     return None if row is None or row[0] is None else float(row[0])

@@ -125,3 +125,72 @@ async def test_two_processes_racing_on_one_game_lose_no_move_and_score_once(pg_u
     finally:
         await a.close()
         await b.close()
+
+
+# ------------------------------------------------------------------------------------------ the clock
+async def _two_processes(pg_url, clock, shards=None):
+    a, b = await open_database(pg_url), await open_database(pg_url)
+    return (a, b), (GameService(a, clock=clock, shards=shards), GameService(b, clock=clock, shards=shards))
+
+
+async def _tick_both(one: GameService, two: GameService) -> list:
+    """Both processes' clocks serve every due game at the same moment; the changes they announce."""
+    due = sorted(set(await one.due()) | set(await two.due()))
+    changes = await asyncio.gather(*(svc.tick(gid) for gid in due for svc in (one, two)))
+    return [c for batch in changes for c in batch]
+
+
+async def test_each_deadline_fires_once_when_two_processes_serve_it(pg_url):
+    """A rolling deploy: for a moment two processes hold the same shard. Turn reminder, turn timer,
+    lobby expiry and a season boundary each fire exactly once between them."""
+    clock = Clock()
+    dbs, (one, two) = await _two_processes(pg_url, clock)
+    try:
+        row = await started(one, "basic", 2, seed="clock", timer=1)
+        lobby = await one.open_lobby(guild_id=7, channel_id=999, host_id=50, host_name="h", variant="gin")
+        await one.set_season_schedule(7, 50, "week", channel_id=999, locale="es")
+        clock.advance(50)  # past the reminder (80% of a minute)
+        kinds = [c.kind for c in await _tick_both(one, two)]
+        assert kinds.count("remind") == 1, kinds
+        clock.advance(15)  # past the turn's deadline
+        kinds = [c.kind for c in await _tick_both(one, two)]
+        assert kinds.count("timeout") == 1, kinds
+        seat = (await one.get(row.id)).by_seat(one.engine(row).current_seat)
+        assert (await one.get(row.id)).seats[seat.position].timeouts == 1
+        clock.advance(30 * 60 + 8 * 24 * 3600)  # the lobby's half hour, and a week's boundary
+        kinds = [c.kind for c in await _tick_both(one, two)]
+        assert kinds.count("expire") == 1, kinds
+        assert (await one.get(lobby.game.id)).status == "expired"
+        due = sorted(set(await one.due_seasons()) | set(await two.due_seasons()))
+        rolled = await asyncio.gather(*(svc.scheduled_season(g) for g in due for svc in (one, two)))
+        assert len([r for r in rolled if r is not None]) == 1, rolled
+        assert (await one.season(7)).number == 2
+    finally:
+        for db in dbs:
+            await db.close()
+
+
+async def test_each_process_serves_only_its_own_shards(pg_url):
+    """Guild 7 is on shard 0 of 2 and guild 1 << 22 on shard 1: the process of shard 0 neither
+    times out nor resumes the other's games, and the other's clock fires them."""
+    clock = Clock()
+    a, b = await open_database(pg_url), await open_database(pg_url)
+    try:
+        shard0 = GameService(a, clock=clock, shards=(2, (0,)))
+        shard1 = GameService(b, clock=clock, shards=(2, (1,)))
+        games = {}
+        for svc, guild in ((shard0, 7), (shard1, 1 << 22)):
+            lobby = await svc.open_lobby(guild_id=guild, channel_id=guild + 1, host_id=1, host_name="a",
+                                         variant="gin", timer_minutes=1)
+            await svc.join(lobby.game.id, 2, "b")
+            games[guild] = (await svc.start(lobby.game.id, 1, seed="s")).game.id
+        assert await shard0.running_games() == [games[7]]
+        assert await shard1.running_games() == [games[1 << 22]]
+        clock.advance(120)
+        assert await shard0.due() == [games[7]]
+        assert await shard1.due() == [games[1 << 22]]
+        everyone = GameService(a, clock=clock)  # one process holding every shard
+        assert sorted(await everyone.due()) == sorted(games.values())
+    finally:
+        await a.close()
+        await b.close()
