@@ -194,3 +194,58 @@ async def test_each_process_serves_only_its_own_shards(pg_url):
     finally:
         await a.close()
         await b.close()
+
+
+# ------------------------------------------------------------------------------------------ --copy-to
+async def _history(svc: GameService) -> dict:
+    """Everything a server's members can look up: standings of every season, records, history."""
+    out: dict = {}
+    for number in (1, 2, 3):
+        season, table, games = await svc.scores(7, number)
+        out[f"season{number}"] = (season.number, season.ended_at, table, games)
+    out["stats"] = [await svc.stats(7, u) for u in (1, 2, 3)]
+    out["history"] = await svc.finished_games(7, 50)
+    out["audit"] = await svc.audit(7, 50)
+    out["schedule"] = await svc.season_schedule(7)
+    return out
+
+
+async def test_copy_to_postgres_keeps_every_season_and_refuses_a_used_target(tmp_path, pg_url):
+    from bot.store.copy import CopyError, copy_to_postgres
+    from tests.bot.helpers import play_to_the_end
+
+    clock = Clock()
+    path = tmp_path / "rummy.db"
+    src = await open_database(str(path))
+    svc = GameService(src, clock=clock)
+    rng = random.Random(11)
+    for season in range(2):  # two finished seasons, then a third one with a game in play
+        for channel in (100, 101):
+            row = await started(svc, "gin", 2, "target=1", channel=channel, seed=f"{season}{channel}")
+            await play_to_the_end(svc, row, rng)
+            clock.advance(60)
+        ending = (await svc.season(7)).number
+        await svc.new_season(7, 99, ending=ending)
+    await svc.void_result(7, row.id, 99, "test")
+    await svc.set_season_schedule(7, 99, "month", channel_id=100, locale="es")
+    playing = await started(svc, "basic", 3, channel=102, seed="live")
+    before = await _history(svc)
+    assert before["season1"][2] and before["season2"][2] and before["history"]  # something to compare
+    await src.close()
+
+    counts = await copy_to_postgres(path, pg_url)
+    assert counts["games"] == 5 and counts["results"] == 8 and counts["seasons"] >= 3
+    dst = await open_database(pg_url)
+    try:
+        moved = GameService(dst, clock=clock)
+        assert await _history(moved) == before
+        assert (await moved.get(playing.id)).record == playing.record
+        # The game in play goes on, and new rows get new ids after the copied ones.
+        nxt = await moved.play(playing.id, uid(playing, moved.engine(playing).current_seat), "draw")
+        assert nxt.game.version == playing.version + 1
+        fresh = await moved.open_lobby(guild_id=7, channel_id=200, host_id=70, host_name="n", variant="gin")
+        assert fresh.game.id == playing.id + 1
+    finally:
+        await dst.close()
+    with pytest.raises(CopyError, match="not empty"):
+        await copy_to_postgres(path, pg_url)
