@@ -23,7 +23,7 @@ from typing import Any
 
 from bot.engine import Event, Game, load_game
 from bot.rows import AuditAction, GameRow, GameStatus, ResultRow
-from bot.store import Database, Duplicate, Tx, repo
+from bot.store import Duplicate, Store, Transaction, repo
 
 from .changes import Change, ChangeKind, Refusal, Stale
 from .deadlines import deadlines
@@ -37,7 +37,7 @@ class ServiceCore:
     """The state the service's parts share, reading, and the one way they write."""
 
     def __init__(
-        self, db: Database, *, clock: Callable[[], float] = time.time, deal_pause: float = DEAL_PAUSE,
+        self, db: Store, *, clock: Callable[[], float] = time.time, deal_pause: float = DEAL_PAUSE,
         lobby_ttl: float = LOBBY_TTL, bot_delay: float = BOT_DELAY, shards: repo.Shards | None = None,
     ) -> None:
         self.db = db
@@ -97,7 +97,9 @@ class ServiceCore:
 
     # ------------------------------------------------------------------ writing
     @asynccontextmanager
-    async def _transaction(self, row: GameRow | None = None, *, duplicate: str | None = None) -> AsyncIterator[Tx]:
+    async def _transaction(
+        self, row: GameRow | None = None, *, duplicate: str | None = None
+    ) -> AsyncIterator[Transaction]:
         """The one way the service writes. ``row``: the game being changed (loaded under its lock);
         if the transaction fails, its cached engine is dropped, and if another writer (another
         ``GameService`` on the same database) changed the game meanwhile, the answer is ``Stale``

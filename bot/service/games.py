@@ -16,7 +16,7 @@ from typing import Any
 
 from bot.engine import PLAYERS, IllegalMove, new_game
 from bot.rows import ACTIVE, ENDED, ActionKind, AuditAction, GameRow, GameStatus
-from bot.store import Database, Tx, repo
+from bot.store import Store, Transaction, repo
 
 from .changes import Change, ChangeKind, Refusal, Stale
 from .core import ServiceCore
@@ -266,7 +266,7 @@ class Games(ServiceCore):
             await repo.update_game(tx, game_id, **ids)
 
 
-async def _one_lobby_per_host(tx: Tx | Database, guild_id: int, host_id: int) -> None:
+async def _one_lobby_per_host(tx: Transaction | Store, guild_id: int, host_id: int) -> None:
     # One open lobby per host and server (reliability.md R20): lobbies cannot be spammed over channels.
     channel = await repo.lobby_hosted_by(tx, guild_id, host_id)
     if channel is not None:

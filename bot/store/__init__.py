@@ -7,24 +7,20 @@ knows the rules or Discord.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bot.rows import GameRow, SeatRow
 
+from .base import Store, Transaction
 from .db import BackupError, Database, Tx, backup
 from .errors import DatabaseTooNew, Duplicate, VersionConflict
 from .schema import SCHEMA_VERSION
 
-if TYPE_CHECKING:
-    from .postgres import PgDatabase
-
 __all__ = [
-    "SCHEMA_VERSION", "BackupError", "Database", "DatabaseTooNew", "Duplicate", "GameRow", "SeatRow", "Tx",
-    "VersionConflict", "backup", "open_database",
+    "SCHEMA_VERSION", "BackupError", "Database", "DatabaseTooNew", "Duplicate", "GameRow", "SeatRow", "Store",
+    "Transaction", "Tx", "VersionConflict", "backup", "open_database",
 ]
 
 
-async def open_database(target: str) -> Database | PgDatabase:
+async def open_database(target: str) -> Store:
     """The store for ``target``: a ``postgresql://`` URL opens PostgreSQL (several bot processes can
     share it), anything else is a SQLite file path (the embedded default)."""
     if target.startswith(("postgresql://", "postgres://")):

@@ -26,7 +26,7 @@ from bot.rows import (
     StandingRow,
 )
 
-from .db import Database, Tx
+from .base import Store, Transaction
 from .errors import VersionConflict
 
 _Row = TypeVar("_Row")
@@ -53,7 +53,7 @@ def _game(row: sqlite3.Row, seats: list[sqlite3.Row]) -> GameRow:
     )
 
 
-async def get_game(tx: Tx | Database, game_id: int) -> GameRow | None:
+async def get_game(tx: Transaction | Store, game_id: int) -> GameRow | None:
     row = await tx.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
     if row is None:
         return None
@@ -61,14 +61,14 @@ async def get_game(tx: Tx | Database, game_id: int) -> GameRow | None:
     return _game(row, seats)
 
 
-async def active_in_channel(tx: Tx | Database, channel_id: int) -> GameRow | None:
+async def active_in_channel(tx: Transaction | Store, channel_id: int) -> GameRow | None:
     row = await tx.fetchone(
         "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'playing')", (channel_id,)
     )
     return None if row is None else await get_game(tx, row["id"])
 
 
-async def lobby_hosted_by(tx: Tx | Database, guild_id: int, host_id: int) -> int | None:
+async def lobby_hosted_by(tx: Transaction | Store, guild_id: int, host_id: int) -> int | None:
     """The channel of the open lobby ``host_id`` hosts in ``guild_id``, if any."""
     row = await tx.fetchone(
         "SELECT channel_id FROM games WHERE guild_id = ? AND host_id = ? AND status = 'lobby' LIMIT 1",
@@ -77,7 +77,7 @@ async def lobby_hosted_by(tx: Tx | Database, guild_id: int, host_id: int) -> int
     return None if row is None else int(row["channel_id"])
 
 
-async def last_finished_in_channel(tx: Tx | Database, channel_id: int) -> GameRow | None:
+async def last_finished_in_channel(tx: Transaction | Store, channel_id: int) -> GameRow | None:
     row = await tx.fetchone(
         "SELECT id FROM games WHERE channel_id = ? AND record IS NOT NULL AND status IN ('finished', 'playing', "
         "'cancelled') ORDER BY updated_at DESC LIMIT 1",
@@ -99,14 +99,14 @@ def on_shards(shards: Shards | None, column: str = "guild_id") -> tuple[str, tup
     return f" AND (({column} >> 22) % ?) IN ({marks})", (count, *ids)
 
 
-async def running_games(db: Database, shards: Shards | None = None) -> list[int]:
+async def running_games(db: Store, shards: Shards | None = None) -> list[int]:
     """The ids of the games being played (of guilds on ``shards``), oldest first."""
     where, params = on_shards(shards)
     rows = await db.fetchall(f"SELECT id FROM games WHERE status = 'playing'{where} ORDER BY id", params)
     return [int(r["id"]) for r in rows]
 
 
-async def mark_reminded(tx: Tx, game_id: int, version: int) -> bool:
+async def mark_reminded(tx: Transaction, game_id: int, version: int) -> bool:
     """Note that the turn reminder of this version went out; False when it already had (another
     process got there first), so the reminder is sent once."""
     changed = await tx.update(
@@ -115,7 +115,7 @@ async def mark_reminded(tx: Tx, game_id: int, version: int) -> bool:
     return changed == 1
 
 
-async def active_games(db: Database) -> list[GameRow]:
+async def active_games(db: Store) -> list[GameRow]:
     rows = await db.fetchall("SELECT id FROM games WHERE status IN ('lobby', 'playing') ORDER BY id")
     out = []
     for r in rows:
@@ -125,18 +125,18 @@ async def active_games(db: Database) -> list[GameRow]:
     return out
 
 
-async def insert_game(tx: Tx, **values: Any) -> int:
+async def insert_game(tx: Transaction, **values: Any) -> int:
     names = ", ".join(values)
     marks = ", ".join("?" for _ in values)
     return await tx.insert(f"INSERT INTO games ({names}) VALUES ({marks})", tuple(values.values()))
 
 
-async def update_game(tx: Tx, game_id: int, **values: Any) -> None:
+async def update_game(tx: Transaction, game_id: int, **values: Any) -> None:
     sets = ", ".join(f"{k} = ?" for k in values)
     await tx.execute(f"UPDATE games SET {sets} WHERE id = ?", (*values.values(), game_id))
 
 
-async def bump(tx: Tx, game: GameRow, now: float, **values: Any) -> int:
+async def bump(tx: Transaction, game: GameRow, now: float, **values: Any) -> int:
     """Write ``values`` and the next version, but only if nobody else changed the game meanwhile."""
     version = game.version + 1
     sets = ", ".join(f"{k} = ?" for k in values)
@@ -150,18 +150,18 @@ async def bump(tx: Tx, game: GameRow, now: float, **values: Any) -> int:
     return version
 
 
-async def insert_seat(tx: Tx, game_id: int, position: int, user_id: int, seat: str, name: str) -> None:
+async def insert_seat(tx: Transaction, game_id: int, position: int, user_id: int, seat: str, name: str) -> None:
     await tx.execute(
         "INSERT INTO seats (game_id, position, user_id, seat, name) VALUES (?, ?, ?, ?, ?)",
         (game_id, position, user_id, seat, name),
     )
 
 
-async def delete_seat(tx: Tx, game_id: int, user_id: int) -> None:
+async def delete_seat(tx: Transaction, game_id: int, user_id: int) -> None:
     await tx.execute("DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id))
 
 
-async def renumber_seats(tx: Tx, game_id: int) -> None:
+async def renumber_seats(tx: Transaction, game_id: int) -> None:
     rows = await tx.fetchall("SELECT user_id FROM seats WHERE game_id = ? ORDER BY position", (game_id,))
     for i, r in enumerate(rows):
         await tx.execute(
@@ -175,13 +175,13 @@ async def renumber_seats(tx: Tx, game_id: int) -> None:
         )
 
 
-async def set_seat(tx: Tx, game_id: int, user_id: int, **values: Any) -> None:
+async def set_seat(tx: Transaction, game_id: int, user_id: int, **values: Any) -> None:
     sets = ", ".join(f"{k} = ?" for k in values)
     await tx.execute(f"UPDATE seats SET {sets} WHERE game_id = ? AND user_id = ?", (*values.values(), game_id, user_id))
 
 
 async def log_action(
-    tx: Tx, game_id: int, version: int, user_id: int | None, kind: str, move: str | None,
+    tx: Transaction, game_id: int, version: int, user_id: int | None, kind: str, move: str | None,
     interaction_id: int | None, now: float,
 ) -> None:
     """Append to the action log; a repeated interaction id raises ``Duplicate``."""
@@ -191,11 +191,11 @@ async def log_action(
     )
 
 
-async def seen_interaction(tx: Tx | Database, interaction_id: int) -> bool:
+async def seen_interaction(tx: Transaction | Store, interaction_id: int) -> bool:
     return await tx.fetchone("SELECT 1 FROM actions WHERE interaction_id = ?", (interaction_id,)) is not None
 
 
-async def insert_results(tx: Tx, rows: list[tuple[int, int, str, int, str, int, float]]) -> None:
+async def insert_results(tx: Transaction, rows: list[tuple[int, int, str, int, str, int, float]]) -> None:
     """One row per seat: (game_id, guild_id, variant, user_id, score, place, finished_at). A game
     already scored raises ``Duplicate`` (the primary key): results are written once."""
     for r in rows:
@@ -209,20 +209,20 @@ async def insert_results(tx: Tx, rows: list[tuple[int, int, str, int, str, int, 
         )
 
 
-async def results_of(db: Database | Tx, game_id: int) -> list[ResultRow]:
+async def results_of(db: Store | Transaction, game_id: int) -> list[ResultRow]:
     rows = await db.fetchall("SELECT * FROM results WHERE game_id = ? ORDER BY place, user_id", (game_id,))
     return [_typed(ResultRow, r) for r in rows]
 
 
 # ---------------------------------------------------------------------------------------- seasons
-async def current_season(tx: Tx | Database, guild_id: int) -> SeasonRow:
+async def current_season(tx: Transaction | Store, guild_id: int) -> SeasonRow:
     row = await tx.fetchone("SELECT * FROM seasons WHERE guild_id = ? AND ended_at IS NULL", (guild_id,))
     if row is None:
         return SeasonRow(guild_id, 1, None, None, None)
     return SeasonRow(guild_id, row["number"], row["started_at"], None, row["started_by"])
 
 
-async def get_season(tx: Tx | Database, guild_id: int, number: int) -> SeasonRow | None:
+async def get_season(tx: Transaction | Store, guild_id: int, number: int) -> SeasonRow | None:
     row = await tx.fetchone("SELECT * FROM seasons WHERE guild_id = ? AND number = ?", (guild_id, number))
     if row is None:
         return SeasonRow(guild_id, 1, None, None, None) if number == 1 else None
@@ -230,7 +230,7 @@ async def get_season(tx: Tx | Database, guild_id: int, number: int) -> SeasonRow
     return SeasonRow(guild_id, number, started, row["ended_at"], row["started_by"])
 
 
-async def start_season(tx: Tx, guild_id: int, ending: SeasonRow, user_id: int, now: float) -> int:
+async def start_season(tx: Transaction, guild_id: int, ending: SeasonRow, user_id: int, now: float) -> int:
     """Close ``ending`` and open the next season; returns the new season's number."""
     closed = await tx.update(
         "UPDATE seasons SET ended_at = ? WHERE guild_id = ? AND number = ? AND ended_at IS NULL",
@@ -258,7 +258,7 @@ RATED = (
 
 
 async def season_results(
-    db: Database | Tx, guild_id: int, season: int, variant: str | None = None
+    db: Store | Transaction, guild_id: int, season: int, variant: str | None = None
 ) -> list[StandingRow]:
     """Every result of a season with the name the player had in that game, oldest game first."""
     sql = (
@@ -274,7 +274,7 @@ async def season_results(
     return [_typed(StandingRow, r) for r in await db.fetchall(sql + " ORDER BY r.finished_at, r.game_id", params)]
 
 
-async def player_results(db: Database | Tx, guild_id: int, user_id: int) -> list[RecordRow]:
+async def player_results(db: Store | Transaction, guild_id: int, user_id: int) -> list[RecordRow]:
     """Every rated result of one player in a server (all seasons), with how many they finished ahead of."""
     rows = await db.fetchall(
         "SELECT r.game_id, r.variant, r.place, r.season, r.finished_at, "
@@ -296,7 +296,7 @@ _FINISHED = (
 
 
 async def recent_results(
-    db: Database | Tx, guild_id: int, games: int = 25, *, user_id: int | None = None
+    db: Store | Transaction, guild_id: int, games: int = 25, *, user_id: int | None = None
 ) -> list[FinishedSeatRow]:
     """The seats of a server's latest ``games`` finished games (only those ``user_id`` sat in,
     when given), newest game first."""
@@ -310,7 +310,7 @@ async def recent_results(
     return [_finished_seat(r) for r in rows]
 
 
-async def recent_results_of(db: Database | Tx, guild_id: int, game_id: int) -> list[FinishedSeatRow]:
+async def recent_results_of(db: Store | Transaction, guild_id: int, game_id: int) -> list[FinishedSeatRow]:
     """``recent_results`` for one game of this server (empty when it has no result here)."""
     rows = await db.fetchall(_FINISHED + "WHERE r.guild_id = ? AND r.game_id = ? ORDER BY r.place, s.position",
                              (guild_id, game_id))
@@ -322,18 +322,18 @@ def _finished_seat(row: sqlite3.Row) -> FinishedSeatRow:
                            row["name"], bool(row["voided"]))
 
 
-async def set_voided(tx: Tx, game_id: int, guild_id: int, user_id: int, reason: str, now: float) -> None:
+async def set_voided(tx: Transaction, game_id: int, guild_id: int, user_id: int, reason: str, now: float) -> None:
     await tx.execute(
         "INSERT INTO voided (game_id, guild_id, user_id, reason, at) VALUES (?, ?, ?, ?, ?)",
         (game_id, guild_id, user_id, reason, now),
     )
 
 
-async def clear_voided(tx: Tx, game_id: int) -> None:
+async def clear_voided(tx: Transaction, game_id: int) -> None:
     await tx.execute("DELETE FROM voided WHERE game_id = ?", (game_id,))
 
 
-async def set_schedule(tx: Tx, guild_id: int, every: str, channel_id: int, locale: str, next_at: float,
+async def set_schedule(tx: Transaction, guild_id: int, every: str, channel_id: int, locale: str, next_at: float,
                        user_id: int, now: float) -> None:
     await tx.execute(
         "INSERT INTO season_schedules (guild_id, every, channel_id, locale, next_at, set_by, set_at) "
@@ -344,16 +344,16 @@ async def set_schedule(tx: Tx, guild_id: int, every: str, channel_id: int, local
     )
 
 
-async def clear_schedule(tx: Tx, guild_id: int) -> bool:
+async def clear_schedule(tx: Transaction, guild_id: int) -> bool:
     return bool(await tx.update("DELETE FROM season_schedules WHERE guild_id = ?", (guild_id,)))
 
 
-async def get_schedule(db: Database | Tx, guild_id: int) -> ScheduleRow | None:
+async def get_schedule(db: Store | Transaction, guild_id: int) -> ScheduleRow | None:
     row = await db.fetchone("SELECT * FROM season_schedules WHERE guild_id = ?", (guild_id,))
     return None if row is None else _typed(ScheduleRow, row)
 
 
-async def due_schedules(db: Database | Tx, now: float, shards: Shards | None = None) -> list[int]:
+async def due_schedules(db: Store | Transaction, now: float, shards: Shards | None = None) -> list[int]:
     where, params = on_shards(shards)
     rows = await db.fetchall(
         f"SELECT guild_id FROM season_schedules WHERE next_at <= ?{where} ORDER BY next_at", (now, *params)
@@ -361,12 +361,12 @@ async def due_schedules(db: Database | Tx, now: float, shards: Shards | None = N
     return [r[0] for r in rows]
 
 
-async def advance_schedule(tx: Tx, guild_id: int, next_at: float) -> None:
+async def advance_schedule(tx: Transaction, guild_id: int, next_at: float) -> None:
     await tx.execute("UPDATE season_schedules SET next_at = ? WHERE guild_id = ?", (next_at, guild_id))
 
 
 async def add_audit(
-    tx: Tx, guild_id: int, user_id: int, action: AuditAction, now: float, *, game_id: int | None = None,
+    tx: Transaction, guild_id: int, user_id: int, action: AuditAction, now: float, *, game_id: int | None = None,
     detail: str = "",
 ) -> None:
     await tx.execute(
@@ -375,7 +375,7 @@ async def add_audit(
     )
 
 
-async def audit_of(db: Database | Tx, guild_id: int, limit: int = 20) -> list[AuditRow]:
+async def audit_of(db: Store | Transaction, guild_id: int, limit: int = 20) -> list[AuditRow]:
     rows = await db.fetchall(
         "SELECT * FROM audit WHERE guild_id = ? ORDER BY at DESC, id DESC LIMIT ?", (guild_id, limit)
     )
@@ -383,24 +383,24 @@ async def audit_of(db: Database | Tx, guild_id: int, limit: int = 20) -> list[Au
             for r in rows]
 
 
-async def action_count(db: Database | Tx, game_id: int) -> int:
+async def action_count(db: Store | Transaction, game_id: int) -> int:
     row = await db.fetchone("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,))
     return int(row[0]) if row else 0
 
 
-async def get_meta(db: Database | Tx, key: str) -> str | None:
+async def get_meta(db: Store | Transaction, key: str) -> str | None:
     row = await db.fetchone("SELECT value FROM meta WHERE key = ?", (key,))
     return None if row is None else str(row["value"])
 
 
-async def set_meta(tx: Tx, key: str, value: str) -> None:
+async def set_meta(tx: Transaction, key: str, value: str) -> None:
     await tx.execute(
         "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
         (key, value),
     )
 
 
-async def due_games(db: Database, now: float, remind_lead: float, shards: Shards | None = None) -> list[int]:
+async def due_games(db: Store, now: float, remind_lead: float, shards: Shards | None = None) -> list[int]:
     """Games (of guilds on ``shards``) with something the clock must do: an expired lobby, a turn
     reminder or timeout, a window to close, the next deal to deal. The reminder is due
     ``remind_lead`` of the turn timer before the turn's deadline."""
@@ -414,7 +414,7 @@ async def due_games(db: Database, now: float, remind_lead: float, shards: Shards
     return [int(r["id"]) for r in rows]
 
 
-async def next_deadline(db: Database, remind_lead: float) -> float | None:
+async def next_deadline(db: Store, remind_lead: float) -> float | None:
     """The earliest moment the clock has something to do (``due_games``), if any."""
     row = await db.fetchone(
         "SELECT MIN(t) FROM (SELECT lobby_expires_at AS t FROM games WHERE status = 'lobby' "
