@@ -1,11 +1,17 @@
 """The hand image, drawn from a ``SeatView``: one player's cards, sent to that player alone.
 
-What it is: the seat's cards in a row (two rows when there are many), sorted by suit, by rank, or
-grouped into the best melds the hand holds, each with its code printed under it so the player can
-type it (``discard TH``). The card just drawn (or taken from the pile) is lifted and labelled.
+What it is: the seat's cards in a row (two rows when there are many), in the order the engine
+gives for display (``bot.engine.group_hand``: by suit, by rank, or grouped into the best melds
+the hand holds), each with its code printed under it so the player can type it (``discard TH``).
+The card just drawn (or taken from the pile) is lifted and labelled.
 
-What it is not: it reads only ``view.hand``, ``view.drawn``, ``view.took`` and the variant's
-options from ``view.public``; it never draws another seat's cards, the table or the pile.
+What it is not: no rules. Which cards make a meld, what is wild and how aces run are the
+engine's answer; this module only lays the groups out. It reads only ``view.hand``,
+``view.drawn``, ``view.took`` and the variant's name from ``view.public``; it never draws another
+seat's cards, the table or the pile. ``SORTS``, ``HandGroup`` and ``group_hand`` are re-exported
+from the engine for older imports. No encoding either: ``draw_hand`` returns the ``Scene``, and
+``stills.render_hand`` turns it into bytes (the shared palette is sampled from this picture, so
+this module sits below ``palette.py`` and ``encode.py``).
 """
 
 from __future__ import annotations
@@ -13,98 +19,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.engine.cards import CODES
-from bot.engine.search import HIGH_VALUES, LOW_VALUES, best_melds, cards_of, mask_of
+from bot.engine import SORTS, HandGroup, group_hand
 from bot.engine.views import SeatView
 from bot.i18n import translate
 
-from .cards import RANKS, card_height, parse_code
+from .cards import card_height
 from .draw import Scene
-from .encode import Rendered, encode_still
 from .theme import Palette, deck_for
 from .words import points_text, variant_name
 
-__all__ = ["SORTS", "HandGroup", "draw_hand", "group_hand", "render_hand"]
+__all__ = ["SORTS", "HandGroup", "draw_hand", "group_hand"]
 
-SORTS = ("suit", "rank", "melds")
 MARGIN = 22
 MAX_WIDTH = 960
 MIN_WIDTH = 640
-_SUIT_ORDER = (0, 1, 3, 2)  # S H C D: colours alternate in the classic deck
-
-
-@dataclass(frozen=True, slots=True)
-class HandGroup:
-    """Cards shown together: ``kind`` is ``run``, ``set``, ``deadwood`` or ``""`` (no grouping)."""
-
-    kind: str
-    cards: tuple[str, ...]
-
-
-def _ace_high(options: dict[str, str]) -> tuple[str, bool]:
-    """(ace mode for the meld search, whether an ace sorts above the king) from the options."""
-    mode = options.get("ace_mode", "low")
-    if options.get("opt4_continuous") == "true":
-        mode = "round_the_corner"
-    elif options.get("opt3_ace_high_low") == "true":
-        mode = "high_low"
-    return mode, False
-
-
-def _key_suit(code: str) -> tuple[int, int, int]:
-    face = parse_code(code)
-    if face.joker:
-        return (9, 99, 0)
-    return (_SUIT_ORDER.index(face.suit or 0), RANKS.index(face.rank or "A"), 0)
-
-
-def _key_rank(code: str) -> tuple[int, int, int]:
-    face = parse_code(code)
-    if face.joker:
-        return (99, 9, 0)
-    return (RANKS.index(face.rank or "A"), _SUIT_ORDER.index(face.suit or 0), 0)
-
-
-def group_hand(view: SeatView, sort: str = "suit") -> tuple[list[HandGroup], int | None]:
-    """The hand in display order, and its deadwood value when grouped into melds.
-
-    ``melds`` uses the exact meld search for natural single-deck hands; a hand with a joker, a
-    wild two (dummy) or duplicate cards is shown by suit instead (one group of kind ``""``,
-    deadwood None)."""
-    hand = list(view.hand)
-    if sort == "rank":
-        return [HandGroup("", tuple(sorted(hand, key=_key_rank)))], None
-    if sort != "melds" or not hand:
-        return [HandGroup("", tuple(sorted(hand, key=_key_suit)))], None
-    public = view.public
-    wild_twos = public.variant == "dummy"
-    if "JK" in hand or len(set(hand)) != len(hand) or (wild_twos and any(c[0] == "2" for c in hand)):
-        return [HandGroup("", tuple(sorted(hand, key=_key_suit)))], None
-    options = dict(public.options)
-    mode, _ = _ace_high(options)
-    values = LOW_VALUES if mode == "low" else HIGH_VALUES
-    ints = [CODES.index(c) for c in hand]
-    dead, melds = best_melds(mask_of(ints), mode, values)
-    groups: list[HandGroup] = []
-    used = 0
-    for meld in melds:
-        cards = cards_of(meld)
-        used |= meld
-        suits = {c // 13 for c in cards}
-        if len(suits) == 1:
-            ranks = sorted(c % 13 for c in cards)
-            # A run through the king and the ace (Q K A, K A 2) starts after its gap.
-            gaps = [i for i in range(len(ranks)) if (ranks[(i + 1) % len(ranks)] - ranks[i]) % 13 != 1]
-            start = (gaps[0] + 1) % len(ranks) if gaps else 0
-            ordered = ranks[start:] + ranks[:start]
-            suit = next(iter(suits))
-            groups.append(HandGroup("run", tuple(CODES[suit * 13 + r] for r in ordered)))
-        else:
-            groups.append(HandGroup("set", tuple(sorted((CODES[c] for c in cards), key=_key_suit))))
-    rest = [CODES[c] for c in ints if not used >> c & 1]
-    if rest:
-        groups.append(HandGroup("deadwood", tuple(sorted(rest, key=_key_suit))))
-    return groups, dead
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,10 +186,3 @@ def _hand_header(scene: Scene, view: SeatView, sort: str, dead: int | None, loca
     name = variant_name(view.public.variant, locale)
     if scene.measure(name, 17, "semibold") < right - (end + 14 + scene.measure(sub, 20, "semibold")) - 24:
         scene.text(right, 23, name, 17, Palette.ink_faint, "semibold", align="right")
-
-
-def render_hand(view: SeatView, *, sort: str = "suit", locale: str = "es", four_colour: bool = False,
-                selected: frozenset[int] = frozenset()) -> Rendered:
-    """The hand as an encoded image."""
-    scene = draw_hand(view, sort=sort, locale=locale, four_colour=four_colour, selected=selected)
-    return encode_still(scene.image, "hand")

@@ -1,10 +1,18 @@
 """The rules engine: pure, standard library only; knows nothing of Discord, SQL or pixels.
 
 Public contract (``../shared/notation.md``): ``load_game``, ``new_game``, ``IllegalMove`` and the
-``Game`` they return; the view dataclasses in ``views``. Extensions the bot uses: ``make_rules``
-(validate a lobby's options before a game exists), ``PLAYERS`` (each variant's seat range),
-``VARIANTS``, ``OPTION_SPECS`` and ``Game.accepts(seat, move)`` (try a move on a copy).
-Everything else is internal.
+``Game`` they return, whose moves return ``Event``s; the view dataclasses in ``views``.
+Extensions the bot uses:
+
+* ``make_rules`` (validate a lobby's options before a game exists) and its
+  ``RuleSet.window_seconds`` (the claim / cut-in window length the rule set gives, or None);
+  ``PLAYERS`` (each variant's seat range), ``VARIANTS``, ``OPTION_SPECS``;
+* ``Phase`` (``game.phase`` is one) and ``EventKind`` (every ``Event.kind``), both ``StrEnum``s;
+* on every ``Game``: ``accepts(seat, move)`` (try a move on a copy), ``meld_targets(seat, verb,
+  cards)`` (the melds a layoff or swap of those cards may go to), ``can_rearrange(seat)`` (may a
+  ``table`` move be played now), ``resigned``, ``eliminated``, ``seats_out`` and ``first_deal``.
+
+Everything else is internal. What this package is not: the bot's clock, storage or wording.
 """
 
 from __future__ import annotations
@@ -12,9 +20,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .display import SORTS, HandGroup, group_hand
 from .dummy import DummyRummy
 from .errors import IllegalMove
-from .game import Event, Game
+from .events import Event, EventKind, Phase
+from .game import Game
 from .gin import GinRummy
 from .options import OPTION_SPECS, PLAYERS, VARIANTS, make_rules
 from .rami import Rami
@@ -36,16 +46,21 @@ _CLASSES: dict[str, type[Game]] = {
 __all__ = [
     "OPTION_SPECS",
     "PLAYERS",
+    "SORTS",
     "VARIANTS",
     "DealResult",
     "Event",
+    "EventKind",
     "Game",
+    "HandGroup",
     "IllegalMove",
     "Meld",
+    "Phase",
     "PublicView",
     "SeatInfo",
     "SeatResult",
     "SeatView",
+    "group_hand",
     "load_game",
     "make_rules",
     "new_game",

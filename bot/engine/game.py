@@ -14,26 +14,18 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any
 
 from . import views as v
 from .cards import CARD_BY_CODE, JOKER, card_code, codes, display_key, make_deck, parse_card, parse_cards
 from .errors import IllegalMove
+from .events import Event, Phase
 from .melds import MeldRules, Placed, Reading, entry_code, one_reading, parse_entry
 from .options import OPTION_SPECS, PLAYERS, OptionSpec, RuleSet
 from .rgn import parse_number, parse_seat_map, split_melds, tag_line, write_number
 from .rng import DealRandom
 
 Number = int | Fraction
-
-
-class Event(NamedTuple):
-    """Something that happened, for the bot to announce: ``kind`` plus what the message needs."""
-
-    kind: str
-    seat: str | None = None
-    params: Mapping[str, Any] = MappingProxyType({})
 
 
 @dataclass(slots=True)
@@ -61,8 +53,8 @@ def norm(x: Number) -> Number:
 class Game:
     """One game of a variant. Build it with ``new_game`` or ``load_game`` (``bot.engine``)."""
 
-    #: deal phases where a turn is in progress (an ``actors`` entry exists)
-    PHASES = ("upcard", "draw", "play", "layoff", "window", "over")
+    #: every deal phase (``[Phase]`` accepts all but ``over``)
+    PHASES = tuple(Phase)
     has_upcard = True
 
     def __init__(
@@ -147,8 +139,23 @@ class Game:
         self.window_pending: list[str] = []
 
     @property
+    def phase(self) -> Phase:
+        """Where the deal stands; always a ``Phase`` (assigning a plain string converts it)."""
+        return self._phase
+
+    @phase.setter
+    def phase(self, value: str) -> None:
+        self._phase = Phase(value)
+
+    @property
     def active(self) -> list[str]:
         return [s for s in self.seats if s not in self.resigned and s not in self.eliminated]
+
+    @property
+    def seats_out(self) -> frozenset[str]:
+        """Seats that take no further part: resigned (notation.md "Resigning") or eliminated
+        (rami elimination mode, rules.md §3.8)."""
+        return frozenset(self.resigned) | frozenset(self.eliminated)
 
     def value(self, card: int) -> int:
         return self.joker_value if card == JOKER else self.values[card % 13]
@@ -682,6 +689,22 @@ class Game:
         except IllegalMove:
             return False
         return True
+
+    def meld_targets(self, seat: str, verb: str, cards: list[str]) -> list[int]:
+        """The meld numbers ``n`` (1-based, as ``game.melds`` shows them) for which
+        ``f"{verb} {cards} to {n}"`` would be accepted now; ``verb`` is ``layoff`` or ``swap``."""
+        words = " ".join(cards)
+        return [n for n in range(1, len(self.on_table) + 1) if self.accepts(seat, f"{verb} {words} to {n}")]
+
+    def can_rearrange(self, seat: str) -> bool:
+        """Whether ``seat`` may play a ``table`` move now: in the play phase of its own turn, where
+        the variant allows manipulation (``rearranging_allowed``: tradicional rules.md §4.3, rami
+        §3.10). Whether a particular table move is legal is for ``play`` to judge."""
+        return self.phase == Phase.PLAY and self.current_seat == seat and self.rearranging_allowed(seat)
+
+    def rearranging_allowed(self, seat: str) -> bool:
+        """Variant hook: table manipulation is open to ``seat`` at all this turn."""
+        return False
 
     def can_discard(self, seat: str, card: int) -> bool:
         try:

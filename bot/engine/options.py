@@ -271,6 +271,15 @@ class RuleSet:
     def __getitem__(self, name: str) -> Any:
         return self.values[name]
 
+    @property
+    def window_seconds(self) -> float | None:
+        """How long the bot keeps a claim window (tradicional ``claim_window_s``, §4.6) or a
+        cut-in window (dummy ``cut_window_s``, §5.5) open; None for variants without one."""
+        for name in ("claim_window_s", "cut_window_s"):
+            if name in self.values:
+                return float(self.values[name])
+        return None
+
     def non_default(self) -> dict[str, Any]:
         specs = {s.name: s for s in OPTION_SPECS[self.variant]}
         return {k: v for k, v in self.values.items() if specs[k].default != v}

@@ -412,6 +412,9 @@ class Rami(TableManipulation, Game):
         return events
 
     # ---------------------------------------------------------------- table manipulation (§3.10)
+    def rearranging_allowed(self, seat: str) -> bool:
+        return bool(self.rules["table_manipulation"]) and seat in self.opened  # §3.10, once opened
+
     def table_allowed(self, seat: str) -> None:
         if not self.rules["table_manipulation"]:
             raise IllegalMove("unknown_move", "table manipulation is off in this game", {"verb": "table"})

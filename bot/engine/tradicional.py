@@ -51,6 +51,9 @@ class Tradicional(TableManipulation, BasicRummy):
     def verbs(self) -> tuple[str, ...]:
         return ("draw", "take", "meld", "layoff", "table", "discard", "claim", "pass")
 
+    def rearranging_allowed(self, seat: str) -> bool:
+        return True  # §4.3: table manipulation from the first turn
+
     @property
     def notices(self) -> list[tuple[str, dict[str, Any]]]:
         """Things the table should be told when the game starts (§4.7.5)."""

@@ -1,13 +1,17 @@
 """Storage: the only package with SQL (aiosqlite; migrations on ``PRAGMA user_version``).
 
 ``Database`` (``db.py``) owns the connection and its transactions, ``schema.py`` the migrations and
-``repo.py`` the queries. Nothing here knows the rules or Discord.
+``repo.py`` the queries; the rows it hands out are the typed ones of ``bot.rows``. Nothing here
+knows the rules or Discord.
 """
 
 from __future__ import annotations
 
-from .db import BackupError, Database, DatabaseTooNew, Tx, backup
-from .repo import GameRow, SeatRow
+from bot.rows import GameRow, SeatRow
+
+from .db import BackupError, Database, DatabaseTooNew, Duplicate, Tx, backup
 from .schema import SCHEMA_VERSION
 
-__all__ = ["SCHEMA_VERSION", "BackupError", "Database", "DatabaseTooNew", "GameRow", "SeatRow", "Tx", "backup"]
+__all__ = [
+    "SCHEMA_VERSION", "BackupError", "Database", "DatabaseTooNew", "Duplicate", "GameRow", "SeatRow", "Tx", "backup",
+]

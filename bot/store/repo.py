@@ -1,18 +1,34 @@
 """Every query the bot makes, as small functions over ``Database``/``Tx``.
 
 What it is: reading and writing lobbies, games, seats, the action log, results and settings.
-What it is not: no rules and no Discord. The service decides; this module only stores.
+Rows leave this module as the typed, frozen rows of ``bot.rows`` (never the driver's own rows).
+What it is not: no rules and no Discord. The service decides; this module only stores: numbers
+that are rules (such as when a turn reminder is due) come in as parameters.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass, field, fields
-from typing import Any
+from dataclasses import fields
+from typing import Any, TypeVar
+
+from bot.rows import (
+    AuditAction,
+    AuditRow,
+    FinishedSeatRow,
+    GameRow,
+    GameStatus,
+    RecordRow,
+    ResultRow,
+    ScheduleRow,
+    SeasonRow,
+    SeatRow,
+    StandingRow,
+)
 
 from .db import Database, Tx
 
-ACTIVE = ("lobby", "playing")
+_Row = TypeVar("_Row")
 
 
 class VersionConflict(RuntimeError):
@@ -20,65 +36,18 @@ class VersionConflict(RuntimeError):
     changed it meanwhile); raising it rolls the whole transaction back."""
 
 
-@dataclass(frozen=True)
-class SeatRow:
-    position: int
-    user_id: int
-    seat: str
-    name: str
-    timeouts: int = 0
-    resigned: bool = False
-
-    @property
-    def is_bot(self) -> bool:
-        """A computer player's seat: its user id is negative (-1, -2, … within its game)."""
-        return self.user_id < 0
-
-
-@dataclass(frozen=True)
-class GameRow:
-    id: int
-    guild_id: int
-    channel_id: int
-    host_id: int
-    variant: str
-    options: str
-    timer_minutes: float
-    locale: str
-    status: str
-    version: int
-    record: str | None
-    created_at: float
-    updated_at: float
-    lobby_expires_at: float | None
-    turn_deadline: float | None
-    turn_reminded: bool
-    window_deadline: float | None
-    next_deal_at: float | None
-    table_message_id: int | None
-    table_posted_at: float | None
-    turn_message_id: int | None
-    lobby_message_id: int | None
-    finished_at: float | None
-    seats: tuple[SeatRow, ...] = field(default=())
-
-    def seat_of(self, user_id: int) -> SeatRow | None:
-        return next((s for s in self.seats if s.user_id == user_id), None)
-
-    def by_seat(self, seat: str) -> SeatRow | None:
-        return next((s for s in self.seats if s.seat == seat), None)
-
-    @property
-    def names(self) -> dict[str, str]:
-        return {s.seat: s.name for s in self.seats}
-
-
 _GAME_COLUMNS = [f.name for f in fields(GameRow) if f.name != "seats"]
+
+
+def _typed(cls: type[_Row], row: sqlite3.Row) -> _Row:
+    """A driver row as the typed row ``cls`` (its fields are the row's column names)."""
+    return cls(**{f.name: row[f.name] for f in fields(cls)})  # type: ignore[arg-type]
 
 
 def _game(row: sqlite3.Row, seats: list[sqlite3.Row]) -> GameRow:
     values: dict[str, Any] = {c: row[c] for c in _GAME_COLUMNS}
     values["turn_reminded"] = bool(values["turn_reminded"])
+    values["status"] = GameStatus(values["status"])
     return GameRow(
         **values,
         seats=tuple(
@@ -119,6 +88,12 @@ async def last_finished_in_channel(tx: Tx | Database, channel_id: int) -> GameRo
         (channel_id,),
     )
     return None if row is None else await get_game(tx, row["id"])
+
+
+async def running_games(db: Database) -> list[int]:
+    """The ids of the games being played, oldest first."""
+    rows = await db.fetchall("SELECT id FROM games WHERE status = 'playing' ORDER BY id")
+    return [int(r["id"]) for r in rows]
 
 
 async def active_games(db: Database) -> list[GameRow]:
@@ -190,7 +165,7 @@ async def log_action(
     tx: Tx, game_id: int, version: int, user_id: int | None, kind: str, move: str | None,
     interaction_id: int | None, now: float,
 ) -> None:
-    """Append to the action log; a repeated interaction id raises ``sqlite3.IntegrityError``."""
+    """Append to the action log; a repeated interaction id raises ``Duplicate``."""
     await tx.execute(
         "INSERT INTO actions (game_id, version, user_id, kind, move, interaction_id, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
         (game_id, version, user_id, kind, move, interaction_id, now),
@@ -203,7 +178,7 @@ async def seen_interaction(tx: Tx | Database, interaction_id: int) -> bool:
 
 async def insert_results(tx: Tx, rows: list[tuple[int, int, str, int, str, int, float]]) -> None:
     """One row per seat: (game_id, guild_id, variant, user_id, score, place, finished_at). A game
-    already scored raises ``sqlite3.IntegrityError`` (the primary key): results are written once."""
+    already scored raises ``Duplicate`` (the primary key): results are written once."""
     for r in rows:
         # The season is the one open now, read inside this transaction (a new season is another
         # write, so it is either wholly before this one or wholly after).
@@ -215,20 +190,12 @@ async def insert_results(tx: Tx, rows: list[tuple[int, int, str, int, str, int, 
         )
 
 
-async def results_of(db: Database | Tx, game_id: int) -> list[sqlite3.Row]:
-    return await db.fetchall("SELECT * FROM results WHERE game_id = ? ORDER BY place, user_id", (game_id,))
+async def results_of(db: Database | Tx, game_id: int) -> list[ResultRow]:
+    rows = await db.fetchall("SELECT * FROM results WHERE game_id = ? ORDER BY place, user_id", (game_id,))
+    return [_typed(ResultRow, r) for r in rows]
 
 
 # ---------------------------------------------------------------------------------------- seasons
-@dataclass(frozen=True)
-class SeasonRow:
-    guild_id: int
-    number: int
-    started_at: float | None  # None: season 1, open since the bot first scored a game here
-    ended_at: float | None
-    started_by: int | None
-
-
 async def current_season(tx: Tx | Database, guild_id: int) -> SeasonRow:
     row = await tx.fetchone("SELECT * FROM seasons WHERE guild_id = ? AND ended_at IS NULL", (guild_id,))
     if row is None:
@@ -273,7 +240,7 @@ RATED = (
 
 async def season_results(
     db: Database | Tx, guild_id: int, season: int, variant: str | None = None
-) -> list[sqlite3.Row]:
+) -> list[StandingRow]:
     """Every result of a season with the name the player had in that game, oldest game first."""
     sql = (
         "SELECT r.game_id, r.variant, r.user_id, r.place, r.score, r.finished_at, s.name FROM results r "
@@ -285,18 +252,19 @@ async def season_results(
     if variant:
         sql += " AND r.variant = ?"
         params += (variant,)
-    return await db.fetchall(sql + " ORDER BY r.finished_at, r.game_id", params)
+    return [_typed(StandingRow, r) for r in await db.fetchall(sql + " ORDER BY r.finished_at, r.game_id", params)]
 
 
-async def player_results(db: Database | Tx, guild_id: int, user_id: int) -> list[sqlite3.Row]:
+async def player_results(db: Database | Tx, guild_id: int, user_id: int) -> list[RecordRow]:
     """Every rated result of one player in a server (all seasons), with how many they finished ahead of."""
-    return await db.fetchall(
+    rows = await db.fetchall(
         "SELECT r.game_id, r.variant, r.place, r.season, r.finished_at, "
         "(SELECT COUNT(*) FROM results o WHERE o.game_id = r.game_id AND o.place > r.place) AS beaten "
         "FROM results r "
         "WHERE r.guild_id = ? AND r.user_id = ? " + RATED + " ORDER BY r.finished_at",
         (guild_id, user_id),
     )
+    return [_typed(RecordRow, r) for r in rows]
 
 
 # Seats of finished games as managers and players list them: each game's seats in finishing order,
@@ -310,22 +278,29 @@ _FINISHED = (
 
 async def recent_results(
     db: Database | Tx, guild_id: int, games: int = 25, *, user_id: int | None = None
-) -> list[sqlite3.Row]:
+) -> list[FinishedSeatRow]:
     """The seats of a server's latest ``games`` finished games (only those ``user_id`` sat in,
     when given), newest game first."""
     mine = "" if user_id is None else " AND user_id = ?"
     params: tuple[Any, ...] = (guild_id,) if user_id is None else (guild_id, user_id)
-    return await db.fetchall(
+    rows = await db.fetchall(
         _FINISHED + "WHERE r.game_id IN (SELECT DISTINCT game_id FROM results WHERE guild_id = ?" + mine
         + " ORDER BY game_id DESC LIMIT ?) ORDER BY r.game_id DESC, r.place, s.position",
         (*params, games),
     )
+    return [_finished_seat(r) for r in rows]
 
 
-async def recent_results_of(db: Database | Tx, guild_id: int, game_id: int) -> list[sqlite3.Row]:
+async def recent_results_of(db: Database | Tx, guild_id: int, game_id: int) -> list[FinishedSeatRow]:
     """``recent_results`` for one game of this server (empty when it has no result here)."""
-    return await db.fetchall(_FINISHED + "WHERE r.guild_id = ? AND r.game_id = ? ORDER BY r.place, s.position",
+    rows = await db.fetchall(_FINISHED + "WHERE r.guild_id = ? AND r.game_id = ? ORDER BY r.place, s.position",
                              (guild_id, game_id))
+    return [_finished_seat(r) for r in rows]
+
+
+def _finished_seat(row: sqlite3.Row) -> FinishedSeatRow:
+    return FinishedSeatRow(row["game_id"], row["variant"], row["finished_at"], row["user_id"], row["place"],
+                           row["name"], bool(row["voided"]))
 
 
 async def set_voided(tx: Tx, game_id: int, guild_id: int, user_id: int, reason: str, now: float) -> None:
@@ -352,8 +327,9 @@ async def clear_schedule(tx: Tx, guild_id: int) -> bool:
     return bool(await tx.update("DELETE FROM season_schedules WHERE guild_id = ?", (guild_id,)))
 
 
-async def get_schedule(db: Database | Tx, guild_id: int) -> sqlite3.Row | None:
-    return await db.fetchone("SELECT * FROM season_schedules WHERE guild_id = ?", (guild_id,))
+async def get_schedule(db: Database | Tx, guild_id: int) -> ScheduleRow | None:
+    row = await db.fetchone("SELECT * FROM season_schedules WHERE guild_id = ?", (guild_id,))
+    return None if row is None else _typed(ScheduleRow, row)
 
 
 async def due_schedules(db: Database | Tx, now: float) -> list[int]:
@@ -366,7 +342,8 @@ async def advance_schedule(tx: Tx, guild_id: int, next_at: float) -> None:
 
 
 async def add_audit(
-    tx: Tx, guild_id: int, user_id: int, action: str, now: float, *, game_id: int | None = None, detail: str = ""
+    tx: Tx, guild_id: int, user_id: int, action: AuditAction, now: float, *, game_id: int | None = None,
+    detail: str = "",
 ) -> None:
     await tx.execute(
         "INSERT INTO audit (guild_id, user_id, action, game_id, detail, at) VALUES (?, ?, ?, ?, ?, ?)",
@@ -374,10 +351,12 @@ async def add_audit(
     )
 
 
-async def audit_of(db: Database | Tx, guild_id: int, limit: int = 20) -> list[sqlite3.Row]:
-    return await db.fetchall(
+async def audit_of(db: Database | Tx, guild_id: int, limit: int = 20) -> list[AuditRow]:
+    rows = await db.fetchall(
         "SELECT * FROM audit WHERE guild_id = ? ORDER BY at DESC, id DESC LIMIT ?", (guild_id, limit)
     )
+    return [AuditRow(r["id"], r["guild_id"], r["user_id"], AuditAction(r["action"]), r["game_id"], r["detail"], r["at"])
+            for r in rows]
 
 
 async def action_count(db: Database | Tx, game_id: int) -> int:
@@ -397,24 +376,27 @@ async def set_meta(tx: Tx, key: str, value: str) -> None:
     )
 
 
-async def due_games(db: Database, now: float) -> list[int]:
+async def due_games(db: Database, now: float, remind_lead: float) -> list[int]:
     """Games with something the clock must do: an expired lobby, a turn reminder or timeout, a
-    window to close, the next deal to deal."""
+    window to close, the next deal to deal. The reminder is due ``remind_lead`` of the turn timer
+    before the turn's deadline."""
     rows = await db.fetchall(
         "SELECT id FROM games WHERE (status = 'lobby' AND lobby_expires_at <= ?) OR (status = 'playing' AND ("
         "turn_deadline <= ? OR window_deadline <= ? OR next_deal_at <= ?)) OR (status = 'playing' AND "
-        "turn_reminded = 0 AND turn_deadline IS NOT NULL AND turn_deadline - timer_minutes * 60 * 0.2 <= ?)",
-        (now, now, now, now, now),
+        "turn_reminded = 0 AND turn_deadline IS NOT NULL AND turn_deadline - timer_minutes * 60 * ? <= ?)",
+        (now, now, now, now, remind_lead, now),
     )
     return [int(r["id"]) for r in rows]
 
 
-async def next_deadline(db: Database) -> float | None:
+async def next_deadline(db: Database, remind_lead: float) -> float | None:
+    """The earliest moment the clock has something to do (``due_games``), if any."""
     row = await db.fetchone(
         "SELECT MIN(t) FROM (SELECT lobby_expires_at AS t FROM games WHERE status = 'lobby' "
-        "UNION ALL SELECT turn_deadline - timer_minutes * 60 * 0.2 FROM games WHERE status = 'playing' "
+        "UNION ALL SELECT turn_deadline - timer_minutes * 60 * ? FROM games WHERE status = 'playing' "
         "AND turn_reminded = 0 UNION ALL SELECT turn_deadline FROM games WHERE status = 'playing' "
         "UNION ALL SELECT window_deadline FROM games WHERE status = 'playing' "
-        "UNION ALL SELECT next_deal_at FROM games WHERE status = 'playing')"
+        "UNION ALL SELECT next_deal_at FROM games WHERE status = 'playing')",
+        (remind_lead,),
     )
     return None if row is None or row[0] is None else float(row[0])

@@ -1,0 +1,212 @@
+"""The rows the store hands out and the service passes on: frozen dataclasses and the names of
+their stored values.
+
+What it is: the typed contract between ``bot.store`` (which fills these from SQL), ``bot.service``
+(which decides with them) and the cogs (which show them): a lobby or game (``GameRow`` with its
+``SeatRow``\\ s), a season, a result, a season schedule, an audit entry, the rows the standings and
+records are worked out from; and ``GameStatus``, ``ActionKind``, ``AuditAction``, the words those
+rows store. Reading a field is ``row.field``; ``row["field"]`` also works (a few callers, and the
+pure arithmetic in ``bot.seasons``, read rows and plain dicts alike).
+What it is not: no SQL, no driver, no rules, no Discord. Nothing here does any I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, ClassVar
+
+
+class GameStatus(StrEnum):
+    """``games.status``: a lobby, a game being played, or how it ended."""
+
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"  # a lobby nobody started in time
+
+
+ACTIVE = (GameStatus.LOBBY, GameStatus.PLAYING)  # at most one of these per channel
+ENDED = (GameStatus.FINISHED, GameStatus.CANCELLED)  # a game a rematch may follow
+
+
+class ActionKind(StrEnum):
+    """``actions.kind``: what one logged change to a game was."""
+
+    NEW = "new"  # a lobby was opened
+    JOIN = "join"
+    LEAVE = "leave"
+    BOT = "bot"  # a computer player sat down (in a lobby) or moved (in a game)
+    CANCEL = "cancel"
+    START = "start"
+    MOVE = "move"
+    RESIGN = "resign"
+    DEAL = "deal"
+    EXPIRE = "expire"
+    ABANDON = "abandon"  # only computer players were left
+    WINDOW = "window"  # the clock closed a claim or cut-in window
+    TIMEOUT = "timeout"
+    RESUME = "resume"  # the bot came back up and gave the turn a whole timer again
+
+
+class AuditAction(StrEnum):
+    """``audit.action``: what a server manager (or the season schedule) did."""
+
+    NEW_SEASON = "new_season"
+    KICK = "kick"
+    CANCEL = "cancel"
+    VOID = "void"
+    RESTORE = "restore"
+    SCHEDULE = "schedule"
+
+
+class _Fields:
+    """``row["name"]`` for a dataclass field (and only for one: a typo is a ``KeyError``)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self.__dataclass_fields__:
+            raise KeyError(name)
+        return getattr(self, name)
+
+
+@dataclass(frozen=True)
+class SeatRow(_Fields):
+    position: int
+    user_id: int
+    seat: str
+    name: str
+    timeouts: int = 0
+    resigned: bool = False
+
+    @property
+    def is_bot(self) -> bool:
+        """A computer player's seat: its user id is negative (-1, -2, … within its game)."""
+        return self.user_id < 0
+
+
+@dataclass(frozen=True)
+class GameRow(_Fields):
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    variant: str
+    options: str
+    timer_minutes: float
+    locale: str
+    status: GameStatus
+    version: int
+    record: str | None
+    created_at: float
+    updated_at: float
+    lobby_expires_at: float | None
+    turn_deadline: float | None
+    turn_reminded: bool
+    window_deadline: float | None
+    next_deal_at: float | None
+    table_message_id: int | None
+    table_posted_at: float | None
+    turn_message_id: int | None
+    lobby_message_id: int | None
+    finished_at: float | None
+    seats: tuple[SeatRow, ...] = field(default=())
+
+    def seat_of(self, user_id: int) -> SeatRow | None:
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+    def by_seat(self, seat: str) -> SeatRow | None:
+        return next((s for s in self.seats if s.seat == seat), None)
+
+    @property
+    def names(self) -> dict[str, str]:
+        return {s.seat: s.name for s in self.seats}
+
+
+@dataclass(frozen=True)
+class SeasonRow(_Fields):
+    guild_id: int
+    number: int
+    started_at: float | None  # None: season 1, open since the bot first scored a game here
+    ended_at: float | None
+    started_by: int | None
+
+
+@dataclass(frozen=True)
+class ResultRow(_Fields):
+    """One seat's result in a finished game, written once when the game ended."""
+
+    game_id: int
+    guild_id: int
+    variant: str
+    user_id: int
+    score: str  # the variant's own final score, as text
+    place: int  # 1 for every winner
+    finished_at: float
+    season: int
+
+
+@dataclass(frozen=True)
+class ScheduleRow(_Fields):
+    """A server whose seasons roll over by themselves."""
+
+    guild_id: int
+    every: str  # one of ``bot.seasons.SCHEDULES``
+    channel_id: int  # where the closing standings are posted
+    locale: str
+    next_at: float  # the next boundary (UTC)
+    set_by: int
+    set_at: float
+
+
+@dataclass(frozen=True)
+class AuditRow(_Fields):
+    """One thing a server manager did with their powers; ``user_id`` 0 is the season schedule."""
+
+    id: int
+    guild_id: int
+    user_id: int
+    action: AuditAction
+    game_id: int | None
+    detail: str  # kick: the user id; void: the reason; schedule: the choice; new_season: "1->2"
+    at: float
+
+
+@dataclass(frozen=True)
+class StandingRow(_Fields):
+    """A rated result of a season with the name the player had in that game."""
+
+    game_id: int
+    variant: str
+    user_id: int
+    place: int
+    score: str
+    finished_at: float
+    name: str
+
+
+@dataclass(frozen=True)
+class RecordRow(_Fields):
+    """One player's rated result with how many opponents they finished ahead of."""
+
+    game_id: int
+    variant: str
+    place: int
+    season: int
+    finished_at: float
+    beaten: int
+
+
+@dataclass(frozen=True)
+class FinishedSeatRow(_Fields):
+    """One seat of a finished game as the history lists it."""
+
+    game_id: int
+    variant: str
+    finished_at: float
+    user_id: int
+    place: int
+    name: str
+    voided: bool
