@@ -26,10 +26,9 @@ from typing import Any, TypeVar
 import aiohttp
 import discord
 
-from bot.engine import Game
+from bot.engine import EventKind, Game, Phase
 from bot.i18n import translate
-from bot.service import Change, GameService
-from bot.store import GameRow, repo  # TODO(issue 14): from bot.service
+from bot.service import Change, ChangeKind, GameRow, GameService, GameStatus
 from cogs.lobby import lobby_info, lobby_message
 from cogs.standings import scores_message, standings_info
 from cogs.table import deal_end_message, final_message, table_message
@@ -44,6 +43,13 @@ TABLE_MAX_AGE = 45 * 60  # re-post instead of editing well before Discord's one-
 BURIED_AFTER = 8  # re-post when this many messages arrived under the table
 COALESCE = 0.25  # seconds: edits of one channel's table within this window become one
 RENDER_SLOTS = 2  # renders at once (the machine's cores); more would only queue inside threads
+SEATING = (ChangeKind.JOIN, ChangeKind.LEAVE)  # the lobby message shows these; nothing else to say
+CLOSING = (ChangeKind.CANCEL, ChangeKind.EXPIRE)  # a lobby or game that ended without a result
+TABLED = (GameStatus.PLAYING, GameStatus.FINISHED)  # the statuses that have a table to show
+# The changes after which an ended deal gets its end-of-deal message: a move (or a computer
+# player's), a timeout, a closed window, or a resignation (between deals too: the message comes
+# again with a Next deal button of the new version).
+DEAL_ENDING = (ChangeKind.MOVE, ChangeKind.TIMEOUT, ChangeKind.WINDOW, ChangeKind.RESIGN, ChangeKind.BOT)
 
 
 class Announcer:
@@ -74,10 +80,15 @@ class Announcer:
     async def _announce(self, change: Change) -> None:
         row = change.game
         loc = row.locale
-        if change.kind in ("join", "leave"):
+        if change.kind in SEATING:
             return
-        if change.kind in ("cancel", "expire"):
-            if change.kind == "expire" and row.lobby_message_id:
+        if change.kind == ChangeKind.RESUME:
+            # After a restart: the table is posted afresh with a note. The old one stays: its
+            # buttons still answer (My hand always; a turn button there says it is out of date).
+            await self.post_table(row.id, repost=True, note=translate("table.restarted", loc))
+            return
+        if change.kind in CLOSING:
+            if change.kind == ChangeKind.EXPIRE and row.lobby_message_id:
                 content, _ = lobby_message(row, loc, closed=translate("lobby.expired", loc))
                 image = await self.lobby_picture(row)
                 await self._edit(row.channel_id, row.lobby_message_id, content=content, view=None,
@@ -88,31 +99,37 @@ class Announcer:
                                  view=None)
             return
         game = change.engine or self.service.engine(row)
-        if change.kind == "remind":
+        if change.kind == ChangeKind.REMIND:
             seat = row.by_seat(change.seat or "")
             if seat is not None:
                 await self._post_turn(row, seat.user_id, translate("turn.reminder", loc, user=f"<@{seat.user_id}>")
                                       + clock_text(row, game, loc))
             return
-        if change.kind == "start":
+        if change.kind == ChangeKind.START:
             await self.post_table(row.id, repost=True)
         else:
             self.request_table(row)
-        if change.kind == "timeout" and change.seat:
-            seat = row.by_seat(change.seat)
-            if seat is not None:
-                key = "turn.resigned_timeouts" if change.resigned_by_timeouts else "turn.timed_out"
-                await self._channel(row.channel_id).send(translate(key, loc, name=nm(seat.name)))
-        if change.deal_over and change.kind in ("move", "timeout", "window", "resign", "bot"):
+        if change.kind == ChangeKind.TIMEOUT:
+            await self._timed_out(row, change)
+        if change.deal_over and change.kind in DEAL_ENDING:
             await self._post_deal_end(row, game)
         if change.game_over:
             await self._delete_turn_message(row)
-            results = await repo.results_of(self.service.db, row.id)
-            content, view = final_message(row, game, list(results), loc)
+            content, view = final_message(row, game, await self.service.results(row.id), loc)
             await self._channel(row.channel_id).send(content, view=view)
             return
         if change.turn_changed and not game.hand_over:
             await self._announce_turn(row, game)
+
+    async def _timed_out(self, row: GameRow, change: Change) -> None:
+        """Who ran out of time, from the engine's events; the third timeout in a row also resigned
+        the seat (the service adds that resignation to the same change)."""
+        out = {e.seat for e in change.events if e.kind == EventKind.RESIGNED}
+        for event in change.events:
+            seat = row.by_seat(event.seat or "") if event.kind == EventKind.TIMED_OUT else None
+            if seat is not None:
+                key = "turn.resigned_timeouts" if seat.seat in out else "turn.timed_out"
+                await self._channel(row.channel_id).send(translate(key, row.locale, name=nm(seat.name)))
 
     async def _announce_turn(self, row: GameRow, game: Game) -> None:
         loc = row.locale
@@ -123,7 +140,7 @@ class Announcer:
         if not users:  # only computer players to act: nobody to call, and the last call is over
             await self._delete_turn_message(row)
             return
-        if game.phase == "window":
+        if game.phase == Phase.WINDOW:
             text = translate("turn.window", loc, users=" ".join(f"<@{u}>" for u in users))
         else:
             text = translate("turn.yours", loc, user=f"<@{users[0]}>", variant=variant_name(row.variant, loc))
@@ -179,7 +196,7 @@ class Announcer:
         """Edit the table message in place, or post it afresh when asked, when it is old (Discord
         caps edits of old messages) or buried under other messages; an edit that fails re-posts once."""
         row = await self.service.get(game_id)
-        if row is None or row.status not in ("playing", "finished") or not row.record:
+        if row is None or row.status not in TABLED or not row.record:
             return
         game = self.service.engine(row)
         from renderers import render_table
@@ -206,15 +223,6 @@ class Announcer:
         """The ``on_message`` listener: one more message under the table of that channel."""
         if message.author.id != getattr(self.client.user, "id", None):
             self._under_table[message.channel.id] = self._under_table.get(message.channel.id, 0) + 1
-
-    async def resumed(self, game_id: int) -> None:
-        """After a restart: the table of a running game is posted afresh with a note. The old table
-        stays: its buttons still answer (My hand always; a turn button from an older version says
-        so and points to the fresh table)."""
-        row = await self.service.get(game_id)
-        if row is None:
-            return
-        await self.post_table(row.id, repost=True, note=translate("table.restarted", row.locale))
 
     async def drain(self, timeout: float) -> int:
         """Wait up to ``timeout`` s for the pending table edits; the number still unfinished."""

@@ -23,7 +23,6 @@ import hashlib
 import json
 import logging
 import re
-import time
 
 import discord
 from discord import app_commands
@@ -32,7 +31,7 @@ from discord.ext import commands
 from bot.announcer import Announcer
 from bot.config import Settings
 from bot.i18n import catalog
-from bot.service import GameService
+from bot.service import Change, GameService
 from bot.store import Database, repo
 from cogs.guard import Guard
 
@@ -101,10 +100,11 @@ class RummyBot(commands.Bot):
         for name in EXTENSIONS:
             await self.load_extension(name)
         await self.sync_commands()
-        # Only the games running before this start are resumed (not ones started meanwhile).
-        running = [row.id for row in await repo.active_games(self.db) if row.status == "playing"]
+        # Recovery comes before the clock serves any deadline: a turn whose timer ran out while
+        # the bot was down is given back whole, not timed out at the first tick.
+        resumed = await self._resume_games()
         self._clock_task = asyncio.create_task(self._clock(), name="rummy-clock")
-        asyncio.create_task(self._after_restart(running), name="rummy-restart")  # noqa: RUF006
+        asyncio.create_task(self._announce_resumed(resumed), name="rummy-restart")  # noqa: RUF006
         # Rendering is ~1 s of warm-up: do it in a thread so the first table is as fast as the rest.
         from renderers import warm_up
 
@@ -127,21 +127,28 @@ class RummyBot(commands.Bot):
             await repo.set_meta(tx, key, digest)
         log.info("slash commands synced (%s)", "guild" if guild else "global")
 
-    async def _after_restart(self, running: list[int]) -> None:
-        """After a restart: every running game's table is posted afresh with a note, and running
-        turn timers get a full turn again (players should not lose a turn to our downtime)."""
-        await self.wait_until_ready()
-        for game_id in running:
-            row = await self.service.get(game_id)
-            if row is None or row.status != "playing":
-                continue
+    async def _resume_games(self) -> list[Change]:
+        """Every game that was running when the bot stopped, resumed by the service (a whole turn
+        for the player to move: nobody loses a turn to our downtime)."""
+        resumed = []
+        for game_id in await self.service.running_games():
             try:
-                if row.turn_deadline is not None and row.timer_minutes:
-                    await self.service.set_messages(row.id, turn_deadline=time.time() + row.timer_minutes * 60,
-                                                    turn_reminded=0)
-                await self.announcer.resumed(row.id)
+                change = await self.service.resume(game_id)
             except Exception:
-                log.exception("could not resume game %s", row.id)
+                log.exception("could not resume game %s", game_id)
+                continue
+            if change is not None:
+                resumed.append(change)
+        return resumed
+
+    async def _announce_resumed(self, resumed: list[Change]) -> None:
+        """Once connected: each resumed game's table is posted afresh with the restart note."""
+        await self.wait_until_ready()
+        for change in resumed:
+            try:
+                await self.announcer.announce(change)
+            except Exception:
+                log.exception("could not post the table of resumed game %s", change.game.id)
 
     async def _clock(self) -> None:
         """Serve every stored deadline. Polls once a second: deadlines live in SQLite, so a restart
@@ -168,8 +175,8 @@ class RummyBot(commands.Bot):
                 continue
             ending, season, schedule = done
             try:
-                await self.announcer.announce_season(schedule["channel_id"], guild_id, ending, season.number,
-                                                     schedule["locale"])
+                await self.announcer.announce_season(schedule.channel_id, guild_id, ending, season.number,
+                                                     schedule.locale)
             except discord.HTTPException as exc:
                 log.warning("season %s of server %s started; announcing it failed: %s", season.number, guild_id, exc)
 

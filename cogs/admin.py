@@ -24,7 +24,7 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot.i18n import translate
-from bot.service import FinishedGame, GameService, Refusal
+from bot.service import FinishedGame, GameService, GameStatus, Refusal
 from cogs.base import L, RummyClient, channel_game, client_of, guild_locale, user_locale
 from cogs.guard import guarded
 from cogs.standings import audit_message
@@ -144,8 +144,8 @@ class AdminCog(commands.Cog, name="AdminCog"):
         if schedule is None:
             text = translate("schedule.off", loc)
         else:
-            text = translate("schedule.set", loc, every=translate(f"schedule.every.{schedule['every']}", loc),
-                             when=int(schedule["next_at"]), channel=f"<#{schedule['channel_id']}>")
+            text = translate("schedule.set", loc, every=translate(f"schedule.every.{schedule.every}", loc),
+                             when=int(schedule.next_at), channel=f"<#{schedule.channel_id}>")
         await interaction.followup.send(text, ephemeral=True)
 
     @admin.command(name=L("kick", "cmd.kick"), description=L("Take a player out of this channel's lobby or game",
@@ -159,7 +159,7 @@ class AdminCog(commands.Cog, name="AdminCog"):
         change = await self.service.kick(row.id, interaction.user.id, member.id)
         await interaction.followup.send(
             translate("kick.done", user_locale(interaction), name=nm(member.display_name)), ephemeral=True)
-        if change.game.status == "lobby":
+        if change.game.status == GameStatus.LOBBY:
             await self.bot.announcer.update_lobby_message(change.game)
         await self.bot.announcer.announce(change)
 

@@ -21,8 +21,7 @@ from discord.app_commands import locale_str
 
 from bot.config import Settings
 from bot.i18n import locale_of
-from bot.service import Change, GameService, Refusal
-from bot.store import GameRow  # TODO(issue 14): from bot.service once it re-exports the rows
+from bot.service import Change, GameRow, GameService, Refusal
 from renderers import Rendered
 
 T = TypeVar("T")

@@ -8,7 +8,8 @@ ever built for the seat of ``interaction.user.id`` (never one named in a custom_
 in an ephemeral message. ``move_from_hand`` turns a verb and the selected cards into an RGN move
 (``bot.moves.build_move``), asking which meld when several accept the cards.
 What it is not: no rules: which moves are legal, which melds accept cards and whether the table may
-be rearranged are the engine's answers (``Game.legal_moves``, ``accepts``); the service plays them.
+be rearranged are the engine's answers (``Game.legal_moves``, ``meld_targets``, ``can_rearrange``),
+and so is the order of the cards (``bot.engine.group_hand``); the service plays the moves.
 """
 
 from __future__ import annotations
@@ -19,17 +20,16 @@ from typing import Any
 
 import discord
 
-from bot.engine import Game
+from bot.engine import SORTS, Game, group_hand
 from bot.moves import build_move, card_text, table_move, table_text
-from bot.service import Refusal, Stale
-from bot.store import GameRow  # TODO(issue 14): from bot.service
+from bot.service import GameRow, GameStatus, Refusal, Stale
 from cogs.base import client_of, user_locale
 from cogs.guard import guarded, say
 from cogs.ui import file_of, nm, t, variant_name
 
 PAGE = 25  # Discord: at most 25 options in a select
 HAND_PAGES = 2  # two selects: hands up to 50 cards (a 21-card dummy hand fits in one page)
-SORT_NAMES = ("suit", "rank", "melds")
+SORT_NAMES = SORTS  # suit, rank, melds: a hand message's sort is an index into these
 # Which hand buttons exist, in the order shown; a button appears when its verb is legal now.
 HAND_VERBS = ("draw", "take", "pass", "meld", "layoff", "swap", "discard", "knock", "claim", "cut", "allow",
               "done", "auto", "table")
@@ -134,8 +134,6 @@ def submitted_text(components: Any, custom_id: str) -> str:
 # ---------------------------------------------------------------------------- the message
 def hand_order(game: Game, seat: str, sort: int) -> list[str]:
     """The hand in the order the picture shows it, which the codes and the select follow too."""
-    from renderers.hand import group_hand
-
     groups, _ = group_hand(game.view(seat), SORT_NAMES[sort])
     return [c for g in groups for c in g.cards]
 
@@ -177,7 +175,7 @@ def hand_message(row: GameRow, game: Game, seat: str, state: HandState, locale: 
                                                 default=bool(state.mask >> i & 1)))
         view.add_item(HandSelect(page, state, options, placeholder=t("hand.pick", locale, page=page + 1)))
     verbs = [v for v in HAND_VERBS if any(m.split()[0] == v for m in legal)]
-    if legal and "table" not in verbs and can_rearrange(game, seat):
+    if legal and "table" not in verbs and game.can_rearrange(seat):
         verbs.append("table")  # the suggestions list at most 200 table moves; the player may know another
     buttons: list[discord.ui.Item[Any]] = []
     for verb in verbs:
@@ -192,17 +190,6 @@ def hand_message(row: GameRow, game: Game, seat: str, state: HandState, locale: 
     for item in buttons[: rows_left * 5]:
         view.add_item(item)
     return "\n".join(lines), view
-
-
-def can_rearrange(game: Game, seat: str) -> bool:
-    """Whether ``table`` moves are allowed to this seat now (rules.md §4.3 tradicional: from the
-    first turn; §3.10 rami with ``table_manipulation``: once opened), in the play phase."""
-    if game.phase != "play" or game.current_seat != seat:
-        return False
-    if game.variant == "tradicional":
-        return True
-    values = getattr(game.rules, "values", {})
-    return game.variant == "rami" and bool(values.get("table_manipulation")) and seat in game.opened
 
 
 def target_message(state: HandState, verb: str, targets: list[int], locale: str) -> tuple[str, discord.ui.View]:
@@ -220,7 +207,7 @@ async def send_hand(interaction: discord.Interaction, row: GameRow, *, engine: G
     seat = row.seat_of(interaction.user.id)
     if seat is None:
         raise Refusal("not_seated")
-    if row.status != "playing" and not (row.status == "finished" and engine is not None):
+    if row.status != GameStatus.PLAYING and not (row.status == GameStatus.FINISHED and engine is not None):
         raise Refusal("not_playing")
     client = client_of(interaction)
     game = engine if engine is not None else client.service.engine(row)
@@ -318,7 +305,7 @@ async def move_from_hand(interaction: discord.Interaction, game: Game, seat: str
             raise Refusal("pick_cards")
         if arg is not None:
             return build_move(verb, cards, to=arg)
-        targets = [n for n in range(1, len(game.table) + 1) if game.accepts(seat, build_move(verb, cards, to=n))]
+        targets = game.meld_targets(seat, verb, cards)
         if len(targets) == 1:
             return build_move(verb, cards, to=targets[0])
         if not targets:

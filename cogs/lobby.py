@@ -16,13 +16,15 @@ import discord
 
 from bot.engine import PLAYERS
 from bot.i18n import timer_text
-from bot.service import Refusal
-from bot.store import GameRow  # TODO(issue 14): from bot.service
+from bot.service import ChangeKind, GameRow, GameStatus, Refusal
 from cogs.base import client_of, user_locale
 from cogs.guard import guarded
 from cogs.ui import file_of, nm, t, variant_name
 from renderers import LobbyInfo
 
+# How the lobby picture shows each status (``renderers.LobbyInfo.status``).
+PICTURED = {GameStatus.LOBBY: "open", GameStatus.PLAYING: "started", GameStatus.FINISHED: "started",
+            GameStatus.CANCELLED: "cancelled", GameStatus.EXPIRED: "expired"}
 LOBBY_ID = re.compile(r"rummy:(?P<verb>join|leave|start|cancel|bot|unbot):(?P<game>[0-9]{1,12})")
 
 
@@ -74,11 +76,10 @@ def lobby_message(row: GameRow, locale: str, *, closed: str | None = None) -> tu
 def lobby_info(row: GameRow) -> LobbyInfo:
     """What the lobby picture shows (``renderers.LobbyInfo``)."""
     lo, hi = PLAYERS[row.variant]
-    status = {"lobby": "open", "playing": "started", "finished": "started"}.get(row.status, row.status)
     host = next((s.name for s in row.seats if s.user_id == row.host_id), "")
     options = tuple(tuple(w.split("=", 1)) for w in row.options.split() if "=" in w)
     return LobbyInfo(row.variant, options, tuple(s.name for s in row.seats), host, lo, hi, row.timer_minutes,
-                     status if status in ("open", "started", "cancelled", "expired") else "cancelled")
+                     PICTURED.get(row.status, "cancelled"))
 
 
 @guarded
@@ -117,18 +118,18 @@ async def lobby_action(interaction: discord.Interaction, verb: str, game_id: int
         change = await service.start(game_id, user.id)
     loc = change.game.locale
     closed = None
-    if change.game.status == "cancelled":
+    if change.game.status == GameStatus.CANCELLED:
         closed = t("lobby.cancelled", loc)
-    elif change.game.status == "playing":
+    elif change.game.status == GameStatus.PLAYING:
         closed = t("lobby.started", loc)
-    if change.kind == "cancel" and row.status == "playing":
+    if change.kind == ChangeKind.CANCEL and row.status == GameStatus.PLAYING:
         closed = t("game.cancelled", loc)
     content, view = lobby_message(change.game, loc, closed=closed)
     image = await client.announcer.lobby_picture(change.game)
-    if edit and row.status == "lobby":
+    if edit and row.status == GameStatus.LOBBY:
         await interaction.edit_original_response(content=content, view=view, attachments=[file_of(image)])
     else:
         await interaction.followup.send(t(f"lobby.done.{verb}", user_locale(interaction)), ephemeral=True)
-        if row.status == "lobby":
+        if row.status == GameStatus.LOBBY:
             await client.announcer.update_lobby_message(change.game, content, view, image)
     await client.announcer.announce(change)

@@ -23,8 +23,7 @@ from discord.ext import commands
 from bot.engine import VARIANTS
 from bot.i18n import translate
 from bot.moves import build_move, describe_move, normalize_move, rank_moves
-from bot.service import GameService, Refusal
-from bot.store import GameRow  # TODO(issue 14): from bot.service
+from bot.service import GameRow, GameService, GameStatus, Refusal
 from cogs.base import L, RummyClient, channel_game, guild_locale, user_locale
 from cogs.guard import guarded
 from cogs.hand import (
@@ -158,7 +157,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
         if not self.bot.guard.typing_allowed(interaction.user.id):
             return []
         row = await self.service.in_channel(interaction.channel_id or 0)
-        if row is None or row.status != "playing":
+        if row is None or row.status != GameStatus.PLAYING:
             return []
         seat = row.seat_of(interaction.user.id)
         if seat is None:
@@ -194,7 +193,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
     @guarded
     async def table(self, interaction: discord.Interaction) -> None:
         row = await channel_game(interaction)
-        if row.status != "playing":
+        if row.status != GameStatus.PLAYING:
             raise Refusal("not_playing")
         await interaction.response.send_message(translate("table.reposting", user_locale(interaction)),
                                                 ephemeral=True)
@@ -234,7 +233,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
         text = scores_message(found, table, games, loc, variant=v, reader=interaction.user.id)
         schedule = await self.service.season_schedule(interaction.guild_id) if found.ended_at is None else None
         if schedule is not None:
-            when = f"<t:{int(schedule['next_at'])}:R>"
+            when = f"<t:{int(schedule.next_at)}:R>"
             text = (text + "\n" + translate("scores.next", loc, when=when))[:2000]
         from renderers.standings import render_standings
 
@@ -293,7 +292,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
             raise Refusal("no_replay")
         game = self.service.engine(row)
         deal = game.public_view().deal_number - (0 if game.hand_over else 1)
-        if deal < 1 or deal < getattr(game, "first_deal", 1):
+        if deal < 1 or deal < game.first_deal:
             raise Refusal("no_replay")
         await interaction.response.defer(thinking=True)  # public: the replay is for the channel
         from renderers import render_replay

@@ -16,10 +16,9 @@ from typing import Any
 
 import discord
 
-from bot.engine import Game
+from bot.engine import Game, Phase
 from bot.moves import build_move
-from bot.service import Refusal
-from bot.store import GameRow  # TODO(issue 14): from bot.service
+from bot.service import GameRow, Refusal, ResultRow
 from cogs.base import client_of
 from cogs.guard import guarded
 from cogs.hand import send_hand
@@ -61,7 +60,7 @@ def table_message(row: GameRow, game: Game, locale: str, *, note: str | None = N
         lines.append(t("table.line.game_over", locale))
     elif game.hand_over:
         lines.append(t("table.line.deal_over", locale, deal=view_.deal_number))
-    elif view_.phase == "window":
+    elif view_.phase == Phase.WINDOW:
         lines.append(t("table.line.window", locale, names=", ".join(nm(row.names.get(s, s)) for s in view_.actors))
                      + clock_text(row, game, locale))
     elif game.current_seat is not None:
@@ -93,14 +92,13 @@ def deal_end_message(row: GameRow, game: Game, locale: str, pause: float) -> tup
     return "\n".join(lines)[:2000], view
 
 
-def final_message(row: GameRow, game: Game, results: Sequence[Any], locale: str) -> tuple[str, discord.ui.View]:
+def final_message(row: GameRow, game: Game, results: Sequence[ResultRow], locale: str) -> tuple[str, discord.ui.View]:
     """The end of the game: the winners, everybody's place and score, and a Rematch button."""
     names = {s.user_id: nm(s.name) for s in row.seats}
     winners = ", ".join(nm(row.names.get(w, w)) for w in game.winners) or "-"
     lines = [t("final.title", locale, variant=variant_name(row.variant, locale), winners=winners, game=row.id)]
     for r in results:
-        lines.append(t("final.line", locale, place=r["place"], name=names.get(r["user_id"], "?"),
-                       score=r["score"]))
+        lines.append(t("final.line", locale, place=r.place, name=names.get(r.user_id, "?"), score=r.score))
     view = discord.ui.View(timeout=None)
     view.add_item(TableButton("rematch", row.id, label=t("button.rematch", locale),
                               style=discord.ButtonStyle.success))

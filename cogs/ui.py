@@ -15,10 +15,10 @@ from typing import Any
 
 import discord
 
-from bot.engine import Game
+from bot.engine import Game, Phase
 from bot.i18n import format_number, translate
 from bot.moves import describe_move
-from bot.store import GameRow  # TODO(issue 14): from bot.service
+from bot.service import GameRow, GameStatus
 from renderers import Rendered
 
 
@@ -50,9 +50,9 @@ def last_move_text(row: GameRow, game: Game, locale: str) -> str:
 def clock_text(row: GameRow, game: Game, locale: str) -> str:
     """" · ⏱ time's up in 4 minutes" while a person's turn timer (or a claim window) runs, else "".
     Discord shows ``<t:…:R>`` as a countdown in the reader's own language and clock."""
-    if row.status != "playing" or game.hand_over or not game.actors:
+    if row.status != GameStatus.PLAYING or game.hand_over or not game.actors:
         return ""
-    if game.phase == "window":
+    if game.phase == Phase.WINDOW:
         deadline = row.window_deadline
     else:
         seat = row.by_seat(game.actors[0])
