@@ -33,7 +33,8 @@ from cogs.lobby import lobby_info, lobby_message
 from cogs.standings import scores_message, standings_info
 from cogs.table import deal_end_message, final_message, table_message
 from cogs.ui import clock_text, file_of, nm, variant_name
-from renderers import Rendered
+from renderers import Rendered, render_lobby, render_result, render_table
+from renderers.standings import render_standings
 
 log = logging.getLogger(__name__)
 
@@ -166,8 +167,6 @@ class Announcer:
             await self.service.set_messages(row.id, turn_message_id=None)
 
     async def _post_deal_end(self, row: GameRow, game: Game) -> None:
-        from renderers import render_result
-
         image = await self.render(render_result, game.public_view(), locale=row.locale, names=row.names)
         content, view = deal_end_message(row, game, row.locale, self.service.deal_pause)
         kwargs: dict[str, Any] = {"file": file_of(image)}
@@ -199,8 +198,6 @@ class Announcer:
         if row is None or row.status not in TABLED or not row.record:
             return
         game = self.service.engine(row)
-        from renderers import render_table
-
         image = await self.render(render_table, game.public_view(), locale=row.locale, names=row.names)
         content, view = table_message(row, game, row.locale, note=note)
         channel = self._channel(row.channel_id)
@@ -233,8 +230,6 @@ class Announcer:
 
     # ------------------------------------------------------------------ lobbies, seasons, notices
     async def lobby_picture(self, row: GameRow) -> Rendered:
-        from renderers import render_lobby
-
         return await self.render(render_lobby, lobby_info(row), locale=row.locale)
 
     async def post_lobby(self, row: GameRow) -> None:
@@ -259,8 +254,6 @@ class Announcer:
 
     async def announce_season(self, channel_id: int, guild_id: int, ending: int, number: int, locale: str) -> None:
         """The closing standings of the season that ended, for everybody, in the server's language."""
-        from renderers.standings import render_standings
-
         old, table, games = await self.service.scores(guild_id, ending)
         text = translate("season.announce", locale, number=number, ended=ending) + "\n\n" + scores_message(
             old, table, games, locale)

@@ -13,7 +13,6 @@ transaction, and the announcer (``bot.announcer``) posts what is public.
 
 from __future__ import annotations
 
-import logging
 import re
 import time
 from typing import Any, cast
@@ -29,8 +28,6 @@ from cogs.base import L, RummyClient, channel_game, client_of, guild_locale, use
 from cogs.guard import guarded
 from cogs.standings import audit_message
 from cogs.ui import nm, variant_name
-
-log = logging.getLogger(__name__)
 
 CONFIRM_SECONDS = 60
 SEASON_ID = re.compile(r"rummy:season:(?P<ending>[0-9]{1,6}):(?P<manager>[0-9]{1,20}):(?P<until>[0-9]{1,12})")

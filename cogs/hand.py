@@ -26,6 +26,7 @@ from bot.service import GameRow, GameStatus, Refusal, Stale
 from cogs.base import client_of, user_locale
 from cogs.guard import guarded, say
 from cogs.ui import file_of, nm, t, variant_name
+from renderers import render_hand
 
 PAGE = 25  # Discord: at most 25 options in a select
 HAND_PAGES = 2  # two selects: hands up to 50 cards (a 21-card dummy hand fits in one page)
@@ -215,8 +216,6 @@ async def send_hand(interaction: discord.Interaction, row: GameRow, *, engine: G
     state = state or HandState(row.id, row.version)
     if state.version != row.version:
         state = HandState(row.id, row.version, 0, state.sort)
-    from renderers import render_hand
-
     picked = frozenset(i for i in range(state.mask.bit_length()) if state.mask >> i & 1)
     image = await client.announcer.render(render_hand, game.view(seat.seat), sort=SORT_NAMES[state.sort],
                                           locale=loc, selected=picked)

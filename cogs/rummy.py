@@ -12,7 +12,6 @@ public table or turn messages (``bot.announcer``).
 
 from __future__ import annotations
 
-import logging
 from typing import Any, cast
 
 import discord
@@ -40,8 +39,8 @@ from cogs.lobby import LOBBY_ID, LobbyButton, lobby_action, lobby_message
 from cogs.standings import history_message, scores_message, standings_info, stats_message
 from cogs.table import TABLE_ID, TableButton
 from cogs.ui import file_of
-
-log = logging.getLogger(__name__)
+from renderers import render_replay
+from renderers.standings import render_standings
 
 HISTORY_GAMES = 15  # games listed by /rummy history
 
@@ -235,8 +234,6 @@ class RummyCog(commands.Cog, name="RummyCog"):
         if schedule is not None:
             when = f"<t:{int(schedule.next_at)}:R>"
             text = (text + "\n" + translate("scores.next", loc, when=when))[:2000]
-        from renderers.standings import render_standings
-
         info = standings_info(found, table, games, variant=v, reader=interaction.user.id)
         image = await self.bot.announcer.render(render_standings, info, locale=loc)
         await interaction.followup.send(text, file=file_of(image), ephemeral=not share)
@@ -295,8 +292,6 @@ class RummyCog(commands.Cog, name="RummyCog"):
         if deal < 1 or deal < game.first_deal:
             raise Refusal("no_replay")
         await interaction.response.defer(thinking=True)  # public: the replay is for the channel
-        from renderers import render_replay
-
         image = await self.bot.announcer.render(render_replay, row.record, deal=deal, locale=row.locale,
                                                 names=row.names)
         await interaction.followup.send(translate("replay.title", row.locale, deal=deal), file=file_of(image))

@@ -8,21 +8,19 @@ What it is not: no queries (``GameService.scores``/``audit``), no decisions, no 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from bot.seasons import PlayerStats, Standing
 from bot.service import AuditAction, AuditRow, FinishedGame, SeasonRow
 from cogs.ui import nm, t, variant_name
+from renderers.standings import StandingsInfo
 
 SHOWN = 15  # lines of standings; the reader's own line is added below when they are further down
 LIMIT = 2000  # Discord: characters in a message
 
 
 def standings_info(season: SeasonRow, table: Sequence[Standing], games: int, *, variant: str | None = None,
-                   reader: int | None = None) -> Any:
+                   reader: int | None = None) -> StandingsInfo:
     """What the standings picture shows (``renderers.standings.StandingsInfo``)."""
-    from renderers.standings import StandingsInfo
-
     rows = tuple((s.rank, s.name, s.points, s.wins, s.games) for s in table)
     mine = next((i for i, s in enumerate(table) if s.user_id == reader), None)
     return StandingsInfo(season.number, games, rows, variant, season.ended_at is not None, mine)
