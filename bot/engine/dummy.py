@@ -15,6 +15,7 @@ from typing import Any
 
 from .cards import JOKER, card_code, display_key, make_deck, parse_rank
 from .errors import IllegalMove
+from .events import Phase
 from .game import Event, Game
 from .meldgen import MAX_COMBOS, hand_meld_candidates
 from .melds import MeldRules, Placed, Reading, entry_code, natural_extends, read_meld
@@ -131,7 +132,7 @@ class DummyRummy(Game):
             self.contract[seat] = n
         for seat, n in layout.get("cuts", {}).items():
             self.cuts[seat] = n
-        if self.phase not in ("draw", "play"):
+        if self.phase not in (Phase.DRAW, Phase.PLAY):
             raise IllegalMove("bad_layout", f"dummy positions start in phase draw or play, not {self.phase}", {})
 
     # ---------------------------------------------------------------- contracts (§5.3, §5.4)
@@ -158,7 +159,7 @@ class DummyRummy(Game):
         return " + ".join(f"{kind} of {size}" for kind, size in CONTRACTS[self.contracts[seat]])
 
     def move_meld(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("play")
+        self.need_phase(Phase.PLAY)
         if seat in self.opened:
             raise IllegalMove("already_laid_down", "after laying down your contract you may not meld again (§5.5)", {})
         readings = self.parse_melds(seat, args)
@@ -177,7 +178,7 @@ class DummyRummy(Game):
         return events, "meld " + " | ".join(self.meld_text(r) for r in readings)
 
     def move_layoff(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("play")
+        self.need_phase(Phase.PLAY)
         if seat not in self.opened:
             raise IllegalMove("not_laid_down", "lay down your contract before laying off (§5.5)", {})
         if self.laid_turn and not self.rules["layoff_same_turn"]:
@@ -238,7 +239,7 @@ class DummyRummy(Game):
             )
 
     def move_discard(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("play")
+        self.need_phase(Phase.PLAY)
         card = self.parse_discard(seat, args)
         self.check_discard(seat, card)
         self.hands[seat].remove(card)
@@ -260,7 +261,7 @@ class DummyRummy(Game):
                 and self.cuts[s] < self.rules["cuts_per_hand"]
             ]
             if eligible:
-                self.phase = "window"
+                self.phase = Phase.WINDOW
                 self.window_pending = eligible
                 self.cut_requests = []
                 self.deciding = False
@@ -278,7 +279,7 @@ class DummyRummy(Game):
 
     # ---------------------------------------------------------------- cut-ins (§5.5)
     def move_cut(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("window")
+        self.need_phase(Phase.WINDOW)
         self.no_args(args, "cut")
         if self.deciding:
             raise IllegalMove("wrong_phase", "the next player is deciding on the cut-in", {})
@@ -287,7 +288,7 @@ class DummyRummy(Game):
         return [Event("cut_requested", seat, {}), *self.after_request()], "cut"
 
     def move_pass(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("window")
+        self.need_phase(Phase.WINDOW)
         self.no_args(args, "pass")
         if self.deciding:
             raise IllegalMove("wrong_phase", "take the discard or allow the cut-in", {})
@@ -298,14 +299,14 @@ class DummyRummy(Game):
         if self.window_pending:
             return []
         if not self.cut_requests:
-            self.phase = "draw"
+            self.phase = Phase.DRAW
             return []
         self.deciding = True
         self.window_pending = [self.seats[self.turn]]  # §5.5: the next player decides
         return [Event("cut_decision", self.seats[self.turn], {"requests": list(self.cut_requests)})]
 
     def move_take(self, seat: str, args: str) -> tuple[list[Event], str]:
-        if self.phase == "window":
+        if self.phase == Phase.WINDOW:
             if not self.deciding:
                 raise IllegalMove("wrong_phase", "wait for the cut-in window to close", {})
             self.no_args(args, "take")
@@ -313,11 +314,11 @@ class DummyRummy(Game):
             self.deciding = False
             self.window_pending = []
             self.cut_requests = []
-            self.phase = "draw"
+            self.phase = Phase.DRAW
         return super().move_take(seat, args)
 
     def move_allow(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("window")
+        self.need_phase(Phase.WINDOW)
         self.no_args(args, "allow")
         if not self.deciding:
             raise IllegalMove("wrong_phase", "nobody has asked to cut in", {})
@@ -330,7 +331,7 @@ class DummyRummy(Game):
         self.deciding = False
         self.window_pending = []
         self.cut_requests = []
-        self.phase = "draw"
+        self.phase = Phase.DRAW
         return [Event("cut_in", winner, {"card": card_code(card), "extra": len(extra)})], "allow"
 
     # ---------------------------------------------------------------- scoring (§5.6)
@@ -375,7 +376,7 @@ class DummyRummy(Game):
         return sorted(self.active, key=lambda s: (-self.contract.get(s, 1), self.totals[s]))
 
     def timeout_moves(self, seat: str) -> list[Event]:
-        if self.phase == "window":
+        if self.phase == Phase.WINDOW:
             return self.play(seat, "allow" if self.deciding else "pass")
         return super().timeout_moves(seat)
 
@@ -383,11 +384,11 @@ class DummyRummy(Game):
     def legal_moves(self, seat: str) -> list[str]:
         if seat not in self.actors:
             return []
-        if self.phase == "window":
+        if self.phase == Phase.WINDOW:
             if self.deciding:
                 return (["take"] if seat not in self.opened else []) + ["allow"]
             return ["cut", "pass"]
-        if self.phase == "draw":
+        if self.phase == Phase.DRAW:
             return ["draw"] + (["take"] if self.discard and seat not in self.opened else [])
         hand = self.hands[seat]
         moves: list[str] = []

@@ -15,6 +15,7 @@ from typing import Any
 
 from .cards import JOKER, card_code, codes, display_key, make_deck, parse_card
 from .errors import IllegalMove
+from .events import Phase
 from .game import Event, Game, Number, TableMeld, placed_entries
 from .meldgen import combos_reaching, hand_meld_candidates
 from .melds import MeldRules, Placed, natural_extends, read_meld
@@ -99,9 +100,9 @@ class Rami(TableManipulation, Game):
         super().after_layout(layout)
         for seat, points in layout.get("credits", {}).items():
             self.credits[seat] = points
-        if self.phase not in ("draw", "play"):
+        if self.phase not in (Phase.DRAW, Phase.PLAY):
             raise IllegalMove("bad_layout", f"rami has no phase {self.phase}", {"phase": self.phase})
-        if self.phase == "play":
+        if self.phase == Phase.PLAY:
             self.snapshot_turn()
 
     @property
@@ -254,7 +255,7 @@ class Rami(TableManipulation, Game):
 
     # ---------------------------------------------------------------- draw / take (§3.4, §3.7)
     def move_draw(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("draw")
+        self.need_phase(Phase.DRAW)
         self.no_args(args, "draw")  # before the snapshot: a refused move changes nothing
         self.snapshot_turn()
         return super().move_draw(seat, args)
@@ -268,7 +269,7 @@ class Rami(TableManipulation, Game):
         return self.renew_stock(seat, pile, shuffle=True)
 
     def move_take(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("draw")
+        self.need_phase(Phase.DRAW)
         mode = self.rules["discard_mode"]
         if mode in ("none", "one_way"):
             raise IllegalMove("no_taking", "the discard pile cannot be taken in this game", {"mode": mode})
@@ -298,7 +299,7 @@ class Rami(TableManipulation, Game):
         self.hands[seat].extend(reversed(taken))
         self.took = deepest
         self.must_play = deepest
-        self.phase = "play"
+        self.phase = Phase.PLAY
         text = f"take {card_code(deepest)}" if words else "take"
         return [Event("took", seat, {"cards": codes(taken)})], text
 
@@ -312,7 +313,7 @@ class Rami(TableManipulation, Game):
 
     # ---------------------------------------------------------------- meld / layoff / swap
     def move_meld(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("play")
+        self.need_phase(Phase.PLAY)
         readings = self.parse_melds(seat, args)
         value = sum(self.meld_value(r.kind, r.cards, r.stands) for r in readings)
         opening = seat not in self.opened
@@ -346,7 +347,7 @@ class Rami(TableManipulation, Game):
             raise IllegalMove("joker_not_replayed", "the retrieved joker must go into a new meld this turn", {})
 
     def move_layoff(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("play")
+        self.need_phase(Phase.PLAY)
         self.need_opened(seat, "lay off")
         if any(w.upper().startswith("JK") for w in args.rpartition(" to ")[0].split()):
             raise IllegalMove("joker_layoff", "a joker cannot extend an existing meld (§3.3)", {})
@@ -363,7 +364,7 @@ class Rami(TableManipulation, Game):
         return events + self.after_placing(seat), text
 
     def move_swap(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("play")
+        self.need_phase(Phase.PLAY)
         if self.rules["retrieval_requires_opened"]:
             self.need_opened(seat, "retrieve a joker")
         try:
@@ -434,7 +435,7 @@ class Rami(TableManipulation, Game):
 
     # ---------------------------------------------------------------- ending the turn
     def move_discard(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("play")
+        self.need_phase(Phase.PLAY)
         card = self.parse_discard(seat, args)
         self.check_turn_can_end(seat)
         self.hands[seat].remove(card)
@@ -449,7 +450,7 @@ class Rami(TableManipulation, Game):
 
     def move_done(self, seat: str, args: str) -> tuple[list[Event], str]:
         """``discard_mode=none``: the turn ends without a discard (§3.7)."""
-        self.need_phase("play")
+        self.need_phase(Phase.PLAY)
         self.no_args(args, "done")
         self.check_turn_can_end(seat)
         self.end_turn()
@@ -465,7 +466,7 @@ class Rami(TableManipulation, Game):
     # ---------------------------------------------------------------- timeout (§0.4, §3.9)
     def timeout_moves(self, seat: str) -> list[Event]:
         events: list[Event] = []
-        if self.phase == "play" and self.obligations(seat) and self.turn_start is not None:
+        if self.phase == Phase.PLAY and self.obligations(seat) and self.turn_start is not None:
             snap = self.turn_start
             self.hands[seat] = list(snap["hand"])
             self.stock = list(snap["stock"])
@@ -475,7 +476,7 @@ class Rami(TableManipulation, Game):
             del self.ledger[snap["ledger"] :]
             self.placed = set(snap["placed"])
             self.opened = set(snap["opened"])
-            self.phase = "draw"
+            self.phase = Phase.DRAW
             self.took = self.drawn = self.must_play = None
             self.pending_jokers = 0
             self.opened_this_turn = False
@@ -487,9 +488,9 @@ class Rami(TableManipulation, Game):
                 self.credits[seat] = self.credits.get(seat, 0) - PENALTY
                 self.ledger.append((seat, -PENALTY, "penalty", {"reason": "turn_timed_out_illegal"}))
             events.append(Event("penalty", seat, {"points": PENALTY}))
-        if self.phase == "draw":
+        if self.phase == Phase.DRAW:
             events += self.play(seat, "draw")
-        if self.hand_over or self.phase != "play":
+        if self.hand_over or self.phase != Phase.PLAY:
             return events
         if self.rules["discard_mode"] == "none":
             return events + self.play(seat, "done")
@@ -598,7 +599,7 @@ class Rami(TableManipulation, Game):
     def legal_moves(self, seat: str) -> list[str]:
         if seat not in self.actors:
             return []
-        if self.phase == "draw":
+        if self.phase == Phase.DRAW:
             moves = ["draw"]
             mode = self.rules["discard_mode"]
             if seat in self.opened and self.discard and mode in ("simple", "multiple"):

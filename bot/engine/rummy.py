@@ -14,6 +14,7 @@ from typing import Any
 from . import views as v
 from .cards import JOKER, card_code, codes, display_key, make_deck
 from .errors import IllegalMove
+from .events import Phase
 from .game import Event, Game, Number, norm, placed_entries
 from .meldgen import hand_meld_candidates
 from .melds import MeldRules, Placed, entry_code, natural_extends, parse_entry, read_meld
@@ -75,7 +76,7 @@ class BasicRummy(Game):
         return False
 
     def move_meld(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("play")
+        self.need_phase(Phase.PLAY)
         readings = self.parse_melds(seat, args)
         used = sum(len(r.cards) for r in readings)
         left = len(self.hands[seat]) - used
@@ -105,7 +106,7 @@ class BasicRummy(Game):
         return events, text
 
     def move_layoff(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("play")
+        self.need_phase(Phase.PLAY)
         index, reading, cards = self.parse_layoff(seat, args)
         meld = self.on_table[index]
         if self.opt("layoff_requires_own_meld") and meld.owner != seat and seat not in self.melded:
@@ -155,7 +156,7 @@ class BasicRummy(Game):
         return True
 
     def move_discard(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("play")
+        self.need_phase(Phase.PLAY)
         card = self.parse_discard(seat, args)
         self.hands[seat].remove(card)
         self.discard.append(card)
@@ -252,7 +253,7 @@ class BasicRummy(Game):
     def legal_moves(self, seat: str) -> list[str]:
         if seat not in self.actors:
             return []
-        if self.phase == "draw":
+        if self.phase == Phase.DRAW:
             return ["draw", "take"] if self.discard else ["draw"]
         hand = self.hands[seat]
         moves: list[str] = []
@@ -349,8 +350,8 @@ class Wrotham(BasicRummy):
     def expected_count_ok(self, seat: str, count: int) -> bool:
         return 1 <= count <= 9
 
-    def start_phase(self) -> str:
-        return "play"  # §1.9: the starting player holds 8 and begins by discarding
+    def start_phase(self) -> Phase:
+        return Phase.PLAY  # §1.9: the starting player holds 8 and begins by discarding
 
     def verbs(self) -> tuple[str, ...]:
         return ("draw", "take", "meld", "layoff", "swap", "discard")
@@ -368,7 +369,7 @@ class Wrotham(BasicRummy):
         return Game.swap_moves(self, seat)
 
     def move_swap(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("play")
+        self.need_phase(Phase.PLAY)
         card, index, reading = self.parse_swap(seat, args)
         return self.apply_swap(seat, card, index, reading), f"swap {card_code(card)} to {index + 1}"
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from .cards import JOKER, card_code, codes
 from .errors import IllegalMove
+from .events import Phase
 from .melds import Placed, Reading, describe_readings, parse_entry, read_meld
 
 MAX_TABLE_MOVES = 200
@@ -95,7 +96,7 @@ class TableManipulation:
     def move_table(self, seat: str, args: str) -> tuple[list[Any], str]:
         from .game import Event, TableMeld
 
-        self.need_phase("play")  # type: ignore[attr-defined]
+        self.need_phase(Phase.PLAY)  # type: ignore[attr-defined]
         self.table_allowed(seat)
         if not args.strip():
             raise IllegalMove("bad_move", "write the whole new table: table 3C 4C 5C | 6H 6D 6C", {})

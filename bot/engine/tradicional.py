@@ -12,6 +12,7 @@ from typing import Any
 
 from .cards import card_code, parse_card
 from .errors import IllegalMove
+from .events import Phase
 from .game import Event
 from .meldgen import hand_meld_candidates
 from .melds import MeldRules, natural_extends
@@ -77,14 +78,14 @@ class Tradicional(TableManipulation, BasicRummy):
 
     def move_meld(self, seat: str, args: str) -> tuple[list[Any], str]:
         if self.rules["opt5_two_turns"]:
-            self.need_phase("play")
+            self.need_phase(Phase.PLAY)
             readings = self.parse_melds(seat, args)
             self.check_two_turns(seat, len(self.hands[seat]) - sum(len(r.cards) for r in readings))
         return super().move_meld(seat, args)
 
     def move_layoff(self, seat: str, args: str) -> tuple[list[Any], str]:
         if self.rules["opt5_two_turns"]:
-            self.need_phase("play")
+            self.need_phase(Phase.PLAY)
             _, _, cards = self.parse_layoff(seat, args)
             self.check_two_turns(seat, len(self.hands[seat]) - len(cards))
         return super().move_layoff(seat, args)
@@ -102,7 +103,7 @@ class Tradicional(TableManipulation, BasicRummy):
 
     def after_layout(self, layout: dict) -> None:  # type: ignore[override]
         super().after_layout(layout)
-        if self.phase == "draw" and not self.stock:
+        if self.phase == Phase.DRAW and not self.stock:
             self.restock()  # a position may start a turn with an empty stock (§4.4)
 
     # ---------------------------------------------------------------- restock (§4.4)
@@ -145,7 +146,7 @@ class Tradicional(TableManipulation, BasicRummy):
             nxt = self.turn
             eligible = [self.seats[i] for i in self.claim_order(discarder) if i not in (discarder, nxt)]
             if eligible:
-                self.phase = "window"
+                self.phase = Phase.WINDOW
                 self.window_pending = eligible
                 self.claims = {}
                 events.append(Event("claim_window", seat, {"card": card_code(self.discard[-1])}))
@@ -170,7 +171,7 @@ class Tradicional(TableManipulation, BasicRummy):
         return bool(hand_meld_candidates([*hand, card], self.meld_rules, must=card))
 
     def move_claim(self, seat: str, args: str) -> tuple[list[Any], str]:
-        self.need_phase("window")
+        self.need_phase(Phase.WINDOW)
         words = args.split()
         if len(words) != 1:
             raise IllegalMove("bad_move", "write claim and the card you leave in its place: claim KD", {})
@@ -189,7 +190,7 @@ class Tradicional(TableManipulation, BasicRummy):
         return events + self.maybe_close_window(), f"claim {card_code(give)}"
 
     def move_pass(self, seat: str, args: str) -> tuple[list[Any], str]:
-        self.need_phase("window")
+        self.need_phase(Phase.WINDOW)
         self.no_args(args, "pass")
         self.window_pending.remove(seat)
         return [Event("passed", seat, {}), *self.maybe_close_window()], "pass"
@@ -197,7 +198,7 @@ class Tradicional(TableManipulation, BasicRummy):
     def maybe_close_window(self) -> list[Any]:
         if self.window_pending:
             return []
-        self.phase = "draw"
+        self.phase = Phase.DRAW
         if not self.claims:
             return []
         discarder = self.seat_before(self.turn)
@@ -219,9 +220,9 @@ class Tradicional(TableManipulation, BasicRummy):
         return index
 
     def timeout_moves(self, seat: str) -> list[Event]:
-        if self.phase == "window":
+        if self.phase == Phase.WINDOW:
             return self.play(seat, "pass")
-        if self.phase == "draw" and not self.stock:
+        if self.phase == Phase.DRAW and not self.stock:
             events = self.play(seat, "take")
             card = self.timeout_discard(seat)
             return events + self.play(seat, f"discard {card_code(card)}")
@@ -231,12 +232,12 @@ class Tradicional(TableManipulation, BasicRummy):
     def legal_moves(self, seat: str) -> list[str]:
         if seat not in self.actors:
             return []
-        if self.phase == "window":
+        if self.phase == Phase.WINDOW:
             card = self.discard[-1]
             return [f"claim {card_code(g)}" for g in sorted(set(self.hands[seat])) if self.claim_ok(seat, card, g)] + [
                 "pass"
             ]
-        if self.phase == "draw":
+        if self.phase == Phase.DRAW:
             return (["draw"] if self.stock else []) + (["take"] if self.discard else [])
         moves = super().legal_moves(seat)
         tables = [m for m in self.table_moves(seat) if self.table_ok(seat, m)]
