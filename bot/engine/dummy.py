@@ -61,6 +61,14 @@ def parse_card_values(text: str) -> tuple[tuple[int, ...], int]:
 class DummyRummy(Game):
     """``dummy``: 2-4 players, 108 cards, 13 cards dealt, contracts 1-12."""
 
+    # Hooks overridden. Deal: ``deck`` (108 cards), ``deal_size``, ``expected_count_ok``,
+    # ``after_layout`` / ``layout_from_tags`` ([Contract], [Cuts]), ``_reset_deal_state``.
+    # Turns: ``verbs`` with ``move_meld`` / ``move_layoff`` / ``move_discard`` and the cut-in
+    # moves ``move_cut`` / ``move_pass`` / ``move_allow``, ``move_take`` (the next player's answer
+    # to a cut-in), ``check_take`` / ``check_discard`` (§5.5), ``stock_empty``, ``on_turn_limit``
+    # (void), ``timeout_moves``. Scores: ``value`` (card_values, §5.6), ``placing``. Also
+    # ``make_meld_rules``, ``legal_moves`` and ``contracts``.
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.contract: dict[str, int] = {}
         self.cuts: dict[str, int] = {}

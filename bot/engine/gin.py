@@ -37,6 +37,14 @@ _HIGH_FIRST = tuple((-VALUES[c % 13], c) for c in range(52))  # discard order: h
 class GinRummy(Game):
     """``gin``: two players, ten cards, knock at ``knock_limit`` or less."""
 
+    # Hooks overridden. Deal: ``deal_size`` (10), ``start_phase`` (the upcard offer, §2.3.1),
+    # ``expected_count_ok``, ``after_layout`` (layoff positions, the wall), ``_reset_deal_state``.
+    # Turns: ``verbs`` with ``move_pass`` / ``move_knock`` / ``move_layoff`` / ``move_done`` /
+    # ``move_auto``, ``move_draw`` / ``move_take`` (upcard offer, the wall), ``after_draw`` (dead
+    # hand, §2.6), ``check_discard`` (the wall's forced knock), ``on_turn_limit`` (void),
+    # ``timeout_moves`` (pass, auto), ``next_dealer_index`` (§2.7). Also ``make_meld_rules`` and
+    # ``legal_moves``.
+
     def __init__(self, *args: object, **kwargs: object) -> None:
         self.knocker: str | None = None
         self.knock_deadwood = 0

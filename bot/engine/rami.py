@@ -26,6 +26,16 @@ from .table import TableManipulation
 class Rami(TableManipulation, RamiScoring, Game):
     """``rami``: 2-8 players, 2-4 decks with jokers, 14 cards, no upcard."""
 
+    # Hooks overridden. Deal: ``deck`` (2-4 decks, §3.1), ``deal_size`` (14), ``has_upcard`` (no),
+    # ``expected_count_ok``, ``after_layout`` / ``layout_from_tags`` ([Credits]),
+    # ``_reset_deal_state``. Turns: ``verbs`` with ``move_meld`` / ``move_layoff`` / ``move_swap`` /
+    # ``move_discard`` / ``move_done``, ``move_draw`` / ``move_take`` (turn snapshot, §3.7),
+    # ``stock_empty`` (§3.7), ``parse_discard`` / ``check_discard`` (obligations), ``end_turn``,
+    # ``on_turn_limit`` (void), ``timeout_moves`` (§3.9), ``rearranging_allowed`` and
+    # ``swap_open_suits`` (§3.6). TableManipulation: ``table_allowed``, ``check_table_after``,
+    # ``after_table``. Scores (RamiScoring): ``value``, ``placing``. Also ``make_meld_rules``,
+    # ``legal_moves``.
+
     has_upcard = False
     swap_open_suits = False  # §3.6: only an unambiguous joker may be retrieved
 

@@ -26,6 +26,11 @@ DEAL_SIZES = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}  # rules.md §1.1
 class BasicRummy(Game):
     """``basic``: rules.md §1.1-1.8."""
 
+    # Hooks overridden. Deal: ``deal_size`` (§1.1), ``expected_count_ok``. Turns: ``verbs`` with
+    # ``move_meld`` / ``move_layoff`` / ``move_discard``, ``stock_empty`` (§1.4), ``on_turn_limit``
+    # (scored as blocked, §0.4), ``swap_moves`` (none). Scores: ``card_values`` (ace_mode, §1.7),
+    # ``placing``. Also ``make_meld_rules`` and ``legal_moves``. House rules read through ``opt``.
+
     def opt(self, name: str) -> Any:
         """A house rule of §1.7 (variants built on this one fix some of them)."""
         return self.rules[name]
@@ -333,6 +338,12 @@ class BasicRummy(Game):
 
 class Wrotham(BasicRummy):
     """``wrotham``: rules.md §1.9. Six deals; three wild jokers; 8 cards to the starting player."""
+
+    # Hooks overridden (on top of BasicRummy). Deal: ``deck`` (three jokers), ``deal_size`` (8/7),
+    # ``has_upcard`` (no), ``start_phase`` (play: the starter discards), ``expected_count_ok``.
+    # Turns: ``verbs`` + ``move_swap``, ``swap_moves``. Scores: ``joker_value`` (15). BasicRummy's
+    # own hooks: ``all_seven_deal`` / ``all_seven_moves`` (deals 4-6), ``candidate_meld_words``,
+    # ``layoff_words`` (wild placements), ``check_game_end`` (six deals). Also ``make_meld_rules``.
 
     has_upcard = False
     joker_value = 15  # §1.9 [rec]: a joker left in hand counts 15

@@ -23,6 +23,14 @@ from .table import TableManipulation
 class Tradicional(TableManipulation, BasicRummy):
     """``tradicional``: 2-4 players, one 52-card deck, no jokers."""
 
+    # Hooks overridden (on top of BasicRummy). Deal: ``after_layout`` (restock), ``_reset_deal_state``.
+    # Turns: ``verbs`` + ``move_claim`` / ``move_pass`` (option 2), ``move_meld`` / ``move_layoff``
+    # (option 5), ``move_discard`` (claim window), ``end_turn`` (restock, §4.4), ``stock_empty``,
+    # ``on_turn_limit`` (void), ``timeout_moves``, ``rearranging_allowed`` (§4.3). BasicRummy's
+    # ``opt`` fixes the §1.7 house rules tradicional settles. TableManipulation:
+    # ``check_table_after``, ``after_table``. Scores: ``card_values`` (ace 11 with options 3-4).
+    # Also ``make_meld_rules``, ``legal_moves`` and ``public_view`` (option 1: the visible pile).
+
     def _reset_deal_state(self) -> None:
         super()._reset_deal_state()
         self.claims: dict[str, int] = {}
