@@ -4,8 +4,9 @@ Each player works through the contracts of §5.3 on their own; a contract is lai
 ``meld A | B`` move and nothing else is ever melded that deal; layoffs come on later turns; the
 turn always ends with a discard, which may not be a card that could be laid off. A player who
 laid down advances to the next contract when the deal ends. Cut-ins open a window after each
-discard (``cut`` / ``pass``, then the next player ``take`` / ``allow``). Nothing here knows
-Discord or SQL.
+discard: the other seats ``cut`` or ``pass``; from the first request on, the next player may
+``take`` the discard or ``allow`` the cut-in at any time, and priority is settled when the window
+closes. Nothing here knows Discord or SQL.
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ class DummyRummy(Game):
         self.laid_turn = False
         self.cut_requests: list[str] = []
         self.deciding = False
+        self.allowed = False
         super().__init__(*args, **kwargs)
         self.contract = {s: 1 for s in self.seats}
         values, self.joker_value = parse_card_values(self.rules["card_values"])
@@ -119,6 +121,7 @@ class DummyRummy(Game):
         self.laid_turn = False
         self.cut_requests = []
         self.deciding = False
+        self.allowed = False
 
     @property
     def contracts(self) -> dict[str, int]:
@@ -272,7 +275,7 @@ class DummyRummy(Game):
                 self.phase = Phase.WINDOW
                 self.window_pending = eligible
                 self.cut_requests = []
-                self.deciding = False
+                self.deciding = self.allowed = False
                 events.append(Event("cut_window", seat, {"card": card_code(card)}))
         return events, f"discard {card_code(card)}"
 
@@ -286,61 +289,84 @@ class DummyRummy(Game):
         return out
 
     # ---------------------------------------------------------------- cut-ins (§5.5)
+    # notation.md "Windows": every eligible seat is in ``actors`` until it acts or passes. The
+    # seats that may ask (``cut`` / ``pass``) are there from the discard on; the next player, who
+    # decides (``take`` / ``allow``), joins them with the first request and may answer at once,
+    # before or after the seats in between. ``deciding``: the next player is still to answer;
+    # ``allowed``: they allowed while others could still ask, so the cut-in is granted, by
+    # priority, when the last of those answers.
+    def decider(self) -> str:
+        return self.seats[self.turn]  # the next player (§5.5), whose turn starts after the window
+
     def move_cut(self, seat: str, args: str) -> tuple[list[Event], str]:
         self.need_phase(Phase.WINDOW)
         self.no_args(args, "cut")
-        if self.deciding:
-            raise IllegalMove("wrong_phase", "the next player is deciding on the cut-in", {})
+        if seat == self.decider():
+            raise IllegalMove("wrong_phase", "take the discard or allow the cut-in", {})
         self.window_pending.remove(seat)
         self.cut_requests.append(seat)
-        return [Event("cut_requested", seat, {}), *self.after_request()], "cut"
+        events = [Event("cut_requested", seat, {})]
+        if not self.deciding and not self.allowed:
+            self.deciding = True
+            self.window_pending.insert(0, self.decider())  # first in seat order after the discarder
+            events.append(Event("cut_decision", self.decider(), {"requests": list(self.cut_requests)}))
+        return events + self.after_request(), "cut"
 
     def move_pass(self, seat: str, args: str) -> tuple[list[Event], str]:
         self.need_phase(Phase.WINDOW)
         self.no_args(args, "pass")
-        if self.deciding:
+        if seat == self.decider():
             raise IllegalMove("wrong_phase", "take the discard or allow the cut-in", {})
         self.window_pending.remove(seat)
         return [Event("passed", seat, {}), *self.after_request()], "pass"
 
     def after_request(self) -> list[Event]:
+        """Close the window once every seat in it has answered."""
         if self.window_pending:
             return []
         if not self.cut_requests:
             self.phase = Phase.DRAW
             return []
-        self.deciding = True
-        self.window_pending = [self.seats[self.turn]]  # §5.5: the next player decides
-        return [Event("cut_decision", self.seats[self.turn], {"requests": list(self.cut_requests)})]
+        return self.grant_cut()
+
+    def close_window(self) -> None:
+        self.deciding = False
+        self.allowed = False
+        self.window_pending = []
+        self.cut_requests = []
+        self.phase = Phase.DRAW
 
     def move_take(self, seat: str, args: str) -> tuple[list[Event], str]:
         if self.phase == Phase.WINDOW:
-            if not self.deciding:
+            if seat != self.decider() or not self.deciding:
                 raise IllegalMove("wrong_phase", "wait for the cut-in window to close", {})
             self.no_args(args, "take")
             self.check_take(seat)
-            self.deciding = False
-            self.window_pending = []
-            self.cut_requests = []
-            self.phase = Phase.DRAW
+            self.close_window()  # the next player takes the discard as their draw: no cut-in
         return super().move_take(seat, args)
 
     def move_allow(self, seat: str, args: str) -> tuple[list[Event], str]:
         self.need_phase(Phase.WINDOW)
         self.no_args(args, "allow")
-        if not self.deciding:
+        if seat != self.decider() or not self.deciding:
             raise IllegalMove("wrong_phase", "nobody has asked to cut in", {})
-        # Priority: the requester nearest after the next player in turn order (§5.5).
+        self.deciding = False
+        self.window_pending.remove(seat)
+        if self.window_pending:  # others may still ask: the cut-in is granted when they have answered
+            self.allowed = True
+            return [Event("allowed", seat, {})], "allow"
+        return self.grant_cut(), "allow"
+
+    def grant_cut(self) -> list[Event]:
+        """The requester nearest after the next player in turn order wins (§5.5): the discard and
+        the top ``cut_extra_cards`` of the stock, without a discard."""
         winner = next(s for s in self.order_after(self.turn) if s in self.cut_requests)
         card = self.discard.pop()
         extra = [self.stock.pop() for _ in range(min(self.rules["cut_extra_cards"], len(self.stock)))]
         self.hands[winner] += [card, *extra]
         self.cuts[winner] += 1
-        self.deciding = False
-        self.window_pending = []
-        self.cut_requests = []
-        self.phase = Phase.DRAW
-        return [Event("cut_in", winner, {"card": card_code(card), "extra": len(extra)})], "allow"
+        self.close_window()
+        return [Event("cut_in", winner, {"card": card_code(card), "extra": len(extra)})]
 
     # ---------------------------------------------------------------- scoring (§5.6)
     def end_out(self, winner: str) -> list[Event]:
@@ -385,7 +411,7 @@ class DummyRummy(Game):
 
     def timeout_moves(self, seat: str) -> list[Event]:
         if self.phase == Phase.WINDOW:
-            return self.play(seat, "allow" if self.deciding else "pass")
+            return self.play(seat, "allow" if seat == self.decider() else "pass")
         return super().timeout_moves(seat)
 
     # ---------------------------------------------------------------- legal moves
@@ -393,7 +419,7 @@ class DummyRummy(Game):
         if seat not in self.actors:
             return []
         if self.phase == Phase.WINDOW:
-            if self.deciding:
+            if seat == self.decider():  # the next player, asked to answer a cut-in
                 return (["take"] if seat not in self.opened else []) + ["allow"]
             return ["cut", "pass"]
         if self.phase == Phase.DRAW:
