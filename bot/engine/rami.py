@@ -2,8 +2,8 @@
 
 What it is: the rami turn. The opening is one ``meld A | B`` move worth ``first_meld_min``
 (§3.5); a retrieved joker (§3.6) or a taken discard (§3.7) is an obligation that must be met
-before the turn ends, checked exactly by ``feasible``; a timeout with one open rolls the turn back
-and costs 300 (§3.9). What it is not: the points (card values,
+before the turn ends, checked exactly by ``feasible``; a timeout with one open returns the turn to
+its state right after the draw (never drawing again) and costs 300 (§3.9). What it is not: the points (card values,
 credits, bonuses, elimination: ``rami_scoring.py``), table moves (manipulation, ``table.py``),
 Discord or SQL.
 """
@@ -111,7 +111,8 @@ class Rami(TableManipulation, RamiScoring, Game):
 
     # ---------------------------------------------------------------- turn obligations
     def snapshot_turn(self) -> None:
-        """The turn's state before the draw, for the timeout rollback (§3.9)."""
+        """The turn's state right after its draw or take, for the timeout rollback (§0.4, §3.9:
+        "the drawn card stays in the hand"); a position in phase play starts there."""
         seat = self.seats[self.turn]
         self.turn_start = {
             "hand": list(self.hands[seat]),
@@ -122,8 +123,30 @@ class Rami(TableManipulation, RamiScoring, Game):
             "ledger": len(self.ledger),
             "placed": set(self.placed),
             "opened": set(self.opened),
-            "phase": self.phase,
+            "drawn": self.drawn,
+            "took": self.took,
+            "took_keep": self.took_keep,
         }
+
+    def roll_back_turn(self, seat: str) -> None:
+        """§3.9: the table and the hand go back to the snapshot; the obligations lapse (the penalty
+        answers for them) and the turn stands right after its draw, in phase play."""
+        snap = self.turn_start
+        assert snap is not None
+        self.hands[seat] = list(snap["hand"])
+        self.stock = list(snap["stock"])
+        self.discard = list(snap["discard"])
+        self.on_table = [TableMeld(m.kind, list(m.cards), list(m.stands), m.owner) for m in snap["table"]]
+        self.credits = dict(snap["credits"])
+        del self.ledger[snap["ledger"] :]
+        self.placed = set(snap["placed"])
+        self.opened = set(snap["opened"])
+        self.drawn, self.took, self.took_keep = snap["drawn"], snap["took"], snap["took_keep"]
+        self.must_play = None
+        self.pending_jokers = 0
+        self.opened_this_turn = False
+        self.own_only = True
+        self.phase = Phase.PLAY
 
     def obligations(self, seat: str) -> list[str]:
         out = []
@@ -218,10 +241,10 @@ class Rami(TableManipulation, RamiScoring, Game):
 
     # ---------------------------------------------------------------- draw / take (§3.4, §3.7)
     def move_draw(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase(Phase.DRAW)
-        self.no_args(args, "draw")  # before the snapshot: a refused move changes nothing
-        self.snapshot_turn()
-        return super().move_draw(seat, args)
+        events, text = super().move_draw(seat, args)
+        if self.phase == Phase.PLAY:
+            self.snapshot_turn()  # after the draw (a refused draw raised above and changed nothing)
+        return events, text
 
     def stock_empty(self, seat: str) -> list[Event]:
         """§3.7: shuffle the discard pile into a new stock; with none, the round ends blocked."""
@@ -256,13 +279,13 @@ class Rami(TableManipulation, RamiScoring, Game):
                 f"{card_code(deepest)} may be taken only if you can play it this turn (§3.7)",
                 {"card": card_code(deepest)},
             )
-        self.snapshot_turn()
         del self.discard[-depth:]
         self.must_play_keep = self.took_keep = self.hands[seat].count(deepest)
         self.hands[seat].extend(reversed(taken))
         self.took = deepest
         self.must_play = deepest
         self.phase = Phase.PLAY
+        self.snapshot_turn()  # the take is the turn's draw (§3.7)
         text = f"take {card_code(deepest)}" if words else "take"
         return [Event("took", seat, {"cards": codes(taken)})], text
 
@@ -430,20 +453,8 @@ class Rami(TableManipulation, RamiScoring, Game):
     def timeout_moves(self, seat: str) -> list[Event]:
         events: list[Event] = []
         if self.phase == Phase.PLAY and self.obligations(seat) and self.turn_start is not None:
-            snap = self.turn_start
-            self.hands[seat] = list(snap["hand"])
-            self.stock = list(snap["stock"])
-            self.discard = list(snap["discard"])
-            self.on_table = [TableMeld(m.kind, list(m.cards), list(m.stands), m.owner) for m in snap["table"]]
-            self.credits = dict(snap["credits"])
-            del self.ledger[snap["ledger"] :]
-            self.placed = set(snap["placed"])
-            self.opened = set(snap["opened"])
-            self.phase = Phase.DRAW
-            self.took = self.drawn = self.must_play = None
-            self.pending_jokers = 0
-            self.opened_this_turn = False
-            self.own_only = True
+            # §0.4, §3.9: back to right after the draw, never a second draw; then the discard.
+            self.roll_back_turn(seat)
             events += self.charge_penalty(seat)
         if self.phase == Phase.DRAW:
             events += self.play(seat, "draw")
