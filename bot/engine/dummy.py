@@ -16,7 +16,7 @@ from typing import Any
 
 from .cards import JOKER, card_code, display_key, make_deck, parse_rank
 from .errors import IllegalMove
-from .events import Phase
+from .events import EventKind, Phase
 from .game import Event, Game
 from .meldgen import MAX_COMBOS, hand_meld_candidates
 from .melds import MeldRules, Placed, Reading, entry_code, natural_extends, read_meld
@@ -185,7 +185,7 @@ class DummyRummy(Game):
         events = self.add_melds(seat, readings)
         self.opened.add(seat)
         self.laid_turn = True
-        events.append(Event("laid_down", seat, {"contract": self.contracts[seat]}))
+        events.append(Event(EventKind.LAID_DOWN, seat, {"contract": self.contracts[seat]}))
         return events, "meld " + " | ".join(self.meld_text(r) for r in readings)
 
     def move_layoff(self, seat: str, args: str) -> tuple[list[Event], str]:
@@ -255,7 +255,7 @@ class DummyRummy(Game):
         self.check_discard(seat, card)
         self.hands[seat].remove(card)
         self.discard.append(card)
-        events = [Event("discarded", seat, {"card": card_code(card)})]
+        events = [Event(EventKind.DISCARDED, seat, {"card": card_code(card)})]
         if not self.hands[seat]:
             return events + self.end_out(seat), f"discard {card_code(card)}"
         discarder = self.turn
@@ -276,7 +276,7 @@ class DummyRummy(Game):
                 self.window_pending = eligible
                 self.cut_requests = []
                 self.deciding = self.allowed = False
-                events.append(Event("cut_window", seat, {"card": card_code(card)}))
+                events.append(Event(EventKind.CUT_WINDOW, seat, {"card": card_code(card)}))
         return events, f"discard {card_code(card)}"
 
     def order_after(self, index: int) -> list[str]:
@@ -305,11 +305,11 @@ class DummyRummy(Game):
             raise IllegalMove("wrong_phase", "take the discard or allow the cut-in", {})
         self.window_pending.remove(seat)
         self.cut_requests.append(seat)
-        events = [Event("cut_requested", seat, {})]
+        events = [Event(EventKind.CUT_REQUESTED, seat, {})]
         if not self.deciding and not self.allowed:
             self.deciding = True
             self.window_pending.insert(0, self.decider())  # first in seat order after the discarder
-            events.append(Event("cut_decision", self.decider(), {"requests": list(self.cut_requests)}))
+            events.append(Event(EventKind.CUT_DECISION, self.decider(), {"requests": list(self.cut_requests)}))
         return events + self.after_request(), "cut"
 
     def move_pass(self, seat: str, args: str) -> tuple[list[Event], str]:
@@ -318,7 +318,7 @@ class DummyRummy(Game):
         if seat == self.decider():
             raise IllegalMove("wrong_phase", "take the discard or allow the cut-in", {})
         self.window_pending.remove(seat)
-        return [Event("passed", seat, {}), *self.after_request()], "pass"
+        return [Event(EventKind.PASSED, seat, {}), *self.after_request()], "pass"
 
     def after_request(self) -> list[Event]:
         """Close the window once every seat in it has answered."""
@@ -354,7 +354,7 @@ class DummyRummy(Game):
         self.window_pending.remove(seat)
         if self.window_pending:  # others may still ask: the cut-in is granted when they have answered
             self.allowed = True
-            return [Event("allowed", seat, {})], "allow"
+            return [Event(EventKind.ALLOWED, seat, {})], "allow"
         return self.grant_cut(), "allow"
 
     def grant_cut(self) -> list[Event]:
@@ -366,7 +366,7 @@ class DummyRummy(Game):
         self.hands[winner] += [card, *extra]
         self.cuts[winner] += 1
         self.close_window()
-        return [Event("cut_in", winner, {"card": card_code(card), "extra": len(extra)})]
+        return [Event(EventKind.CUT_IN, winner, {"card": card_code(card), "extra": len(extra)})]
 
     # ---------------------------------------------------------------- scoring (§5.6)
     def end_out(self, winner: str) -> list[Event]:
@@ -379,7 +379,7 @@ class DummyRummy(Game):
         self.won[winner] += 1
         self.advance_contracts()
         self.close_deal("out", winner, self.hand_results())
-        return [Event("went_out", winner, {}), *self.check_game_end()]
+        return [Event(EventKind.WENT_OUT, winner, {}), *self.check_game_end()]
 
     def advance_contracts(self) -> None:
         for s in self.opened:
@@ -389,7 +389,7 @@ class DummyRummy(Game):
         self.begin_scoring()
         self.void = True
         self.close_deal("void", None, self.hand_results())
-        return [Event("deal_void", None, {"reason": reason})]
+        return [Event(EventKind.DEAL_VOID, None, {"reason": reason})]
 
     def on_turn_limit(self) -> None:
         self.end_void("turn_limit")
@@ -404,7 +404,7 @@ class DummyRummy(Game):
         self.game_over = True
         self.final_scores = dict(self.totals)
         self.winners = [s for s in done if self.totals[s] == low]
-        return [Event("game_over", None, {"winners": list(self.winners)})]
+        return [Event(EventKind.GAME_OVER, None, {"winners": list(self.winners)})]
 
     def placing(self) -> list[str]:
         return sorted(self.active, key=lambda s: (-self.contract.get(s, 1), self.totals[s]))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from . import views as v
 from .cards import CODES, card_code, codes, display_key, parse_card
 from .errors import IllegalMove
-from .events import Phase
+from .events import EventKind, Phase
 from .game import Event, Game, TableMeld
 from .melds import MeldRules, parse_entry
 from .rgn import split_melds
@@ -133,7 +133,7 @@ class GinRummy(Game):
             self.turn = self.seat_after(self.dealer)  # both passed: the non-dealer draws from the stock
             self.phase = Phase.DRAW
             self.must_draw_stock = True
-        return [Event("passed", seat, {})], "pass"
+        return [Event(EventKind.PASSED, seat, {})], "pass"
 
     def move_take(self, seat: str, args: str) -> tuple[list[Event], str]:
         if self.phase == Phase.UPCARD:
@@ -188,7 +188,7 @@ class GinRummy(Game):
         card = self.parse_discard(seat, args)
         self.hands[seat].remove(card)
         self.discard.append(card)
-        events = [Event("discarded", seat, {"card": card_code(card)})]
+        events = [Event(EventKind.DISCARDED, seat, {"card": card_code(card)})]
         if self.last_turn:
             if self.rules["dead_hand"] == "wall":
                 self.end_turn()
@@ -292,7 +292,7 @@ class GinRummy(Game):
         text = f"knock {card_code(card)} :" + "".join(
             (" | " if i else " ") + self.meld_text_of(m) for i, m in enumerate(self.on_table)
         )
-        events = [Event("knocked", seat, {"card": card_code(card), "deadwood": dead, "gin": dead == 0})]
+        events = [Event(EventKind.KNOCKED, seat, {"card": card_code(card), "deadwood": dead, "gin": dead == 0})]
         defender = self.other
         self.turn = self.seats.index(defender)
         self.phase = Phase.LAYOFF
@@ -379,7 +379,7 @@ class GinRummy(Game):
         ]
         self.revealed = {s: list(self.hands[s]) for s in self.seats}
         self.close_deal(outcome, winner, seats)
-        events = [Event("deal_over", winner, {"outcome": outcome, "knocker": k, "defender": d})]
+        events = [Event(EventKind.DEAL_OVER, winner, {"outcome": outcome, "knocker": k, "defender": d})]
         return events + self.check_game_end()
 
     def end_void(self, reason: str) -> list[Event]:
@@ -388,7 +388,7 @@ class GinRummy(Game):
         self.winner_of_deal = None
         seats = [v.SeatResult(s, tuple(self.hand(s)), (), tuple(self.hand(s)), 0, (), 0) for s in self.seats]
         self.close_deal("void", None, seats)
-        return [Event("deal_void", None, {"reason": reason})]
+        return [Event(EventKind.DEAL_VOID, None, {"reason": reason})]
 
     def check_game_end(self) -> list[Event]:
         target = self.rules["target"]
@@ -412,7 +412,7 @@ class GinRummy(Game):
             self.final_scores[seat] += points
         self.game_over = True
         self.winners = [leader]
-        return [Event("game_over", None, {"winners": [leader]})]
+        return [Event(EventKind.GAME_OVER, None, {"winners": [leader]})]
 
     def next_dealer_index(self) -> int:
         winner = getattr(self, "winner_of_deal", None)

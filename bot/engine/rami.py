@@ -15,7 +15,7 @@ from typing import Any
 
 from .cards import JOKER, card_code, codes, display_key, make_deck, parse_card
 from .errors import IllegalMove
-from .events import Phase
+from .events import EventKind, Phase
 from .game import Event, Game, Number, TableMeld, placed_entries
 from .meldgen import combos_reaching, hand_meld_candidates
 from .melds import MeldRules, Placed, natural_extends, read_meld
@@ -287,7 +287,7 @@ class Rami(TableManipulation, RamiScoring, Game):
         self.phase = Phase.PLAY
         self.snapshot_turn()  # the take is the turn's draw (§3.7)
         text = f"take {card_code(deepest)}" if words else "take"
-        return [Event("took", seat, {"cards": codes(taken)})], text
+        return [Event(EventKind.TOOK, seat, {"cards": codes(taken)})], text
 
     def can_place(self, seat: str, card: int, extra: list[int]) -> bool:
         """Whether ``card`` could be placed this turn: laid off on a table meld, or in a new meld with
@@ -321,7 +321,7 @@ class Rami(TableManipulation, RamiScoring, Game):
         if opening:
             self.opened.add(seat)
             self.opened_this_turn = True
-            events.append(Event("opened", seat, {"value": value}))
+            events.append(Event(EventKind.OPENED, seat, {"value": value}))
         text = "meld " + " | ".join(self.meld_text(r) for r in readings)
         return events + self.after_placing(seat), text
 
@@ -395,7 +395,7 @@ class Rami(TableManipulation, RamiScoring, Game):
         if left == 0:
             return self.end_out(seat, final_discard=False)
         if left <= 3:
-            events.append(Event("few_cards", seat, {"count": left}))  # §3.4: announced automatically
+            events.append(Event(EventKind.FEW_CARDS, seat, {"count": left}))  # §3.4: announced automatically
         return events
 
     # ---------------------------------------------------------------- table manipulation (§3.10)
@@ -426,11 +426,11 @@ class Rami(TableManipulation, RamiScoring, Game):
         self.check_turn_can_end(seat)
         self.hands[seat].remove(card)
         self.discard.append(card)
-        events = [Event("discarded", seat, {"card": card_code(card)})]
+        events = [Event(EventKind.DISCARDED, seat, {"card": card_code(card)})]
         if not self.hands[seat]:
             return events + self.end_out(seat, final_discard=True), f"discard {card_code(card)}"
         if len(self.hands[seat]) <= 3:
-            events.append(Event("few_cards", seat, {"count": len(self.hands[seat])}))
+            events.append(Event(EventKind.FEW_CARDS, seat, {"count": len(self.hands[seat])}))
         self.end_turn()
         return events, f"discard {card_code(card)}"
 
@@ -440,7 +440,7 @@ class Rami(TableManipulation, RamiScoring, Game):
         self.no_args(args, "done")
         self.check_turn_can_end(seat)
         self.end_turn()
-        return [Event("turn_ended", seat, {})], "done"
+        return [Event(EventKind.TURN_ENDED, seat, {})], "done"
 
     def end_turn(self) -> None:
         self.reset_turn()

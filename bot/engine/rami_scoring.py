@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import JOKER
-from .events import Event
+from .events import Event, EventKind
 from .layout import TableMeld
 from .scoring import Number
 
@@ -95,7 +95,7 @@ class RamiScoring:
         points = PENALTY if self.elimination else -PENALTY
         self.credits[seat] = self.credits.get(seat, 0) + points
         self.ledger.append((seat, points, "penalty", {"reason": "turn_timed_out_illegal"}))
-        return [Event("penalty", seat, {"points": PENALTY})]
+        return [Event(EventKind.PENALTY, seat, {"points": PENALTY})]
 
     # ---------------------------------------------------------------- scoring (§3.8)
     def end_out(self, winner: str, final_discard: bool) -> list[Event]:
@@ -126,14 +126,14 @@ class RamiScoring:
         self.hand_points = {s: points.get(s, 0) for s in self.seats}
         self.won[winner] += 1
         self.close_deal("out", winner, self.hand_results(), rummy=rami)
-        return [Event("went_out", winner, {"rami": rami, "own_only": own}), *self.check_game_end()]
+        return [Event(EventKind.WENT_OUT, winner, {"rami": rami, "own_only": own}), *self.check_game_end()]
 
     def end_blocked(self) -> list[Event]:
         """§3.7: stock and discard pile both empty: no winner, no end credit, no bonus."""
         self.begin_scoring()
         self.hand_points = {s: self.credits.get(s, 0) for s in self.seats}
         self.close_deal("blocked", None, self.hand_results())
-        return [Event("blocked", None, {}), *self.check_game_end()]
+        return [Event(EventKind.BLOCKED, None, {}), *self.check_game_end()]
 
     def end_void(self) -> list[Event]:
         """§0.4 safety cap: the round is void (no score) and the same dealer deals again."""
@@ -144,7 +144,7 @@ class RamiScoring:
         self.hand_points = {s: 0 for s in self.seats}
         self.void = True
         self.close_deal("void", None, self.hand_results())
-        return [Event("deal_void", None, {"reason": "turn_limit"})]
+        return [Event(EventKind.DEAL_VOID, None, {"reason": "turn_limit"})]
 
     def check_game_end(self) -> list[Event]:
         if self.void:
@@ -158,7 +158,7 @@ class RamiScoring:
                 self.eliminated.extend(out)
             left = self.active
             if len(left) > 1:
-                return [Event("eliminated", s, {}) for s in out]
+                return [Event(EventKind.ELIMINATED, s, {}) for s in out]
             if len(left) == 1:
                 winners = left
             else:  # everyone left went over in the same round: the lowest total among them wins
@@ -176,7 +176,7 @@ class RamiScoring:
         self.game_over = True
         self.final_scores = dict(self.totals)
         self.winners = winners
-        return [Event("game_over", None, {"winners": list(winners)})]
+        return [Event(EventKind.GAME_OVER, None, {"winners": list(winners)})]
 
     def placing(self) -> list[str]:
         sign = 1 if self.elimination else -1

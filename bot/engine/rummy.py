@@ -14,7 +14,7 @@ from typing import Any
 from . import views as v
 from .cards import JOKER, card_code, codes, display_key, make_deck
 from .errors import IllegalMove
-from .events import Phase
+from .events import EventKind, Phase
 from .game import Event, Game, Number, norm, placed_entries
 from .meldgen import hand_meld_candidates
 from .melds import MeldRules, Placed, entry_code, natural_extends, parse_entry, read_meld
@@ -165,7 +165,7 @@ class BasicRummy(Game):
         card = self.parse_discard(seat, args)
         self.hands[seat].remove(card)
         self.discard.append(card)
-        events = [Event("discarded", seat, {"card": card_code(card)})]
+        events = [Event(EventKind.DISCARDED, seat, {"card": card_code(card)})]
         if not self.hands[seat]:
             events += self.end_out(seat)
         else:
@@ -196,7 +196,7 @@ class BasicRummy(Game):
         self.won[winner] += 1
         seats = [self.seat_result(s) for s in self.active]
         self.close_deal("out", winner, seats, rummy)
-        events = [Event("went_out", winner, {"going_rummy": rummy})]
+        events = [Event(EventKind.WENT_OUT, winner, {"going_rummy": rummy})]
         return events + self.check_game_end()
 
     def end_blocked(self, reason: str) -> list[Event]:
@@ -221,7 +221,7 @@ class BasicRummy(Game):
             self.won[s] += 1
         seats = [self.seat_result(s) for s in self.active]
         self.close_deal("blocked", lows[0] if len(lows) == 1 else None, seats)
-        return [Event("blocked", None, {"reason": reason, "low": list(lows)}), *self.check_game_end()]
+        return [Event(EventKind.BLOCKED, None, {"reason": reason, "low": list(lows)}), *self.check_game_end()]
 
     def seat_result(self, seat: str) -> v.SeatResult:
         hand = self.hands[seat]
@@ -248,7 +248,7 @@ class BasicRummy(Game):
         else:
             best = max(self.totals[s] for s in active)
         self.winners = [s for s in active if self.totals[s] == best]
-        return [Event("game_over", None, {"winners": list(self.winners)})]
+        return [Event(EventKind.GAME_OVER, None, {"winners": list(self.winners)})]
 
     def placing(self) -> list[str]:
         sign = 1 if self.opt("scoring_mode") == "penalty" else -1

@@ -12,8 +12,9 @@ from typing import Any
 
 from .cards import card_code, parse_card
 from .errors import IllegalMove
-from .events import Phase
+from .events import EventKind, Phase
 from .game import Event
+from .layout import TableMeld
 from .meldgen import hand_meld_candidates
 from .melds import MeldRules, natural_extends
 from .rummy import BasicRummy
@@ -141,7 +142,7 @@ class Tradicional(TableManipulation, BasicRummy):
         self.begin_scoring()
         self.close_deal("void", None, self.hand_results())
         self.void = True
-        return [Event("deal_void", None, {})]
+        return [Event(EventKind.DEAL_VOID, None, {})]
 
     def on_turn_limit(self) -> None:
         self.end_void_deal()  # §0.4: void everywhere but basic and Wrotham
@@ -157,7 +158,7 @@ class Tradicional(TableManipulation, BasicRummy):
                 self.phase = Phase.WINDOW
                 self.window_pending = eligible
                 self.claims = {}
-                events.append(Event("claim_window", seat, {"card": card_code(self.discard[-1])}))
+                events.append(Event(EventKind.CLAIM_WINDOW, seat, {"card": card_code(self.discard[-1])}))
         return events, text
 
     def claim_order(self, discarder: int) -> list[int]:
@@ -194,14 +195,14 @@ class Tradicional(TableManipulation, BasicRummy):
             )
         self.claims[seat] = give
         self.window_pending.remove(seat)
-        events = [Event("claimed", seat, {})]
+        events = [Event(EventKind.CLAIMED, seat, {})]
         return events + self.maybe_close_window(), f"claim {card_code(give)}"
 
     def move_pass(self, seat: str, args: str) -> tuple[list[Any], str]:
         self.need_phase(Phase.WINDOW)
         self.no_args(args, "pass")
         self.window_pending.remove(seat)
-        return [Event("passed", seat, {}), *self.maybe_close_window()], "pass"
+        return [Event(EventKind.PASSED, seat, {}), *self.maybe_close_window()], "pass"
 
     def maybe_close_window(self) -> list[Any]:
         if self.window_pending:
@@ -217,7 +218,7 @@ class Tradicional(TableManipulation, BasicRummy):
         self.hands[winner].append(card)
         self.discard.append(give)
         self.claims = {}
-        return [Event("claim_won", winner, {"card": card_code(card), "left": card_code(give)})]
+        return [Event(EventKind.CLAIM_WON, winner, {"card": card_code(card), "left": card_code(give)})]
 
     def seat_before(self, index: int) -> int:
         n = len(self.seats)
@@ -267,8 +268,6 @@ class Tradicional(TableManipulation, BasicRummy):
         try:
             readings = self.read_table(move.partition(" ")[2])
             used = self.check_table(seat, readings)
-            from .game import TableMeld
-
             self.check_table_after(
                 seat, used, [TableMeld(r.kind, list(r.cards), list(r.stands), None) for r in readings]
             )

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 
 from .cards import CARD_BY_CODE, JOKER, card_code, codes, parse_card
 from .errors import IllegalMove
-from .events import Event, Phase
+from .events import Event, EventKind, Phase
 from .layout import TableMeld
 from .melds import MeldRules, Placed, Reading, entry_code, one_reading, parse_entry
 from .options import PLAYERS
@@ -75,7 +75,7 @@ class TurnLoop:
         self.log.append(tag_line("Deal", str(self.deal_no)))
         self.start_deal()
         self.last_move = None
-        return [Event("deal_started", None, {"deal": self.deal_no, "dealer": self.seats[self.dealer]})]
+        return [Event(EventKind.DEAL_STARTED, None, {"deal": self.deal_no, "dealer": self.seats[self.dealer]})]
 
     def next_dealer_index(self) -> int:
         if self.void:  # rules.md §0.4, §2.6: after a void deal the same dealer deals again
@@ -180,7 +180,7 @@ class TurnLoop:
         self.hands[seat].append(card)
         self.drawn = card
         self.phase = Phase.PLAY
-        events = [Event("drew", seat, {"stock": len(self.stock)})]
+        events = [Event(EventKind.DREW, seat, {"stock": len(self.stock)})]
         events += self.after_draw(seat)
         return events, "draw"
 
@@ -205,7 +205,7 @@ class TurnLoop:
         self.hands[seat].append(card)
         self.drawn = card
         self.phase = Phase.PLAY
-        return [Event("stock_renewed", seat, {"count": len(self.stock) + 1}), Event("drew", seat, {})]
+        return [Event(EventKind.STOCK_RENEWED, seat, {"count": len(self.stock) + 1}), Event(EventKind.DREW, seat, {})]
 
     def move_take(self, seat: str, args: str) -> tuple[list[Event], str]:
         self.need_phase(Phase.DRAW)
@@ -218,7 +218,7 @@ class TurnLoop:
         self.hands[seat].append(card)
         self.took = card
         self.phase = Phase.PLAY
-        return [Event("took", seat, {"card": card_code(card)})], "take"
+        return [Event(EventKind.TOOK, seat, {"card": card_code(card)})], "take"
 
     def check_take(self, seat: str) -> None:
         pass
@@ -245,7 +245,10 @@ class TurnLoop:
         self.melded.add(seat)
         self.melds_this_turn += len(readings)
         first = len(self.on_table) - len(readings) + 1
-        return [Event("melded", seat, {"meld": self.meld_text(r), "number": first + i}) for i, r in enumerate(readings)]
+        return [
+            Event(EventKind.MELDED, seat, {"meld": self.meld_text(r), "number": first + i})
+            for i, r in enumerate(readings)
+        ]
 
     def parse_layoff(self, seat: str, args: str) -> tuple[int, Reading, list[int]]:
         """``7H 8H to 3`` -> (meld index, the meld's new reading, the cards from hand)."""
@@ -276,7 +279,7 @@ class TurnLoop:
         self.remove(self.hands[seat], cards)
         meld.cards, meld.stands, meld.kind = list(reading.cards), list(reading.stands), reading.kind
         self.placed.add(seat)
-        return [Event("laid_off", seat, {"cards": codes(cards), "number": index + 1})]
+        return [Event(EventKind.LAID_OFF, seat, {"cards": codes(cards), "number": index + 1})]
 
     def layoff_text(self, index: int, reading: Reading, cards: list[int]) -> str:
         """Canonical layoff: naturals as themselves, each added wild annotated as it now stands."""
@@ -349,7 +352,7 @@ class TurnLoop:
             self.took_keep += 1  # the joker got back is another card than the joker just taken (§1.3.4)
         meld.cards, meld.stands = list(reading.cards), list(reading.stands)
         self.placed.add(seat)
-        return [Event("swapped", seat, {"card": card_code(card), "number": index + 1})]
+        return [Event(EventKind.SWAPPED, seat, {"card": card_code(card), "number": index + 1})]
 
     def swap_moves(self, seat: str) -> list[str]:
         out: list[str] = []
@@ -389,11 +392,11 @@ class TurnLoop:
         self.revealed.pop(seat, None)
         self.log.append(f"{seat} resign")
         self.last_move = f"{seat} resign"
-        events = [Event("resigned", seat, {})]
+        events = [Event(EventKind.RESIGNED, seat, {})]
         lo = PLAYERS[self.variant][0]
         if len(self.active) < lo:
             self.finish_by_resignation()
-            events.append(Event("game_over", None, {"winners": list(self.winners)}))
+            events.append(Event(EventKind.GAME_OVER, None, {"winners": list(self.winners)}))
             return events
         if not self.hand_over and was_turn:
             self.on_resign_turn(seat)
@@ -417,7 +420,7 @@ class TurnLoop:
         del self.log[log_len:]
         self.log.append(f"{seat} timeout")
         self.last_move = f"{seat} timeout"
-        return [Event("timed_out", seat, {}), *events]
+        return [Event(EventKind.TIMED_OUT, seat, {}), *events]
 
     def timeout_moves(self, seat: str) -> list[Event]:
         events: list[Event] = []
