@@ -5,18 +5,26 @@ every opponent they finished ahead of in a game (two winners of one game beat th
 and not each other), so a four-player win is worth three and a two-player win one; ties in points
 go to more wins, then to fewer games. Every variant counts alike, whatever its own scoring. Also
 when an automatic season ends (``next_rollover``).
+Rows are anything read by field name, ``row["place"]``: the store's typed rows
+(``bot.rows.StandingRow``, ``RecordRow``) or plain dicts.
 What it is not: no SQL (``bot.store.repo.season_results``), no Discord, no text.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 SCHEDULES = ("week", "month")  # how often a scheduled season rolls over
+
+
+class Fields(Protocol):
+    """A row read by field name (a ``bot.rows`` row or a dict)."""
+
+    def __getitem__(self, name: str, /) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -29,9 +37,9 @@ class Standing:
     games: int
 
 
-def standings(rows: Iterable[Mapping[str, Any]]) -> list[Standing]:
+def standings(rows: Iterable[Fields]) -> list[Standing]:
     """Rows need ``game_id``, ``user_id``, ``place`` and ``name``, oldest game first."""
-    by_game: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
+    by_game: dict[int, list[Fields]] = defaultdict(list)
     for r in rows:
         by_game[r["game_id"]].append(r)
     points: dict[int, int] = defaultdict(int)
@@ -65,7 +73,7 @@ class PlayerStats:
     by_variant: dict[str, tuple[int, int]]  # variant -> (games, wins)
 
 
-def player_stats(rows: Iterable[Mapping[str, Any]]) -> PlayerStats:
+def player_stats(rows: Iterable[Fields]) -> PlayerStats:
     """Rows of one player's results, oldest first, with ``place``, ``beaten`` (opponents finished
     ahead of, as in the standings) and ``variant``."""
     games = wins = points = best = run = 0
@@ -82,7 +90,7 @@ def player_stats(rows: Iterable[Mapping[str, Any]]) -> PlayerStats:
     return PlayerStats(games, wins, points, best, run, {v: (g, w) for v, (g, w) in by_variant.items()})
 
 
-def games_in(rows: Iterable[Mapping[str, Any]]) -> int:
+def games_in(rows: Iterable[Fields]) -> int:
     return len({r["game_id"] for r in rows})
 
 

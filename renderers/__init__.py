@@ -7,19 +7,27 @@ and ``render_replay(record)`` each return a ``Rendered`` (bytes, format, size, f
 ``bot.i18n`` (``locale="es"`` or ``"en"``). ``four_colour=True`` gives the four-colour deck.
 
 What it is not: no Discord, no SQL, no I/O and no game rules; renderers read views only (and
-``render_replay`` re-plays a finished record through the engine's public contract). They are
-CPU-bound and blocking: the bot calls them through ``asyncio.to_thread``.
+``render_replay`` re-plays a finished record through the engine's public contract; a hand's order
+is the engine's ``group_hand``). They are CPU-bound and blocking: the bot calls them through
+``asyncio.to_thread``.
+
+The modules import one way, bottom to top: ``theme``, ``cards``, ``draw``, ``words``; the
+drawings ``table``, ``hand``, ``result`` (no encoding in them); ``palette`` (sampled from those
+drawings); ``encode`` (onto that palette); then ``stills`` (table, hand and result as PNGs),
+``lobby``, ``standings`` and ``replay``, which draw and encode. No module imports one above it
+(``tests/renderers/test_no_import_cycles.py``).
 """
 
 from __future__ import annotations
 
 from .encode import Rendered
-from .hand import SORTS, draw_hand, render_hand
+from .hand import SORTS, draw_hand
 from .lobby import LobbyInfo, draw_lobby, render_lobby
 from .palette import shared_palette
 from .replay import render_replay, replay_steps
-from .result import draw_result, render_result
-from .table import draw_table, render_table
+from .result import draw_result
+from .stills import render_hand, render_result, render_table
+from .table import draw_table
 
 __all__ = [
     "SORTS",

@@ -4,7 +4,8 @@ What it is: the encoder settings, chosen by measurement (``bench/render.py``, fi
 ``docs/performance.md``), and the ``Rendered`` result the bot sends as a file.
 
 What it is not: no drawing, no Discord objects (the bot wraps ``Rendered.data`` in a
-``discord.File`` named ``Rendered.filename``).
+``discord.File`` named ``Rendered.filename``), and no palette building: the shared palette comes
+from ``palette.py``, which never imports this module back.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ from typing import BinaryIO
 
 from PIL import Image, ImageChops
 
-__all__ = ["ANIMATION_FORMATS", "GifWriter", "Rendered", "encode_animation", "encode_still", "palette_of"]
+from .palette import TRANSPARENT, shared_palette
+
+__all__ = ["ANIMATION_FORMATS", "GifWriter", "Rendered", "encode_animation", "encode_still", "quantize"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +50,6 @@ def quantize(image: Image.Image) -> Image.Image:
     """Map onto the shared palette (``palette.py``), without dithering: our pictures are flat
     colours, text and card art, which a palette holds with no visible loss, and a palette PNG is
     a third of the bytes of an RGB one and much faster to compress."""
-    from .palette import shared_palette  # late: the palette is drawn by the renderers themselves
-
     return image.quantize(palette=shared_palette(), dither=Image.Dither.NONE)
 
 
@@ -62,19 +63,6 @@ def encode_still(image: Image.Image, name: str) -> Rendered:
 # --- animations ------------------------------------------------------------------------------------
 
 ANIMATION_FORMATS = ("gif", "webp")
-TRANSPARENT = 255  # the palette index left free for "unchanged since the last frame"
-
-
-def palette_of(samples: Iterable[Image.Image]) -> Image.Image:
-    """One 255-colour palette for a whole animation, from a few representative frames (stacked)."""
-    images = list(samples)
-    width = max(im.width for im in images)
-    sheet = Image.new("RGB", (width, sum(im.height for im in images)))
-    y = 0
-    for im in images:
-        sheet.paste(im, (0, y))
-        y += im.height
-    return sheet.quantize(TRANSPARENT, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
 class GifWriter:
@@ -168,8 +156,6 @@ def encode_animation(frames: Iterable[Image.Image], durations: Iterable[int], na
     buf = io.BytesIO()
     if fmt == "gif":
         if palette is None:
-            from .palette import shared_palette
-
             palette = shared_palette()
         writer = GifWriter(buf, palette, size)
         for frame, duration in zip(frames, durations, strict=True):

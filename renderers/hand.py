@@ -9,7 +9,9 @@ What it is not: no rules. Which cards make a meld, what is wild and how aces run
 engine's answer; this module only lays the groups out. It reads only ``view.hand``,
 ``view.drawn``, ``view.took`` and the variant's name from ``view.public``; it never draws another
 seat's cards, the table or the pile. ``SORTS``, ``HandGroup`` and ``group_hand`` are re-exported
-from the engine for older imports.
+from the engine for older imports. No encoding either: ``draw_hand`` returns the ``Scene``, and
+``stills.render_hand`` turns it into bytes (the shared palette is sampled from this picture, so
+this module sits below ``palette.py`` and ``encode.py``).
 """
 
 from __future__ import annotations
@@ -23,11 +25,10 @@ from bot.i18n import translate
 
 from .cards import card_height
 from .draw import Scene
-from .encode import Rendered, encode_still
 from .theme import Palette, deck_for
 from .words import points_text, variant_name
 
-__all__ = ["SORTS", "HandGroup", "draw_hand", "group_hand", "render_hand"]
+__all__ = ["SORTS", "HandGroup", "draw_hand", "group_hand"]
 
 MARGIN = 22
 MAX_WIDTH = 960
@@ -185,10 +186,3 @@ def _hand_header(scene: Scene, view: SeatView, sort: str, dead: int | None, loca
     name = variant_name(view.public.variant, locale)
     if scene.measure(name, 17, "semibold") < right - (end + 14 + scene.measure(sub, 20, "semibold")) - 24:
         scene.text(right, 23, name, 17, Palette.ink_faint, "semibold", align="right")
-
-
-def render_hand(view: SeatView, *, sort: str = "suit", locale: str = "es", four_colour: bool = False,
-                selected: frozenset[int] = frozenset()) -> Rendered:
-    """The hand as an encoded image."""
-    scene = draw_hand(view, sort=sort, locale=locale, four_colour=four_colour, selected=selected)
-    return encode_still(scene.image, "hand")

@@ -8,17 +8,31 @@ a GIF the shared palette it needs. Index 255 stays free (the GIF's "unchanged" p
 
 What it is not: no drawing of its own and no encoding; ``encode.py`` applies it. A new colour in
 the theme is picked up automatically, since the sheet is drawn by the real renderers;
-``tests/renderers/test_encode.py`` checks that the mapping stays faithful.
+``tests/renderers/test_encode.py`` checks that the mapping stays faithful. The order of imports is
+one way: the table, hand and result modules draw (and import neither this module nor the
+encoder), this module samples them, ``encode.py`` uses this module, and ``stills.py`` puts drawing
+and encoding together.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from dataclasses import replace
 
 from PIL import Image
 
-__all__ = ["shared_palette"]
+from bot.engine import load_game
+
+from .hand import draw_hand
+from .result import draw_result
+from .samples import NAMES, built_result, built_view
+from .table import draw_table
+
+__all__ = ["TRANSPARENT", "palette_of", "shared_palette"]
+
+TRANSPARENT = 255
+"""The palette index left free: a GIF frame's "unchanged since the last frame" pixel."""
 
 _LOCK = threading.Lock()
 _PALETTE: list[Image.Image] = []
@@ -34,15 +48,19 @@ def shared_palette() -> Image.Image:
     return _PALETTE[0]
 
 
+def palette_of(samples: Iterable[Image.Image]) -> Image.Image:
+    """One 255-colour palette for a whole animation, from a few representative frames (stacked)."""
+    images = list(samples)
+    width = max(im.width for im in images)
+    sheet = Image.new("RGB", (width, sum(im.height for im in images)))
+    y = 0
+    for im in images:
+        sheet.paste(im, (0, y))
+        y += im.height
+    return sheet.quantize(TRANSPARENT, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
 def _build() -> Image.Image:
-    from bot.engine import load_game
-
-    from .encode import palette_of
-    from .hand import draw_hand
-    from .result import draw_result
-    from .samples import NAMES, built_result, built_view
-    from .table import draw_table
-
     gin = load_game('[Variant "gin"]\n[Seats "ana bea"]\n[Hand "ana" "3H 4H 5H 6H 9S 9D 9C KD QS 2C 7D"]\n'
                     '[Turn "ana"]\n[Phase "play"]\n').view("ana")
     sheet = [

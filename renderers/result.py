@@ -6,7 +6,8 @@ cards it laid off (gin), the points this deal gave it and its total; the winner'
 in gold, and the game's winners are named when the game is over.
 
 What it is not: no scoring. Every number is the engine's (``DealResult``/``SeatResult`` and the
-seats' totals); this module only lays them out.
+seats' totals); this module only lays them out. No encoding: ``draw_result`` returns the ``Scene``
+and ``stills.render_result`` turns it into bytes (the shared palette is sampled from this picture).
 """
 
 from __future__ import annotations
@@ -19,12 +20,11 @@ from bot.i18n import translate
 
 from .cards import card_height, paint_shape
 from .draw import PROBE, Scene
-from .encode import Rendered, encode_still
 from .table import seat_colour
 from .theme import RGB, Palette, deck_for
 from .words import display_name, outcome_text, points_text, variant_name
 
-__all__ = ["draw_result", "render_result"]
+__all__ = ["draw_result"]
 
 WIDTH = 960
 MARGIN = 22
@@ -189,9 +189,3 @@ def _draw_group(scene: Scene, g: _Group, x: int, y: int, w: int, locale: str) ->
         scene.card(code, cx + i * step, cy, CARD_W, full=i == n - 1)
     if not g.cards and g.kind == "deadwood":
         scene.text(x + 2, cy + 6, translate("result.no_cards", locale), 16, Palette.ink_faint, "semibold")
-
-
-def render_result(view: PublicView, *, locale: str = "es", four_colour: bool = False,
-                  names: Mapping[str, str] | None = None) -> Rendered:
-    """The end of the deal as an encoded image."""
-    return encode_still(draw_result(view, locale=locale, four_colour=four_colour, names=names).image, "deal")

@@ -8,7 +8,8 @@ shows it, the last move), then the melds grouped by owner, each with the number 
 grows taller when even that is not enough, so nothing is ever clipped.
 
 What it is not: it never sees a hand (a ``PublicView`` holds none), knows no rules and does no I/O.
-``draw_table`` returns the ``Scene`` (for tests and the replay); ``render_table`` encodes it.
+``draw_table`` returns the ``Scene`` (for tests and the replay); ``stills.render_table`` encodes it
+(the shared palette is sampled from this picture, so this module sits below the encoder).
 """
 
 from __future__ import annotations
@@ -22,11 +23,10 @@ from bot.i18n import has_key, translate
 
 from .cards import card_height
 from .draw import PROBE, Scene
-from .encode import Rendered, encode_still
 from .theme import RGB, SEAT_COLOURS, Palette, deck_for
 from .words import display_name, move_parts, option_chips, outcome_text, points_text, variant_name
 
-__all__ = ["WIDTH", "draw_table", "render_table", "seat_colour"]
+__all__ = ["WIDTH", "draw_table", "seat_colour"]
 
 WIDTH = 960
 MARGIN = 22
@@ -549,9 +549,3 @@ def draw_table(view: PublicView, *, locale: str = "es", four_colour: bool = Fals
         scene.draw.rectangle((0, fy, WIDTH, fy + 3), fill=Palette.gold)
         scene.text(MARGIN, fy + 15, footer, 19, Palette.ink, "bold", max_width=WIDTH - 2 * MARGIN)
     return scene
-
-
-def render_table(view: PublicView, *, locale: str = "es", four_colour: bool = False,
-                 names: Mapping[str, str] | None = None) -> Rendered:
-    """The table as an encoded image (see ``encode.py`` for the format)."""
-    return encode_still(draw_table(view, locale=locale, four_colour=four_colour, names=names).image, "table")

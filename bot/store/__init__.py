@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from bot.rows import GameRow, SeatRow
 
-from .db import BackupError, Database, DatabaseTooNew, Tx, backup
+from .db import BackupError, Database, DatabaseTooNew, Duplicate, Tx, backup
 from .schema import SCHEMA_VERSION
 
-__all__ = ["SCHEMA_VERSION", "BackupError", "Database", "DatabaseTooNew", "GameRow", "SeatRow", "Tx", "backup"]
+__all__ = [
+    "SCHEMA_VERSION", "BackupError", "Database", "DatabaseTooNew", "Duplicate", "GameRow", "SeatRow", "Tx", "backup",
+]

@@ -27,6 +27,12 @@ from .schema import MIGRATIONS, SCHEMA_VERSION
 log = logging.getLogger(__name__)
 
 
+# What a write that breaks a unique key or a primary key raises (the same click delivered twice, a
+# game scored twice, a second lobby in a channel). Callers outside the store catch this name, never
+# the driver's, so another driver can map its own error here.
+Duplicate = sqlite3.IntegrityError
+
+
 class BackupError(RuntimeError):
     """A backup could not be made; the message is one sentence for the person who asked."""
 

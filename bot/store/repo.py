@@ -165,7 +165,7 @@ async def log_action(
     tx: Tx, game_id: int, version: int, user_id: int | None, kind: str, move: str | None,
     interaction_id: int | None, now: float,
 ) -> None:
-    """Append to the action log; a repeated interaction id raises ``sqlite3.IntegrityError``."""
+    """Append to the action log; a repeated interaction id raises ``Duplicate``."""
     await tx.execute(
         "INSERT INTO actions (game_id, version, user_id, kind, move, interaction_id, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
         (game_id, version, user_id, kind, move, interaction_id, now),
@@ -178,7 +178,7 @@ async def seen_interaction(tx: Tx | Database, interaction_id: int) -> bool:
 
 async def insert_results(tx: Tx, rows: list[tuple[int, int, str, int, str, int, float]]) -> None:
     """One row per seat: (game_id, guild_id, variant, user_id, score, place, finished_at). A game
-    already scored raises ``sqlite3.IntegrityError`` (the primary key): results are written once."""
+    already scored raises ``Duplicate`` (the primary key): results are written once."""
     for r in rows:
         # The season is the one open now, read inside this transaction (a new season is another
         # write, so it is either wholly before this one or wholly after).

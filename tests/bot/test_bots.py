@@ -13,7 +13,7 @@ import pytest
 
 from bot.service import BOT_DELAY, GameService, Refusal
 from bot.store import repo
-from tests.bot.test_service import GUILD, choose, lobby, uid
+from tests.bot.helpers import GUILD, choose, lobby, uid
 
 
 async def test_only_the_host_seats_bots_and_they_never_host(env):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from bot.service import BOT_DELAY, REMIND_AT, ChangeKind, GameService
-from tests.bot.test_service import lobby, started
+from tests.bot.helpers import lobby, started
 
 
 async def test_a_turn_whose_deadline_passed_while_the_bot_was_down_is_a_whole_turn(env):

@@ -17,7 +17,7 @@ from bot.seasons import standings
 from bot.service import Refusal
 from bot.store import Database, repo
 from bot.store.schema import MIGRATIONS
-from tests.bot.test_service import GUILD, lobby, play_to_the_end, started
+from tests.bot.helpers import GUILD, lobby, play_to_the_end, started
 
 
 def row(game: int, user: int, place: int, name: str = "") -> dict[str, object]:
@@ -282,3 +282,31 @@ async def test_a_scheduled_season_rolls_over_once_per_boundary_however_late(env)
         await env.svc.set_season_schedule(GUILD, 98, "fortnight", channel_id=555, locale="es")
     # Another server is untouched.
     assert (await env.svc.season(GUILD + 1)).number == 1
+
+
+async def test_seasons_history_voiding_and_the_audit_log_never_take_a_game_lock(env, monkeypatch):
+    """They read and write results, seasons and the audit log, never a game: a game's lock held by
+    a long move must not hold up the standings (bot.service.records)."""
+    from bot.service import GameService
+
+    env.clock.t = utc("2026-11-22T13:00:00")
+    game = await started(env.svc, "gin", 2, "target=1", seed="s1")
+    await play_to_the_end(env.svc, game, random.Random(1), clock=env.clock)
+    running = await started(env.svc, "gin", 2, channel=101)
+
+    def no_lock(self: GameService, game_id: int) -> None:
+        raise AssertionError(f"took the lock of game {game_id}")
+
+    monkeypatch.setattr(GameService, "lock", no_lock)
+    assert (await env.svc.season(GUILD)).number == 1
+    assert (await env.svc.scores(GUILD))[2] == 1 and (await env.svc.stats(GUILD, 1)).games == 1
+    assert [g.game_id for g in await env.svc.finished_games(GUILD)] == [game.id]
+    await env.svc.void_result(GUILD, game.id, 99, "why")
+    await env.svc.void_result(GUILD, game.id, 99, restore=True)
+    await env.svc.set_season_schedule(GUILD, 99, "week", channel_id=555, locale="es")
+    assert (await env.svc.season_schedule(GUILD)).every == "week"
+    env.clock.t = utc("2026-11-23T00:00:01")
+    assert await env.svc.due_seasons() == [GUILD] and await env.svc.scheduled_season(GUILD) is not None
+    await env.svc.new_season(GUILD, 99, ending=2)
+    assert len(await env.svc.audit(GUILD)) == 5
+    assert (await env.svc.get(running.id)).version == running.version  # no game was touched

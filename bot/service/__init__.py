@@ -1,0 +1,78 @@
+"""GameService: the one place lobbies and games change.
+
+What it is: every change follows the same path: take the game's lock, load the row (and the
+engine's ``Game``, cached by version), check who may do it, apply the engine move, then commit the
+new record, the next version, the deadlines and the action-log row (unique interaction id) in one
+transaction. Only then does the caller say anything on Discord. The clock (turn timers, reminders,
+claim windows, lobby expiry, the pause between deals) is served by ``tick``; ``resume`` is the
+restart's recovery.
+What it is not: no Discord and no pixels. Refusals raise ``Refusal`` (ours) or ``IllegalMove``
+(the engine's); the cogs translate both by code.
+
+The package, by job (``GameService`` is all of them together):
+
+- ``changes``: what the service answers (``Change``, ``ChangeKind``, ``Refusal``, ``Stale``);
+- ``core``: the shared state, the one transaction helper and the commit of a changed game;
+- ``games``: lobbies, moves, kicks and the message ids the cogs keep;
+- ``clock``: ``tick``, ``due``, ``next_deadline`` and ``resume``;
+- ``deadlines``: the arithmetic of those deadlines (pure);
+- ``records``: seasons, standings, records, history, voiding and the audit log (never a game lock);
+- ``options``: what people type into a lobby, checked and cleaned.
+"""
+
+from __future__ import annotations
+
+from bot.rows import (
+    AuditAction,
+    AuditRow,
+    GameRow,
+    GameStatus,
+    ResultRow,
+    ScheduleRow,
+    SeasonRow,
+    SeatRow,
+)
+
+from .changes import Change, ChangeKind, Refusal, Stale
+from .clock import MAX_TIMEOUTS, ClockJobs
+from .core import BOT_DELAY, DEAL_PAUSE, LOBBY_TTL
+from .deadlines import REMIND_AT, WINDOW_SECONDS
+from .games import MESSAGE_COLUMNS, Games
+from .options import BOT_OPTIONS, MIN_TIMER, REASON_LENGTH, clean_name, clean_text, lobby_options, split_options
+from .records import FinishedGame, Records
+
+__all__ = [
+    "BOT_DELAY",
+    "BOT_OPTIONS",
+    "DEAL_PAUSE",
+    "LOBBY_TTL",
+    "MAX_TIMEOUTS",
+    "MESSAGE_COLUMNS",
+    "MIN_TIMER",
+    "REASON_LENGTH",
+    "REMIND_AT",
+    "WINDOW_SECONDS",
+    "AuditAction",
+    "AuditRow",
+    "Change",
+    "ChangeKind",
+    "FinishedGame",
+    "GameRow",
+    "GameService",
+    "GameStatus",
+    "Refusal",
+    "ResultRow",
+    "ScheduleRow",
+    "SeasonRow",
+    "SeatRow",
+    "Stale",
+    "clean_name",
+    "clean_text",
+    "lobby_options",
+    "split_options",
+]
+
+
+class GameService(Games, ClockJobs, Records):
+    """Lobbies, moves and timers, serialized per game and committed before announced; seasons,
+    history and the audit log beside them."""

@@ -1,0 +1,68 @@
+"""What the service answers: a committed ``Change`` (and its ``ChangeKind``), or a refusal.
+
+What it is: the values every operation of ``GameService`` returns or raises, for the cogs to
+announce or to translate by code (``refusal.<code>`` in the locales).
+What it is not: no decisions and no I/O; the engine's own refusals are ``IllegalMove``
+(``bot.engine``), raised as they are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from bot.engine import Event, Game
+from bot.rows import GameRow
+
+
+class ChangeKind(StrEnum):
+    """What a ``Change`` did, for the cogs to announce."""
+
+    LOBBY = "lobby"  # a lobby was opened (also a rematch's)
+    JOIN = "join"  # a person or a computer player sat down
+    LEAVE = "leave"  # someone left a lobby, was kicked from it, or a computer player was taken out
+    CANCEL = "cancel"  # the host or a manager cancelled, or only computer players were left
+    EXPIRE = "expire"  # a lobby nobody started in time
+    START = "start"
+    MOVE = "move"
+    RESIGN = "resign"
+    DEAL = "deal"  # the next deal was dealt
+    TIMEOUT = "timeout"
+    WINDOW = "window"  # the clock closed a claim or cut-in window
+    BOT = "bot"  # a computer player moved
+    REMIND = "remind"  # the turn timer is at its reminder point
+    RESUME = "resume"  # after a restart: the turn timer started again, whole
+
+
+class Refusal(Exception):
+    """A request the bot refuses before the engine is asked; ``code`` names a ``refusal.*`` key."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+
+class Stale(Refusal):
+    """A turn button from an older table: nothing happens, the player gets a fresh table."""
+
+    def __init__(self, game: GameRow) -> None:
+        super().__init__("stale")
+        self.game = game
+
+
+@dataclass
+class Change:
+    """What one committed change did, for the cogs to announce."""
+
+    kind: ChangeKind
+    game: GameRow
+    engine: Game | None = None
+    seat: str | None = None
+    move: str | None = None
+    events: list[Event] = field(default_factory=list)
+    turn_changed: bool = False
+    deal_over: bool = False
+    game_over: bool = False
+    resigned_by_timeouts: str | None = None

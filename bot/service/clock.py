@@ -1,0 +1,127 @@
+"""The clock: what each game's stored deadlines call for, and restart recovery.
+
+What it is: ``due`` (the games with a deadline passed), ``next_deadline``, and ``tick`` (do what
+is due for one game, under its lock: expire a lobby, stop a game only computer players are left
+in, close a claim or cut-in window, let a computer player move, deal the next deal, time out a
+turn (three in a row resign the seat) or remind the player). ``resume``: after a restart, a
+running turn timer starts again, whole, before the clock serves the game. Every time is the
+service's clock (``self.clock``), never the wall clock directly.
+What it is not: no sleeping or looping (the client's clock task calls ``due`` and ``tick``), no
+arithmetic of deadlines (``bot.service.deadlines``), no Discord.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from bot import robot
+from bot.engine import Event, IllegalMove, Phase
+from bot.rows import ActionKind, GameStatus
+from bot.store import repo
+
+from .changes import Change, ChangeKind
+from .core import ServiceCore, written
+from .deadlines import REMIND_LEAD, bot_actors, people_playing, remind_at, resumed_turn
+
+log = logging.getLogger(__name__)
+
+MAX_TIMEOUTS = 3  # three timeouts in a row and the seat resigns
+
+
+class ClockJobs(ServiceCore):
+    """Timers, reminders, windows, computer players' moves, the next deal, and resuming."""
+
+    async def due(self) -> list[int]:
+        return await repo.due_games(self.db, self.clock(), REMIND_LEAD)
+
+    async def next_deadline(self) -> float | None:
+        return await repo.next_deadline(self.db, REMIND_LEAD)
+
+    async def tick(self, game_id: int) -> list[Change]:
+        """Do what is due for one game: expire a lobby, close a window, remind, time out, deal."""
+        async with self.lock(game_id):
+            row = await self._row(game_id)
+            now = self.clock()
+            if row.status == GameStatus.LOBBY:
+                if row.lobby_expires_at is not None and row.lobby_expires_at <= now:
+                    async with self._transaction(row) as tx:
+                        version = await repo.bump(tx, row, now, status=GameStatus.EXPIRED)
+                        await repo.log_action(tx, row.id, version, None, ActionKind.EXPIRE, None, None, now)
+                    return [Change(ChangeKind.EXPIRE, await self._row(game_id))]
+                return []
+            if row.status != GameStatus.PLAYING:
+                return []
+            game = self._working_game(row)
+            if any(s.is_bot for s in row.seats) and not people_playing(row, game):
+                # Everybody left but the computer players: nobody is watching, so stop (unrated anyway).
+                async with self._transaction(row) as tx:
+                    version = await repo.bump(tx, row, now, status=GameStatus.CANCELLED, turn_deadline=None,
+                                              window_deadline=None, next_deal_at=None, finished_at=now)
+                    await repo.log_action(tx, row.id, version, None, ActionKind.ABANDON, None, None, now)
+                self._cache.pop(row.id, None)
+                return [Change(ChangeKind.CANCEL, await self._row(game_id))]
+            if row.window_deadline is not None and row.window_deadline <= now and game.phase == Phase.WINDOW:
+                events: list[Event] = []
+                for seat in list(game.actors):
+                    if game.phase != Phase.WINDOW:
+                        break
+                    # Only the silent seats pass; a seat deciding on a cut-in is on its turn timer.
+                    if seat in game.actors and "pass" in game.legal_moves(seat):
+                        events += game.play(seat, "pass")
+                return [await self._commit(row, game, ChangeKind.WINDOW, None, None, "pass", events, None,
+                                           (None, None))]
+            bots = bot_actors(row, game)
+            if bots and not game.hand_over and row.turn_deadline is not None and row.turn_deadline <= now:
+                seat = bots[0]
+                before_seat = game.current_seat
+                try:
+                    events = game.play(seat, robot.choose(game, seat))
+                except IllegalMove:  # never expected; the game must not stall on it (refusals change nothing)
+                    log.exception("computer player %s of game %s chose a refused move", seat, row.id)
+                    events = game.timeout(seat)
+                move = game.log[-1].split(" ", 1)[1] if game.log else ""
+                bot_user = row.by_seat(seat)
+                return [await self._commit(row, game, ChangeKind.BOT, bot_user.user_id if bot_user else None, seat,
+                                           move, events, None, (before_seat, None))]
+            if row.next_deal_at is not None and row.next_deal_at <= now and game.hand_over and not game.game_over:
+                events = game.next_deal()
+                return [await self._commit(row, game, ChangeKind.DEAL, None, None, None, events, None, (None, None))]
+            if row.turn_deadline is not None and not game.hand_over and game.current_seat is not None:
+                seat = game.current_seat
+                seat_row = row.by_seat(seat)
+                if row.turn_deadline <= now and seat_row is not None:
+                    events = game.timeout(seat)
+                    resigned = None
+                    if seat_row.timeouts + 1 >= MAX_TIMEOUTS and seat not in game.resigned:
+                        events += game.play(seat, "resign")
+                        resigned = seat
+                    change = await self._commit(row, game, ChangeKind.TIMEOUT, None, seat, "timeout", events, None,
+                                                (seat, None), timed_out=seat_row.user_id)
+                    change.resigned_by_timeouts = resigned
+                    return [change]
+                reminder = remind_at(row)
+                if not row.turn_reminded and reminder is not None and reminder <= now:
+                    async with self._transaction() as tx:
+                        await repo.update_game(tx, row.id, turn_reminded=1)
+                    return [Change(ChangeKind.REMIND, await self._row(game_id), game, seat=seat)]
+            return []
+
+    async def resume(self, game_id: int) -> Change | None:
+        """Restart recovery: the bot was down, so a running turn timer starts again as a whole
+        turn from the service's clock (reminder cleared; a computer player's short pause starts
+        again), so nobody loses a turn to the downtime. Logged and versioned like any change: the
+        tables posted before the restart are out of date. Call it before the clock serves the
+        game. None when the game is not being played."""
+        async with self.lock(game_id):
+            row = await self.get(game_id)
+            if row is None or row.status != GameStatus.PLAYING:
+                return None
+            game = self._working_game(row)
+            now = self.clock()
+            values: dict[str, Any] = resumed_turn(row, game, now, bot_delay=self.bot_delay)
+            async with self._transaction(row) as tx:
+                version = await repo.bump(tx, row, now, **values)
+                await repo.log_action(tx, row.id, version, None, ActionKind.RESUME, None, None, now)
+            self._cache[row.id] = (version, game)
+            return Change(ChangeKind.RESUME, written(row, values, version, now), game)

@@ -1,0 +1,204 @@
+"""What every part of the service shares: the database, the clock, the per-game locks and
+engine cache, the one transaction helper, and the commit of a changed game.
+
+What it is: ``ServiceCore``, the base of ``GameService``. Every write goes through
+``_transaction``: one store transaction; on any failure the game's cached engine is dropped (it
+may hold the change that did not commit), another writer's newer version becomes ``Stale`` and,
+where asked, a duplicate key becomes a ``Refusal``. ``_commit`` is the path every engine change
+takes (a move, a timeout, a deal, a closed window): the new record, the next version, the
+deadlines, the action-log row, the seats' timeouts and resignations and, when the game ends, its
+results, in that one transaction.
+What it is not: no operation of its own (``games``, ``clock``, ``records`` hold those), no
+Discord, no SQL (``bot.store.repo``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import fields, replace
+from typing import Any
+
+from bot.engine import Event, Game, load_game
+from bot.rows import AuditAction, GameRow, GameStatus, ResultRow
+from bot.store import Database, Duplicate, Tx, repo
+
+from .changes import Change, ChangeKind, Refusal, Stale
+from .deadlines import deadlines
+
+LOBBY_TTL = 30 * 60  # a lobby nobody starts expires (issue: 30 minutes)
+DEAL_PAUSE = 20.0  # seconds between deals unless someone presses "Next deal"
+BOT_DELAY = 2.0  # seconds a computer player waits before each move, so people can follow it
+
+
+class ServiceCore:
+    """The state the service's parts share, reading, and the one way they write."""
+
+    def __init__(
+        self, db: Database, *, clock: Callable[[], float] = time.time, deal_pause: float = DEAL_PAUSE,
+        lobby_ttl: float = LOBBY_TTL, bot_delay: float = BOT_DELAY,
+    ) -> None:
+        self.db = db
+        self.clock = clock
+        self.bot_delay = bot_delay
+        self.deal_pause = deal_pause
+        self.lobby_ttl = lobby_ttl
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._cache: dict[int, tuple[int, Game]] = {}
+
+    # ------------------------------------------------------------------ reading
+    def lock(self, game_id: int) -> asyncio.Lock:
+        """The game's lock: every change to one game runs under it, one at a time."""
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    async def get(self, game_id: int) -> GameRow | None:
+        return await repo.get_game(self.db, game_id)
+
+    async def in_channel(self, channel_id: int) -> GameRow | None:
+        return await repo.active_in_channel(self.db, channel_id)
+
+    async def last_in_channel(self, channel_id: int) -> GameRow | None:
+        return await repo.last_finished_in_channel(self.db, channel_id)
+
+    async def results(self, game_id: int) -> list[ResultRow]:
+        """A finished game's results, best place first (empty for a game that was not scored)."""
+        return await repo.results_of(self.db, game_id)
+
+    async def running_games(self) -> list[int]:
+        """The ids of the games being played (what a restart resumes), oldest first."""
+        return await repo.running_games(self.db)
+
+    def engine(self, row: GameRow) -> Game:
+        """The engine's game at this row's version, to read only (views, legal moves): the cached
+        one when it is at that version, else rebuilt from the record."""
+        cached = self._cache.get(row.id)
+        if cached is not None and cached[0] == row.version:
+            return cached[1]
+        return load_game(row.record or "")
+
+    def _working_game(self, row: GameRow) -> Game:
+        """The game to change under the lock. It leaves the cache while it changes, so readers
+        never see a move that is not committed; ``_commit`` puts it back at its new version."""
+        cached = self._cache.pop(row.id, None)
+        if cached is not None and cached[0] == row.version:
+            return cached[1]
+        return load_game(row.record or "")
+
+    async def _row(self, game_id: int) -> GameRow:
+        row = await self.get(game_id)
+        if row is None:
+            raise Refusal("no_game")
+        return row
+
+    # ------------------------------------------------------------------ writing
+    @asynccontextmanager
+    async def _transaction(self, row: GameRow | None = None, *, duplicate: str | None = None) -> AsyncIterator[Tx]:
+        """The one way the service writes. ``row``: the game being changed (loaded under its lock);
+        if the transaction fails, its cached engine is dropped, and if another writer (another
+        ``GameService`` on the same database) changed the game meanwhile, the answer is ``Stale``
+        with the fresh row. ``duplicate``: the refusal code for a write that breaks a unique key
+        (without it that error is raised as it is)."""
+        try:
+            async with self.db.transaction() as tx:
+                yield tx
+        except Duplicate as exc:
+            self._forget(row)
+            if duplicate is None:
+                raise
+            raise Refusal(duplicate) from exc
+        except repo.VersionConflict as exc:
+            self._forget(row)
+            if row is None:
+                raise
+            raise Stale(await self._row(row.id)) from exc
+        except BaseException:
+            self._forget(row)
+            raise
+
+    def _forget(self, row: GameRow | None) -> None:
+        if row is not None:
+            self._cache.pop(row.id, None)
+
+    def _deadlines(self, row: GameRow, before_seat: str | None, game: Game, now: float, *,
+                   renew: bool = False) -> dict[str, Any]:
+        return deadlines(row, before_seat, game, now, deal_pause=self.deal_pause, bot_delay=self.bot_delay,
+                         renew=renew)
+
+    async def _commit(
+        self, row: GameRow, game: Game, kind: ChangeKind, user_id: int | None, seat: str | None, move: str | None,
+        events: list[Event], interaction_id: int | None, before: tuple[str | None, Any], *,
+        reset_timeouts: bool = False, timed_out: int | None = None, audit: tuple[int, AuditAction, str] | None = None,
+    ) -> Change:
+        """Store ``game`` after an engine change to ``row`` (see the module's docstring). A
+        repeated interaction id is ``Refusal("already_done")``."""
+        now = self.clock()
+        values = self._deadlines(row, before[0], game, now, renew=kind == ChangeKind.BOT)
+        values["record"] = game.record()
+        if game.game_over:
+            values.update(status=GameStatus.FINISHED, finished_at=now, turn_deadline=None, window_deadline=None,
+                          next_deal_at=None)
+        async with self._transaction(row, duplicate="already_done") as tx:
+            version = await repo.bump(tx, row, now, **values)
+            await repo.log_action(tx, row.id, version, user_id, kind, move, interaction_id, now)
+            mover = row.seat_of(user_id) if reset_timeouts and user_id is not None else None
+            if mover is not None and mover.timeouts:
+                await repo.set_seat(tx, row.id, mover.user_id, timeouts=0)
+            if timed_out is not None:
+                seat_row = next(s for s in row.seats if s.user_id == timed_out)
+                await repo.set_seat(tx, row.id, timed_out, timeouts=seat_row.timeouts + 1)
+            for s in row.seats:
+                if s.seat in game.resigned and not s.resigned:
+                    await repo.set_seat(tx, row.id, s.user_id, resigned=1)
+            if game.game_over:
+                await repo.insert_results(tx, _results(row, game, now))
+            if audit is not None:
+                await repo.add_audit(tx, row.guild_id, audit[0], audit[1], now, game_id=row.id, detail=audit[2])
+        self._cache[row.id] = (version, game)
+        if game.game_over:
+            self._cache.pop(row.id, None)
+        after = _after(row, values, version, now, game, user_id if reset_timeouts else None, timed_out)
+        return Change(
+            kind, after, game, seat=seat, move=move, events=events,
+            turn_changed=game.current_seat != before[0] or kind in (ChangeKind.DEAL, ChangeKind.START),
+            deal_over=game.hand_over, game_over=game.game_over,
+        )
+
+
+def _results(row: GameRow, game: Game, now: float) -> list[tuple[int, int, str, int, str, int, float]]:
+    """One row per seat: place 1 for the winners, then by the variant's ordering; resigned
+    seats last, the last to resign first (notation.md, Resigning)."""
+    order = [s for s in game.placing() if s not in game.winners]
+    ranked = list(game.winners) + order
+    resigned = [s for s in reversed(game.resigned) if s not in ranked]
+    ranked += resigned + [s.seat for s in row.seats if s.seat not in ranked and s.seat not in resigned]
+    scores = game.final_scores or game.totals
+    out = []
+    for s in row.seats:
+        place = 1 if s.seat in game.winners else ranked.index(s.seat) + 1
+        out.append((row.id, row.guild_id, row.variant, s.user_id, str(scores.get(s.seat, 0)), place, now))
+    return out
+
+
+def _after(row: GameRow, values: dict[str, Any], version: int, now: float, game: Game, mover: int | None,
+           timed_out: int | None) -> GameRow:
+    """The row as ``_commit`` just wrote it (saves reading it back: two round trips per move)."""
+    resigned = set(game.resigned)
+    seats = tuple(
+        replace(s, timeouts=0 if s.user_id == mover else s.timeouts + 1 if s.user_id == timed_out else s.timeouts,
+                resigned=s.resigned or s.seat in resigned)
+        for s in row.seats
+    )
+    return written(row, values, version, now, seats=seats)
+
+
+def written(row: GameRow, values: dict[str, Any], version: int, now: float, **more: Any) -> GameRow:
+    """``row`` after ``repo.bump(tx, row, now, **values)`` returned ``version``."""
+    changed = {k: v for k, v in values.items() if k in _ROW_FIELDS}
+    if "turn_reminded" in changed:
+        changed["turn_reminded"] = bool(changed["turn_reminded"])
+    return replace(row, **changed, **more, version=version, updated_at=now)
+
+
+_ROW_FIELDS = {f.name for f in fields(GameRow)} - {"seats"}

@@ -1,0 +1,286 @@
+"""Lobbies and moves: the changes people ask for, one game at a time.
+
+What it is: opening, joining, leaving and cancelling lobbies, computer players, starting, a
+rematch, every move (``play``), the next deal, resigning, a manager's kick, and the message ids
+the Discord layer keeps for a game. Each change to a game runs under that game's lock, is checked
+(who may do it, at which version), applied by the engine and committed before it is announced.
+What it is not: no timers (``bot.service.clock``), no seasons or history (``records``), no rules
+(the engine decides what is legal), no Discord.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+from typing import Any
+
+from bot.engine import PLAYERS, IllegalMove, new_game
+from bot.rows import ACTIVE, ENDED, ActionKind, AuditAction, GameRow, GameStatus
+from bot.store import Database, Tx, repo
+
+from .changes import Change, ChangeKind, Refusal, Stale
+from .core import ServiceCore
+from .options import clean_name, lobby_options, split_options
+
+# What ``set_messages`` may write: the ids of the messages that show a game, never the game itself.
+MESSAGE_COLUMNS = frozenset({"lobby_message_id", "table_message_id", "turn_message_id", "table_posted_at"})
+# TEMPORARY (issue 14): cogs/rummy.py ``resume_games`` still restarts turn timers through
+# ``set_messages``; remove this (and its use in ``set_messages``) once it calls ``GameService.resume``.
+_LEGACY_TIMER_COLUMNS = frozenset({"turn_deadline", "turn_reminded"})
+RESIGN = "resign"  # the RGN verb (notation.md "Resigning"): played out of turn too, and by a manager's kick
+CLOCK_VERBS = ("timeout",)  # RGN verbs only the clock plays (notation.md), never a person
+
+
+class Games(ServiceCore):
+    """Lobbies, moves, kicks and message ids."""
+
+    # ------------------------------------------------------------------ lobbies
+    async def check_lobby(
+        self, *, guild_id: int, channel_id: int, host_id: int, variant: str, options: str = "",
+        timer_minutes: float = 5,
+    ) -> None:
+        """Refuse a lobby before anything is written (the cog answers privately, then acknowledges)."""
+        lobby_options(variant, options, timer_minutes)
+        if await self.in_channel(channel_id) is not None:
+            raise Refusal("channel_busy")
+        await _one_lobby_per_host(self.db, guild_id, host_id)
+
+    async def open_lobby(
+        self, *, guild_id: int, channel_id: int, host_id: int, host_name: str, variant: str, options: str = "",
+        timer_minutes: float = 5, locale: str = "es",
+    ) -> Change:
+        options_text = lobby_options(variant, options, timer_minutes)
+        now = self.clock()
+        # A duplicate is the one-active-game-per-channel index: another lobby got there first.
+        async with self._transaction(duplicate="channel_busy") as tx:
+            await _one_lobby_per_host(tx, guild_id, host_id)  # again inside the write: two /new at once
+            game_id = await repo.insert_game(
+                tx, guild_id=guild_id, channel_id=channel_id, host_id=host_id, variant=variant,
+                options=options_text, timer_minutes=timer_minutes, locale=locale, status=GameStatus.LOBBY,
+                version=1, created_at=now, updated_at=now, lobby_expires_at=now + self.lobby_ttl,
+            )
+            await repo.insert_seat(tx, game_id, 0, host_id, "p1", clean_name(host_name))
+            await repo.log_action(tx, game_id, 1, host_id, ActionKind.NEW, variant, None, now)
+        row = await self.get(game_id)
+        assert row is not None
+        return Change(ChangeKind.LOBBY, row)
+
+    async def join(self, game_id: int, user_id: int, name: str) -> Change:
+        async with self.lock(game_id):
+            row = await self._row(game_id)
+            if row.status != GameStatus.LOBBY:
+                raise Refusal("not_a_lobby")
+            if row.seat_of(user_id):
+                raise Refusal("already_seated")
+            _room_for_one_more(row)
+            now = self.clock()
+            async with self._transaction(row) as tx:
+                n = len(row.seats)
+                await repo.insert_seat(tx, game_id, n, user_id, f"p{n + 1}", clean_name(name))
+                version = await repo.bump(tx, row, now)
+                await repo.log_action(tx, game_id, version, user_id, ActionKind.JOIN, None, None, now)
+            return Change(ChangeKind.JOIN, await self._row(game_id))
+
+    async def leave(self, game_id: int, user_id: int, *, kicked_by: int | None = None) -> Change:
+        """Leave a lobby; ``kicked_by``: a server manager removed ``user_id`` (audited)."""
+        async with self.lock(game_id):
+            row = await self._row(game_id)
+            if row.status != GameStatus.LOBBY:
+                raise Refusal("not_a_lobby")
+            if not row.seat_of(user_id):
+                raise Refusal("not_seated")
+            now = self.clock()
+            async with self._transaction(row) as tx:
+                await repo.delete_seat(tx, game_id, user_id)
+                await repo.renumber_seats(tx, game_id)
+                people = [s for s in row.seats if s.user_id != user_id and not s.is_bot]
+                values: dict[str, Any] = {}
+                if not people:
+                    values["status"] = GameStatus.CANCELLED  # computer players alone do not keep a lobby
+                elif user_id == row.host_id:
+                    values["host_id"] = people[0].user_id  # the next seated person hosts
+                version = await repo.bump(tx, row, now, **values)
+                await repo.log_action(tx, game_id, version, user_id, ActionKind.LEAVE, None, None, now)
+                if kicked_by is not None:
+                    await repo.add_audit(tx, row.guild_id, kicked_by, AuditAction.KICK, now, game_id=game_id,
+                                         detail=str(user_id))
+            return Change(ChangeKind.LEAVE, await self._row(game_id))
+
+    async def add_bot(self, game_id: int, user_id: int) -> Change:
+        """The host seats a computer player (``bot.robot``). Games with one are not rated."""
+        async with self.lock(game_id):
+            row = await self._row(game_id)
+            _hosts_lobby(row, user_id)
+            _room_for_one_more(row)
+            bots = [s for s in row.seats if s.is_bot]
+            bot_id = min([s.user_id for s in bots], default=0) - 1
+            now = self.clock()
+            async with self._transaction(row) as tx:
+                n = len(row.seats)
+                await repo.insert_seat(tx, game_id, n, bot_id, f"p{n + 1}", f"🤖 Bot {-bot_id}")
+                version = await repo.bump(tx, row, now)
+                await repo.log_action(tx, game_id, version, user_id, ActionKind.BOT, str(bot_id), None, now)
+            return Change(ChangeKind.JOIN, await self._row(game_id))
+
+    async def remove_bot(self, game_id: int, user_id: int) -> Change:
+        """The host takes the last computer player out of the lobby."""
+        row = await self._row(game_id)
+        if user_id != row.host_id:
+            raise Refusal("host_only")
+        bots = [s for s in row.seats if s.is_bot]
+        if not bots:
+            raise Refusal("no_bot")
+        return await self.leave(game_id, bots[-1].user_id)
+
+    async def cancel(self, game_id: int, user_id: int, *, is_admin: bool = False) -> Change:
+        async with self.lock(game_id):
+            row = await self._row(game_id)
+            if row.status not in ACTIVE:
+                raise Refusal("nothing_to_cancel")
+            if user_id != row.host_id and not is_admin:
+                raise Refusal("host_only")
+            now = self.clock()
+            async with self._transaction(row) as tx:
+                version = await repo.bump(tx, row, now, status=GameStatus.CANCELLED, turn_deadline=None,
+                                          window_deadline=None, next_deal_at=None, finished_at=now)
+                await repo.log_action(tx, game_id, version, user_id, ActionKind.CANCEL, None, None, now)
+                if user_id != row.host_id:  # a manager used their power over someone else's game
+                    await repo.add_audit(tx, row.guild_id, user_id, AuditAction.CANCEL, now, game_id=game_id)
+            self._cache.pop(game_id, None)
+            return Change(ChangeKind.CANCEL, await self._row(game_id))
+
+    async def start(self, game_id: int, user_id: int, *, seed: str | None = None) -> Change:
+        async with self.lock(game_id):
+            row = await self._row(game_id)
+            _hosts_lobby(row, user_id)
+            lo, hi = PLAYERS[row.variant]
+            if not lo <= len(row.seats) <= hi:
+                raise Refusal("player_count", min=lo, max=hi, count=len(row.seats))
+            engine_text, _ = split_options(row.options)
+            game = new_game(row.variant, [s.seat for s in row.seats], seed=seed or secrets.token_hex(8),
+                            options=engine_text)
+            now = self.clock()
+            async with self._transaction(row) as tx:
+                version = await repo.bump(tx, row, now, status=GameStatus.PLAYING, record=game.record(),
+                                          lobby_expires_at=None, **self._deadlines(row, None, game, now))
+                await repo.log_action(tx, game_id, version, user_id, ActionKind.START, None, None, now)
+            self._cache[game_id] = (version, game)
+            return Change(ChangeKind.START, await self._row(game_id), game, turn_changed=True)
+
+    async def rematch(self, game_id: int, user_id: int, user_name: str) -> Change:
+        """A new lobby in the same channel with the same seats and options (the presser hosts)."""
+        row = await self._row(game_id)
+        if row.status not in ENDED:
+            raise Refusal("not_finished")
+        if not row.seat_of(user_id):
+            raise Refusal("not_seated")
+        change = await self.open_lobby(
+            guild_id=row.guild_id, channel_id=row.channel_id, host_id=user_id, host_name=user_name,
+            variant=row.variant, options=row.options, timer_minutes=row.timer_minutes, locale=row.locale,
+        )
+        new_id = change.game.id
+        for s in row.seats:
+            if s.user_id != user_id:
+                with contextlib.suppress(Refusal):
+                    await self.join(new_id, s.user_id, s.name)
+        return Change(ChangeKind.LOBBY, await self._row(new_id))
+
+    # ------------------------------------------------------------------ moves
+    async def play(
+        self, game_id: int, user_id: int, move: str, *, interaction_id: int | None = None,
+        version: int | None = None, kicked_by: int | None = None,
+    ) -> Change:
+        """Apply one RGN move for the seat of ``user_id``. ``version`` (from a button) must be the
+        game's current one, else ``Stale``. Refusals change nothing. ``kicked_by``: a server
+        manager resigns ``user_id``'s seat for them (audited in the same transaction)."""
+        async with self.lock(game_id):
+            row = await self._row(game_id)
+            if row.status != GameStatus.PLAYING:
+                raise Refusal("not_playing")
+            seat = row.seat_of(user_id)
+            if seat is None:
+                raise Refusal("not_seated")
+            if interaction_id is not None and await repo.seen_interaction(self.db, interaction_id):
+                raise Refusal("already_done")  # the same click delivered twice: say so, not "illegal"
+            if version is not None and version != row.version:
+                raise Stale(row)
+            verb = move.split()[0].lower() if move.split() else ""
+            if kicked_by is not None and verb != RESIGN:
+                raise ValueError("a manager can only resign a seat for its player")
+            if verb in CLOCK_VERBS:
+                raise Refusal("not_a_player_move", verb=verb)
+            game = self._working_game(row)
+            before = (game.current_seat, None)
+            try:
+                if seat.seat not in game.actors and verb != RESIGN:
+                    raise Refusal("not_your_turn")
+                events = game.play(seat.seat, move)
+            except (Refusal, IllegalMove):
+                self._cache[row.id] = (row.version, game)  # a refused move left the game unchanged
+                raise
+            audit = None if kicked_by is None else (kicked_by, AuditAction.KICK, str(user_id))
+            kind = ChangeKind.RESIGN if verb == RESIGN else ChangeKind.MOVE
+            return await self._commit(row, game, kind, user_id, seat.seat,
+                                      game.log[-1].split(" ", 1)[1] if game.log else move, events, interaction_id,
+                                      before, reset_timeouts=True, audit=audit)
+
+    async def next_deal(self, game_id: int, user_id: int | None, *, version: int | None = None) -> Change:
+        async with self.lock(game_id):
+            row = await self._row(game_id)
+            if row.status != GameStatus.PLAYING:
+                raise Refusal("not_playing")
+            if user_id is not None and row.seat_of(user_id) is None:
+                raise Refusal("not_seated")
+            if version is not None and version != row.version:
+                raise Stale(row)
+            game = self.engine(row)
+            if not game.hand_over or game.game_over:
+                raise Refusal("deal_not_over")
+            game = self._working_game(row)
+            events = game.next_deal()
+            return await self._commit(row, game, ChangeKind.DEAL, user_id, None, None, events, None, (None, None))
+
+    async def resign(self, game_id: int, user_id: int) -> Change:
+        return await self.play(game_id, user_id, RESIGN)
+
+    async def kick(self, game_id: int, manager_id: int, user_id: int) -> Change:
+        """A server manager takes ``user_id`` out of a lobby, or resigns their seat in a game."""
+        row = await self._row(game_id)
+        if row.seat_of(user_id) is None:
+            raise Refusal("not_seated_other")
+        if row.status == GameStatus.LOBBY:
+            if user_id == row.host_id:
+                raise Refusal("kick_host")  # cancelling says what it does; a kick would hand the lobby on
+            return await self.leave(game_id, user_id, kicked_by=manager_id)
+        return await self.play(game_id, user_id, RESIGN, kicked_by=manager_id)
+
+    # ------------------------------------------------------------------ messages we keep track of
+    async def set_messages(self, game_id: int, **ids: int | float | None) -> None:
+        """Remember the ids of the table / turn / lobby messages and when the table was posted
+        (``MESSAGE_COLUMNS``; views only: no version bump). Anything else is a ``TypeError``."""
+        unknown = set(ids) - MESSAGE_COLUMNS - _LEGACY_TIMER_COLUMNS
+        if unknown:
+            raise TypeError(f"set_messages sets only {sorted(MESSAGE_COLUMNS)}, not {sorted(unknown)}")
+        async with self._transaction() as tx:
+            await repo.update_game(tx, game_id, **ids)
+
+
+async def _one_lobby_per_host(tx: Tx | Database, guild_id: int, host_id: int) -> None:
+    # One open lobby per host and server (reliability.md R20): lobbies cannot be spammed over channels.
+    channel = await repo.lobby_hosted_by(tx, guild_id, host_id)
+    if channel is not None:
+        raise Refusal("host_has_lobby", channel=f"<#{channel}>")
+
+
+def _hosts_lobby(row: GameRow, user_id: int) -> None:
+    """Only an open lobby's host may start it or seat a computer player."""
+    if row.status != GameStatus.LOBBY:
+        raise Refusal("not_a_lobby")
+    if user_id != row.host_id:
+        raise Refusal("host_only")
+
+
+def _room_for_one_more(row: GameRow) -> None:
+    hi = PLAYERS[row.variant][1]
+    if len(row.seats) >= hi:
+        raise Refusal("lobby_full", max=hi)

@@ -1,0 +1,159 @@
+"""Seasons, standings, records, history, voided results and the managers' audit log.
+
+What it is: what a server keeps about its finished games and what its managers may do about
+them: the current or a past season and its standings (``bot.seasons``), a player's record, a
+new season (by hand or on the server's schedule), the latest finished games, voiding or
+restoring a result, the audit log. Each write is one transaction with its audit row.
+What it is not: it never takes a game's lock and never changes a game: results are written by
+the move that ends a game (``core._commit``), kicks and cancels are changes to a game
+(``bot.service.games``). No Discord.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from bot.rows import AuditAction, AuditRow, FinishedSeatRow, ScheduleRow, SeasonRow
+from bot.seasons import SCHEDULES, PlayerStats, Standing, games_in, next_rollover, player_stats, standings
+from bot.store import repo
+
+from .changes import Refusal
+from .core import ServiceCore
+from .options import REASON_LENGTH, clean_text
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """A finished game as managers see it: who finished where, rated or not, voided or not."""
+
+    game_id: int
+    variant: str
+    finished_at: float
+    players: tuple[tuple[int, str, int], ...]  # (user id, name, place), in finishing order
+    with_bots: bool  # a computer player sat: never rated
+    voided: bool
+    reason: str = ""  # the manager's reason, as stored, when this is the answer to voiding it
+
+
+class Records(ServiceCore):
+    """Seasons, standings, records, history, voiding and the audit log (no game lock)."""
+
+    async def season(self, guild_id: int, number: int | None = None) -> SeasonRow:
+        """The server's current season, or season ``number`` (refused when there is none)."""
+        if number is None:
+            return await repo.current_season(self.db, guild_id)
+        found = await repo.get_season(self.db, guild_id, number)
+        if found is None:
+            current = await repo.current_season(self.db, guild_id)
+            raise Refusal("no_such_season", number=number, current=current.number)
+        return found
+
+    async def scores(
+        self, guild_id: int, number: int | None = None, variant: str | None = None
+    ) -> tuple[SeasonRow, list[Standing], int]:
+        """A season's standings (bot.seasons) and how many games it counts."""
+        season = await self.season(guild_id, number)
+        rows = await repo.season_results(self.db, guild_id, season.number, variant)
+        return season, standings(rows), games_in(rows)
+
+    async def stats(self, guild_id: int, user_id: int) -> PlayerStats:
+        """One player's rated record in this server, every season together."""
+        return player_stats(await repo.player_results(self.db, guild_id, user_id))
+
+    async def new_season(self, guild_id: int, user_id: int, *, ending: int) -> SeasonRow:
+        """Close season ``ending`` and open the next (a server manager's call, checked by the cog).
+        Confirming twice, or after another manager did it, changes nothing (``season_already``).
+        Games still running score in the new season: a result counts where it was written."""
+        now = self.clock()
+        async with self._transaction() as tx:
+            current = await repo.current_season(tx, guild_id)
+            if current.number != ending:
+                raise Refusal("season_already", number=current.number)
+            number = await repo.start_season(tx, guild_id, current, user_id, now)
+            await repo.add_audit(tx, guild_id, user_id, AuditAction.NEW_SEASON, now, detail=f"{ending}->{number}")
+        return await repo.current_season(self.db, guild_id)
+
+    async def season_schedule(self, guild_id: int) -> ScheduleRow | None:
+        """The server's automatic seasons (``every``, ``next_at``, ``channel_id``...), or None."""
+        return await repo.get_schedule(self.db, guild_id)
+
+    async def set_season_schedule(self, guild_id: int, user_id: int, every: str | None, *, channel_id: int,
+                                  locale: str) -> ScheduleRow | None:
+        """A manager makes seasons roll over by themselves every ``week`` or ``month`` (closing
+        standings posted in ``channel_id``), or stops that (``None``); audited. The schedule after."""
+        if every is not None and every not in SCHEDULES:
+            raise Refusal("bad_schedule")
+        now = self.clock()
+        async with self._transaction() as tx:
+            if every is None:
+                if not await repo.clear_schedule(tx, guild_id):
+                    raise Refusal("no_schedule")
+            else:
+                await repo.set_schedule(tx, guild_id, every, channel_id, locale, next_rollover(every, now), user_id,
+                                        now)
+            await repo.add_audit(tx, guild_id, user_id, AuditAction.SCHEDULE, now, detail=every or "off")
+        return await repo.get_schedule(self.db, guild_id)
+
+    async def due_seasons(self) -> list[int]:
+        """Servers whose scheduled season boundary has passed."""
+        return await repo.due_schedules(self.db, self.clock())
+
+    async def scheduled_season(self, guild_id: int) -> tuple[int, SeasonRow, ScheduleRow] | None:
+        """Roll a server's season over on its schedule: (the season that ended, the new one, the
+        schedule). Once per boundary, however late (a bot that was down rolls over once and sets
+        the next boundary from now); None when it is not due (already done, or switched off)."""
+        now = self.clock()
+        async with self._transaction() as tx:
+            schedule = await repo.get_schedule(tx, guild_id)
+            if schedule is None or schedule.next_at > now:
+                return None
+            current = await repo.current_season(tx, guild_id)
+            number = await repo.start_season(tx, guild_id, current, 0, now)
+            await repo.advance_schedule(tx, guild_id, next_rollover(schedule.every, now))
+            await repo.add_audit(tx, guild_id, 0, AuditAction.NEW_SEASON, now, detail=f"{current.number}->{number}")
+        return current.number, await repo.current_season(self.db, guild_id), schedule
+
+    async def finished_games(self, guild_id: int, limit: int = 25, *, user_id: int | None = None) -> list[FinishedGame]:
+        """A server's latest finished games with their results, newest first; with ``user_id``,
+        only the games that player sat in."""
+        return _finished_games(await repo.recent_results(self.db, guild_id, limit, user_id=user_id))
+
+    async def void_result(self, guild_id: int, game_id: int, manager_id: int, reason: str = "", *,
+                          restore: bool = False) -> FinishedGame:
+        """A server manager voids a finished game's result (it then counts in no standings and no
+        record) or restores it; audited in the same transaction. The results themselves are kept."""
+        reason = clean_text(reason, REASON_LENGTH)
+        now = self.clock()
+        async with self._transaction() as tx:
+            found = _finished_games(await repo.recent_results_of(tx, guild_id, game_id))
+            if not found:
+                raise Refusal("no_result", game=game_id)
+            game = found[0]
+            if game.with_bots:
+                raise Refusal("not_rated", game=game_id)
+            if game.voided == (not restore):
+                raise Refusal("not_voided" if restore else "already_voided", game=game_id)
+            if restore:
+                await repo.clear_voided(tx, game_id)
+            else:
+                await repo.set_voided(tx, game_id, guild_id, manager_id, reason, now)
+            action = AuditAction.RESTORE if restore else AuditAction.VOID
+            await repo.add_audit(tx, guild_id, manager_id, action, now, game_id=game_id, detail=reason)
+        return replace(game, voided=not restore, reason="" if restore else reason)
+
+    async def audit(self, guild_id: int, limit: int = 20) -> list[AuditRow]:
+        """What the server's managers did (and the season schedule), newest first."""
+        return await repo.audit_of(self.db, guild_id, limit)
+
+
+def _finished_games(rows: Iterable[FinishedSeatRow]) -> list[FinishedGame]:
+    games: dict[int, list[FinishedSeatRow]] = {}
+    for r in rows:
+        games.setdefault(r.game_id, []).append(r)
+    return [
+        FinishedGame(gid, seats[0].variant, max(r.finished_at for r in seats),
+                     tuple((r.user_id, r.name, r.place) for r in seats),
+                     any(r.user_id < 0 for r in seats), seats[0].voided)
+        for gid, seats in games.items()
+    ]
