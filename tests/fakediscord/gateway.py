@@ -27,8 +27,8 @@ opcodes-and-status-codes "Gateway Close Event Codes"):
 - A second IDENTIFY for a shard that already has a live session is accepted, and from then on
   every session of that shard gets that shard's events, interactions included. Discord documents
   exactly this ("You can establish multiple sessions with the same `[shard_id, num_shards]`",
-  used for zero-downtime hand-offs); it is why a bot running twice answers every command twice
-  and one of the two answers gets 40060 "Interaction has already been acknowledged" (e.g.
+  used for zero-downtime hand-offs); it is why both copies of a bot started twice get every
+  command, and the slower answer gets 40060 "Interaction has already been acknowledged" (e.g.
   HuyaneMatsu/hata#80, Rapptz/discord.py#8039). Tests that need "who owns shard k" use
   `live_sessions(shard=k)`.
 - Identify pacing: Discord allows one IDENTIFY per rate-limit bucket (`shard_id %
@@ -42,13 +42,20 @@ opcodes-and-status-codes "Gateway Close Event Codes"):
 
 What this is not: compression (frames are plain text: discord.py decodes text frames even when it
 asked for zlib-stream), ETF encoding, presences, voice, or the gateway's own send rate limit (120
-events per 60 s). Where the fake's sharding differs from Discord's: it never closes with 4011
-because of a guild count (only the configured `shard_count` decides); sessions without a socket
-never time out (Discord drops them after a few minutes) and keep collecting their shard's events;
-the 5 s bucket rule is checked per bucket but the order of buckets ("start them by bucket in
-order") is not; only accepted IDENTIFYs occupy a bucket; the daily limit of 1000 IDENTIFYs is
-counted in `session_start_limit.remaining` but never enforced (no token reset); and a session's
-shard never changes its REST view (every route answers for every guild).
+events per 60 s).
+
+Where the fake's sharding still differs from Discord's:
+- 4011 comes from the configured `shard_count`, never from counting guilds (Discord: more than
+  2,500 guilds on one session); there is no automatic re-shard recommendation as guilds are added.
+- Identify pacing is only recorded unless `enforce_identify_pacing` is on; only accepted IDENTIFYs
+  occupy a bucket; the order of buckets ("start them by bucket in order") is not checked.
+- The daily limit of 1000 IDENTIFYs is counted in `session_start_limit.remaining` but never
+  enforced (no session termination, no token reset); `reset_after` is a constant.
+- A session without a socket never times out (Discord drops it after a few minutes): it keeps
+  collecting its shard's events until it resumes, closes with 1000/1001 or is invalidated.
+- Every guild of a shard arrives in GUILD_CREATE right after READY (Discord may send them later,
+  or as unavailable during an outage); a guild never leaves the bot (no GUILD_DELETE).
+- Every session gets the same `resume_gateway_url` (the fake's one gateway).
 """
 
 from __future__ import annotations

@@ -19,9 +19,8 @@ one shard's sessions; `identifies` and `identify_breaches()` record IDENTIFY pac
 `wait_shards_ready(shards, after=n)` waits for a process's shards.
 
 What this is not: a general Discord. No threads, reactions, voice, presences, rate limits (unless
-injected with `fail_next`), permissions overwrites, interactions in DMs or multiple bots; REST
-routes answer for every guild whatever shard asked. It only listens on 127.0.0.1 and never
-reaches the network.
+injected with `fail_next`), permissions overwrites, interactions in DMs or multiple bots. It
+only listens on 127.0.0.1 and never reaches the network.
 """
 
 from __future__ import annotations
