@@ -155,11 +155,14 @@ class Gateway:
     # ---- routing -------------------------------------------------------------------------------
 
     def targets(self, guild_id: int | None, intent: int | None = None) -> list[GatewaySession]:
-        """Every session (with or without a socket, not invalidated) that gets `guild_id`'s events."""
+        """Every session (with or without a socket, not invalidated) that gets `guild_id`'s events.
+
+        A session still sending its READY is included: its lock makes the event follow READY.
+        """
         return [
             s
             for s in self.sessions.values()
-            if s.ready and not s.invalid and s.routes(guild_id) and (intent is None or s.intents & intent)
+            if not s.invalid and s.routes(guild_id) and (intent is None or s.intents & intent)
         ]
 
     def live_sessions(self, shard: int | None = None) -> list[GatewaySession]:

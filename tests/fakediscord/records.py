@@ -418,7 +418,8 @@ class InteractionRecord:
     defer returns (and fills) the deferred original. `messages` lists every message created or edited through this
     interaction's token, plus channel messages the bot wrote while the interaction was open
     (dispatched and not yet settled), which is a best guess. `delivered_to` are the gateway sessions
-    that got its INTERACTION_CREATE: those of its guild's shard (empty: no bot was there).
+    that got its INTERACTION_CREATE: those of its guild's shard, connected or buffering it for a
+    RESUME (empty: no bot session was there).
     """
 
     id: int
