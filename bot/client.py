@@ -1,14 +1,19 @@
 """The Discord client: start-up, command sync, the clock, shutdown.
 
 What it is: ``RummyBot`` opens and migrates the database in ``setup_hook`` (never in ``on_ready``,
-which fires again after reconnects), registers the cogs and the dynamic buttons once, syncs the
-slash commands only when their definition changed (a hash kept in the database; ``--sync``
-forces it), re-posts the tables of running games after a restart, and runs one clock task that
-serves turn timers, reminders, claim windows, lobby expiry, the pause between deals and scheduled
-new seasons from the deadlines stored in SQLite. On SIGTERM it stops gracefully (reliability.md R3): new clicks are
-refused, the work in flight (moves, their answers, table edits, the clock's tick) is finished
-within ``STOP_GRACE`` seconds, and only then are the gateway, HTTP and the database closed.
-What it is not: no game rules (``bot.engine``), no SQL (``bot.store``), no pictures (``renderers``).
+which fires again after reconnects), makes the service and the announcer, loads the cogs as
+extensions (``cogs.rummy``, ``cogs.admin``: each registers its own commands and persistent
+items), syncs the slash commands only when their definition changed (a hash kept in the
+database; ``--sync`` forces it), resumes the games that were running (a whole turn for the
+player to move, ``GameService.resume``) before the clock starts, and re-posts their tables once
+connected. One clock task serves turn timers, reminders, claim windows, lobby expiry, the pause
+between deals and scheduled new seasons from the deadlines stored in SQLite, and hands every
+change to the announcer. On SIGTERM it stops gracefully (reliability.md R3): new clicks are
+refused (``cogs.guard``), the work in flight (moves, their answers, table edits, the clock's
+tick) is finished within ``STOP_GRACE`` seconds, and only then are the gateway, HTTP and the
+database closed.
+What it is not: no game rules (``bot.engine``), no SQL (``bot.store``), no pictures
+(``renderers``), no messages (``bot.announcer``, ``cogs``).
 """
 
 from __future__ import annotations
@@ -18,20 +23,22 @@ import hashlib
 import json
 import logging
 import re
-from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.announcer import Announcer
 from bot.config import Settings
 from bot.i18n import catalog
-from bot.service import GameService
+from bot.service import Change, GameService
 from bot.store import Database, repo
+from cogs.guard import Guard
 
 log = logging.getLogger(__name__)
 
 STOP_GRACE = 8.0  # seconds of a graceful stop for work in flight (below a supervisor's usual 10 s)
+EXTENSIONS = ("cogs.rummy", "cogs.admin")
 
 
 class CatalogTranslator(app_commands.Translator):
@@ -66,34 +73,38 @@ class RummyBot(commands.Bot):
         )
         self.settings = settings
         self.force_sync = force_sync
-        self.item_patterns: list[re.Pattern[str]] = []  # every DynamicItem's custom_id template
+        self.item_patterns: list[re.Pattern[str]] = []  # every persistent item's custom_id (cogs.base)
+        self.guard = Guard(settings.flood)
         self.db: Database | None = None
-        self.service: GameService | None = None
+        self._service: GameService | None = None
+        self._announcer: Announcer | None = None
         self._clock_task: asyncio.Task[None] | None = None
         self.stopping = False  # set on shutdown: interactions are refused from then on
 
-    def add_dynamic_items(self, *items: Any) -> None:
-        super().add_dynamic_items(*items)
-        self.item_patterns += [item.__discord_ui_compiled_template__ for item in items]
+    @property
+    def service(self) -> GameService:
+        assert self._service is not None, "the service is made in setup_hook"
+        return self._service
+
+    @property
+    def announcer(self) -> Announcer:
+        assert self._announcer is not None, "the announcer is made in setup_hook"
+        return self._announcer
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.settings.db_path)
-        self.service = GameService(self.db, bot_delay=self.settings.bot_delay)
+        self._service = GameService(self.db, bot_delay=self.settings.bot_delay)
+        self._announcer = Announcer(self, self._service)
+        self.add_listener(self._announcer.count_message, "on_message")
         await self.tree.set_translator(CatalogTranslator())
-        from cogs.admin import AdminCog
-        from cogs.rummy import RummyCog
-
-        cog = RummyCog(self)
-        await self.add_cog(cog)
-        cog.register_dynamic_items()
-        admin = AdminCog(self)
-        await self.add_cog(admin)
-        admin.register_dynamic_items()
+        for name in EXTENSIONS:
+            await self.load_extension(name)
         await self.sync_commands()
-        # Only the games running before this start are re-posted (not ones started meanwhile).
-        running = [row.id for row in await repo.active_games(self.db) if row.status == "playing"]
+        # Recovery comes before the clock serves any deadline: a turn whose timer ran out while
+        # the bot was down is given back whole, not timed out at the first tick.
+        resumed = await self._resume_games()
         self._clock_task = asyncio.create_task(self._clock(), name="rummy-clock")
-        asyncio.create_task(self._after_restart(cog, running), name="rummy-restart")  # noqa: RUF006
+        asyncio.create_task(self._announce_resumed(resumed), name="rummy-restart")  # noqa: RUF006
         # Rendering is ~1 s of warm-up: do it in a thread so the first table is as fast as the rest.
         from renderers import warm_up
 
@@ -116,34 +127,58 @@ class RummyBot(commands.Bot):
             await repo.set_meta(tx, key, digest)
         log.info("slash commands synced (%s)", "guild" if guild else "global")
 
-    async def _after_restart(self, cog: Any, running: list[int]) -> None:
+    async def _resume_games(self) -> list[Change]:
+        """Every game that was running when the bot stopped, resumed by the service (a whole turn
+        for the player to move: nobody loses a turn to our downtime)."""
+        resumed = []
+        for game_id in await self.service.running_games():
+            try:
+                change = await self.service.resume(game_id)
+            except Exception:
+                log.exception("could not resume game %s", game_id)
+                continue
+            if change is not None:
+                resumed.append(change)
+        return resumed
+
+    async def _announce_resumed(self, resumed: list[Change]) -> None:
+        """Once connected: each resumed game's table is posted afresh with the restart note."""
         await self.wait_until_ready()
-        await cog.resume_games(running)
+        for change in resumed:
+            try:
+                await self.announcer.announce(change)
+            except Exception:
+                log.exception("could not post the table of resumed game %s", change.game.id)
 
     async def _clock(self) -> None:
         """Serve every stored deadline. Polls once a second: deadlines live in SQLite, so a restart
         only delays them by the downtime."""
         await self.wait_until_ready()
-        assert self.service is not None
-        from cogs.admin import AdminCog
-        from cogs.rummy import RummyCog
-
         while not self.stopping:
             try:
-                cog = self.get_cog("RummyCog")
                 for game_id in await self.service.due():
-                    changes = await self.service.tick(game_id)
-                    if isinstance(cog, RummyCog):
-                        for change in changes:
-                            await cog.announce(change)
-                admin = self.get_cog("AdminCog")
-                if isinstance(admin, AdminCog):
-                    await admin.scheduled_seasons()
+                    for change in await self.service.tick(game_id):
+                        await self.announcer.announce(change)
+                await self._new_seasons()
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("clock tick failed")
             await asyncio.sleep(1.0)
+
+    async def _new_seasons(self) -> None:
+        """Roll over every server whose scheduled season boundary passed; the new season is
+        committed before it is announced, and a failed post loses nothing."""
+        for guild_id in await self.service.due_seasons():
+            done = await self.service.scheduled_season(guild_id)
+            if done is None:
+                continue
+            ending, season, schedule = done
+            try:
+                await self.announcer.announce_season(schedule.channel_id, guild_id, ending, season.number,
+                                                     schedule.locale)
+            except discord.HTTPException as exc:
+                log.warning("season %s of server %s started; announcing it failed: %s", season.number, guild_id, exc)
 
     async def close(self) -> None:
         if not self.stopping:
@@ -168,10 +203,10 @@ class RummyBot(commands.Bot):
                 await asyncio.wait_for(asyncio.shield(self._clock_task), grace)
             except TimeoutError:
                 self._clock_task.cancel()
-        from cogs.rummy import RummyCog
-
-        cog = self.get_cog("RummyCog")
-        left = await cog.drain(max(0.0, deadline - loop.time())) if isinstance(cog, RummyCog) else 0
+        left = await self.guard.drain(max(0.0, deadline - loop.time()))
+        # A handler's last act may be to ask for a table edit: wait for those after the handlers.
+        if self._announcer is not None:
+            left += await self._announcer.drain(max(0.0, deadline - loop.time()))
         if left:
             log.warning("stopping with %d interaction(s) or table edit(s) unfinished", left)
         else:

@@ -15,7 +15,7 @@ What it is not: a deep player or a game-tree search; no Discord, no SQL.
 
 from __future__ import annotations
 
-from bot.engine import Game
+from bot.engine import Game, Phase
 from bot.engine.cards import parse_card
 from bot.engine.search import LOW_VALUES, mask_of, min_deadwood
 
@@ -31,7 +31,7 @@ def choose(game: Game, seat: str, *, plain: bool = False) -> str:
         raise ValueError(f"{seat} has no legal move")
     verbs = {m.split()[0] for m in moves}
     hand = game.hand(seat)
-    if game.phase == "window":
+    if game.phase == Phase.WINDOW:
         for calm in ("pass", "allow"):
             if calm in moves:
                 return calm

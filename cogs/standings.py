@@ -8,22 +8,19 @@ What it is not: no queries (``GameService.scores``/``audit``), no decisions, no 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from bot.seasons import PlayerStats, Standing
-from bot.service import FinishedGame
-from bot.store.repo import SeasonRow
+from bot.service import AuditAction, AuditRow, FinishedGame, SeasonRow
 from cogs.ui import nm, t, variant_name
+from renderers.standings import StandingsInfo
 
 SHOWN = 15  # lines of standings; the reader's own line is added below when they are further down
 LIMIT = 2000  # Discord: characters in a message
 
 
 def standings_info(season: SeasonRow, table: Sequence[Standing], games: int, *, variant: str | None = None,
-                   reader: int | None = None) -> Any:
+                   reader: int | None = None) -> StandingsInfo:
     """What the standings picture shows (``renderers.standings.StandingsInfo``)."""
-    from renderers.standings import StandingsInfo
-
     rows = tuple((s.rank, s.name, s.points, s.wins, s.games) for s in table)
     mine = next((i for i, s in enumerate(table) if s.user_id == reader), None)
     return StandingsInfo(season.number, games, rows, variant, season.ended_at is not None, mine)
@@ -92,20 +89,20 @@ def history_message(games: Sequence[FinishedGame], locale: str, name: str | None
     return _fit(lines)
 
 
-def audit_message(rows: Sequence[Any], locale: str) -> str:
+def audit_message(rows: Sequence[AuditRow], locale: str) -> str:
     if not rows:
         return t("audit.empty", locale)
     lines = [t("audit.title", locale)]
     for r in rows:
-        detail = r["detail"]
-        if r["action"] == "void":  # the manager's reason, typed text: shown escaped, after a colon
+        detail = r.detail
+        if r.action == AuditAction.VOID:  # the manager's reason, typed text: shown escaped, after a colon
             detail = f": {nm(detail)}" if detail else ""
-        elif r["action"] == "schedule":
+        elif r.action == AuditAction.SCHEDULE:
             detail = t("schedule.choice.off" if detail == "off" else f"schedule.every.{detail}", locale)
-        what = t(f"audit.{r['action']}", locale, detail=detail, game=r["game_id"] or "",
-                 user=f"<@{r['detail']}>" if r["action"] == "kick" else "")
-        who = t("audit.by_schedule", locale) if r["user_id"] == 0 else f"<@{r['user_id']}>"  # the clock
-        lines.append(f"<t:{int(r['at'])}:f> · {who} · {what}")
+        what = t(f"audit.{r.action}", locale, detail=detail, game=r.game_id or "",
+                 user=f"<@{r.detail}>" if r.action == AuditAction.KICK else "")
+        who = t("audit.by_schedule", locale) if r.user_id == 0 else f"<@{r.user_id}>"  # the clock
+        lines.append(f"<t:{int(r.at)}:f> · {who} · {what}")
     return _fit(lines)
 
 

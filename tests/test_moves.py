@@ -22,6 +22,7 @@ from bot.engine import IllegalMove, load_game, new_game
 from bot.i18n import LOCALES, catalog, has_key, translate
 from bot.moves import (
     VERBS,
+    build_move,
     card_text,
     cards_text,
     describe_move,
@@ -29,6 +30,8 @@ from bot.moves import (
     normalize_move,
     rank_moves,
     refusal_text,
+    table_move,
+    table_text,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -579,3 +582,42 @@ def test_rank_moves_on_a_real_list_respects_the_limit():
     assert all(m.startswith("meld") for m in rank_moves(moves, "bajar"))
     assert all(m.startswith("discard") for m in rank_moves(moves, "descartar"))
     assert rank_moves(moves, "descartar", limit=100) == [m for m in moves if m.startswith("discard")]
+
+
+def test_moves_built_from_parts_are_rgn():
+    assert build_move("draw") == "draw"
+    assert build_move("discard", ["KS"]) == "discard KS"
+    assert build_move("meld", ["5C", "6C", "7C"]) == "meld 5C 6C 7C"
+    assert build_move("layoff", ["7H"], to=3) == "layoff 7H to 3"
+    assert build_move("swap", ["JK", "8H"], to=12) == "swap JK 8H to 12"
+    assert build_move("resign") == "resign"
+    assert table_text([["5C", "6C", "7C"], ["9D", "9S", "9H"]]) == "5C 6C 7C | 9D 9S 9H"
+    assert table_text([]) == ""
+    # The rearrange box: a meld a line or between bars, spaces as they come.
+    assert table_move("5C 6C 7C\n9D 9S 9H") == "table 5C 6C 7C | 9D 9S 9H"
+    assert table_move("  5C  6C 7C \n9D 9S 9H") == "table 5C 6C 7C | 9D 9S 9H"
+    assert table_move(table_text([["AS", "2S", "3S"]])) == "table AS 2S 3S"
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_built_moves_are_the_engines_own(variant):
+    """Every legal move of a real game, taken apart and built again, is the same move."""
+    rnd = random.Random(variant)
+    game = new_game(variant, ["p1", "p2", "p3"] if variant != "gin" else ["p1", "p2"], seed="build")
+    seen = 0
+    for _ in range(120):
+        if game.hand_over:
+            break
+        seat = game.actors[0]
+        legal = game.legal_moves(seat)
+        for move in legal:
+            verb, *rest = move.split()
+            if verb in ("layoff", "swap") and rest[-2:-1] == ["to"]:
+                assert build_move(verb, rest[:-2], to=int(rest[-1])) == move
+            elif verb == "table":
+                assert table_move(" ".join(rest).replace(" | ", "\n")) == move
+            elif verb not in ("knock",):  # a knock lists its melds after a colon: not built by the bot
+                assert build_move(verb, rest) == move
+            seen += 1
+        game.play(seat, rnd.choice(legal))
+    assert seen > 50

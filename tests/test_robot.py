@@ -11,20 +11,23 @@ import random
 
 import pytest
 
-from bot.engine import PLAYERS, VARIANTS, new_game
+from bot.engine import PLAYERS, VARIANTS, DealResult, new_game
 from bot.robot import choose
 
 OPTIONS = {"basic": "", "wrotham": "", "gin": "target=50", "rami": "", "tradicional": "", "dummy": ""}
 
 
 def play(variant: str, seats: int, seed: str, *, random_seats: tuple[str, ...] = (), deals: int = 3,
-         rnd: random.Random | None = None) -> tuple[object, int]:
+         rnd: random.Random | None = None, results: list[DealResult | None] | None = None) -> tuple[object, int]:
+    """Play up to ``deals`` deals; ``results`` (if given) receives each finished deal's result."""
     game = new_game(variant, [f"p{i + 1}" for i in range(seats)], seed=seed, options=OPTIONS[variant])
     moves = 0
     played = 1
-    while not game.game_over:
+    while True:
         if game.hand_over:
-            if played >= deals:
+            if results is not None:
+                results.append(game.result)
+            if game.game_over or played >= deals:
                 break
             game.next_deal()
             played += 1
@@ -45,8 +48,14 @@ def play(variant: str, seats: int, seed: str, *, random_seats: tuple[str, ...] =
 def test_bots_play_whole_deals_of_every_variant(variant: str) -> None:
     lo, hi = PLAYERS[variant]
     for seats, seed in ((lo, "a"), (hi, "b"), (min(hi, lo + 1), "c")):
-        game, played = play(variant, seats, f"{variant}-{seed}")
-        assert played >= 1 and (game.game_over or game.hand_over)
+        results: list[DealResult | None] = []
+        game, played = play(variant, seats, f"{variant}-{seed}", results=results)
+        assert len(results) == played and (played == 3 or game.game_over), (variant, seats, played)
+        for res in results:
+            # Someone went out (or knocked): the bots finish their deals themselves; a deal they
+            # could not finish ends blocked or void at the safety cap (rules.md §0.4).
+            assert res is not None and res.winner is not None, (variant, seats, res)
+            assert res.outcome not in ("blocked", "void"), (variant, seats, res.outcome)
 
 
 def test_a_bot_beats_a_random_player_at_gin() -> None:

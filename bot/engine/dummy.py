@@ -4,8 +4,9 @@ Each player works through the contracts of §5.3 on their own; a contract is lai
 ``meld A | B`` move and nothing else is ever melded that deal; layoffs come on later turns; the
 turn always ends with a discard, which may not be a card that could be laid off. A player who
 laid down advances to the next contract when the deal ends. Cut-ins open a window after each
-discard (``cut`` / ``pass``, then the next player ``take`` / ``allow``). Nothing here knows
-Discord or SQL.
+discard: the other seats ``cut`` or ``pass``; from the first request on, the next player may
+``take`` the discard or ``allow`` the cut-in at any time, and priority is settled when the window
+closes. Nothing here knows Discord or SQL.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 
 from .cards import JOKER, card_code, display_key, make_deck, parse_rank
 from .errors import IllegalMove
+from .events import EventKind, Phase
 from .game import Event, Game
 from .meldgen import MAX_COMBOS, hand_meld_candidates
 from .melds import MeldRules, Placed, Reading, entry_code, natural_extends, read_meld
@@ -60,12 +62,21 @@ def parse_card_values(text: str) -> tuple[tuple[int, ...], int]:
 class DummyRummy(Game):
     """``dummy``: 2-4 players, 108 cards, 13 cards dealt, contracts 1-12."""
 
+    # Hooks overridden. Deal: ``deck`` (108 cards), ``deal_size``, ``expected_count_ok``,
+    # ``after_layout`` / ``layout_from_tags`` ([Contract], [Cuts]), ``_reset_deal_state``.
+    # Turns: ``verbs`` with ``move_meld`` / ``move_layoff`` / ``move_discard`` and the cut-in
+    # moves ``move_cut`` / ``move_pass`` / ``move_allow``, ``move_take`` (the next player's answer
+    # to a cut-in), ``check_take`` / ``check_discard`` (§5.5), ``stock_empty``, ``on_turn_limit``
+    # (void), ``timeout_moves``. Scores: ``value`` (card_values, §5.6), ``placing``. Also
+    # ``make_meld_rules``, ``legal_moves`` and ``contracts``.
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.contract: dict[str, int] = {}
         self.cuts: dict[str, int] = {}
         self.laid_turn = False
         self.cut_requests: list[str] = []
         self.deciding = False
+        self.allowed = False
         super().__init__(*args, **kwargs)
         self.contract = {s: 1 for s in self.seats}
         values, self.joker_value = parse_card_values(self.rules["card_values"])
@@ -110,6 +121,7 @@ class DummyRummy(Game):
         self.laid_turn = False
         self.cut_requests = []
         self.deciding = False
+        self.allowed = False
 
     @property
     def contracts(self) -> dict[str, int]:
@@ -131,7 +143,7 @@ class DummyRummy(Game):
             self.contract[seat] = n
         for seat, n in layout.get("cuts", {}).items():
             self.cuts[seat] = n
-        if self.phase not in ("draw", "play"):
+        if self.phase not in (Phase.DRAW, Phase.PLAY):
             raise IllegalMove("bad_layout", f"dummy positions start in phase draw or play, not {self.phase}", {})
 
     # ---------------------------------------------------------------- contracts (§5.3, §5.4)
@@ -158,7 +170,7 @@ class DummyRummy(Game):
         return " + ".join(f"{kind} of {size}" for kind, size in CONTRACTS[self.contracts[seat]])
 
     def move_meld(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("play")
+        self.need_phase(Phase.PLAY)
         if seat in self.opened:
             raise IllegalMove("already_laid_down", "after laying down your contract you may not meld again (§5.5)", {})
         readings = self.parse_melds(seat, args)
@@ -173,11 +185,11 @@ class DummyRummy(Game):
         events = self.add_melds(seat, readings)
         self.opened.add(seat)
         self.laid_turn = True
-        events.append(Event("laid_down", seat, {"contract": self.contracts[seat]}))
+        events.append(Event(EventKind.LAID_DOWN, seat, {"contract": self.contracts[seat]}))
         return events, "meld " + " | ".join(self.meld_text(r) for r in readings)
 
     def move_layoff(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("play")
+        self.need_phase(Phase.PLAY)
         if seat not in self.opened:
             raise IllegalMove("not_laid_down", "lay down your contract before laying off (§5.5)", {})
         if self.laid_turn and not self.rules["layoff_same_turn"]:
@@ -238,12 +250,12 @@ class DummyRummy(Game):
             )
 
     def move_discard(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("play")
+        self.need_phase(Phase.PLAY)
         card = self.parse_discard(seat, args)
         self.check_discard(seat, card)
         self.hands[seat].remove(card)
         self.discard.append(card)
-        events = [Event("discarded", seat, {"card": card_code(card)})]
+        events = [Event(EventKind.DISCARDED, seat, {"card": card_code(card)})]
         if not self.hands[seat]:
             return events + self.end_out(seat), f"discard {card_code(card)}"
         discarder = self.turn
@@ -260,11 +272,11 @@ class DummyRummy(Game):
                 and self.cuts[s] < self.rules["cuts_per_hand"]
             ]
             if eligible:
-                self.phase = "window"
+                self.phase = Phase.WINDOW
                 self.window_pending = eligible
                 self.cut_requests = []
-                self.deciding = False
-                events.append(Event("cut_window", seat, {"card": card_code(card)}))
+                self.deciding = self.allowed = False
+                events.append(Event(EventKind.CUT_WINDOW, seat, {"card": card_code(card)}))
         return events, f"discard {card_code(card)}"
 
     def order_after(self, index: int) -> list[str]:
@@ -277,61 +289,84 @@ class DummyRummy(Game):
         return out
 
     # ---------------------------------------------------------------- cut-ins (§5.5)
-    def move_cut(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("window")
-        self.no_args(args, "cut")
-        if self.deciding:
-            raise IllegalMove("wrong_phase", "the next player is deciding on the cut-in", {})
-        self.window_pending.remove(seat)
-        self.cut_requests.append(seat)
-        return [Event("cut_requested", seat, {}), *self.after_request()], "cut"
+    # notation.md "Windows": every eligible seat is in ``actors`` until it acts or passes. The
+    # seats that may ask (``cut`` / ``pass``) are there from the discard on; the next player, who
+    # decides (``take`` / ``allow``), joins them with the first request and may answer at once,
+    # before or after the seats in between. ``deciding``: the next player is still to answer;
+    # ``allowed``: they allowed while others could still ask, so the cut-in is granted, by
+    # priority, when the last of those answers.
+    def decider(self) -> str:
+        return self.seats[self.turn]  # the next player (§5.5), whose turn starts after the window
 
-    def move_pass(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("window")
-        self.no_args(args, "pass")
-        if self.deciding:
+    def move_cut(self, seat: str, args: str) -> tuple[list[Event], str]:
+        self.need_phase(Phase.WINDOW)
+        self.no_args(args, "cut")
+        if seat == self.decider():
             raise IllegalMove("wrong_phase", "take the discard or allow the cut-in", {})
         self.window_pending.remove(seat)
-        return [Event("passed", seat, {}), *self.after_request()], "pass"
+        self.cut_requests.append(seat)
+        events = [Event(EventKind.CUT_REQUESTED, seat, {})]
+        if not self.deciding and not self.allowed:
+            self.deciding = True
+            self.window_pending.insert(0, self.decider())  # first in seat order after the discarder
+            events.append(Event(EventKind.CUT_DECISION, self.decider(), {"requests": list(self.cut_requests)}))
+        return events + self.after_request(), "cut"
+
+    def move_pass(self, seat: str, args: str) -> tuple[list[Event], str]:
+        self.need_phase(Phase.WINDOW)
+        self.no_args(args, "pass")
+        if seat == self.decider():
+            raise IllegalMove("wrong_phase", "take the discard or allow the cut-in", {})
+        self.window_pending.remove(seat)
+        return [Event(EventKind.PASSED, seat, {}), *self.after_request()], "pass"
 
     def after_request(self) -> list[Event]:
+        """Close the window once every seat in it has answered."""
         if self.window_pending:
             return []
         if not self.cut_requests:
-            self.phase = "draw"
+            self.phase = Phase.DRAW
             return []
-        self.deciding = True
-        self.window_pending = [self.seats[self.turn]]  # §5.5: the next player decides
-        return [Event("cut_decision", self.seats[self.turn], {"requests": list(self.cut_requests)})]
+        return self.grant_cut()
+
+    def close_window(self) -> None:
+        self.deciding = False
+        self.allowed = False
+        self.window_pending = []
+        self.cut_requests = []
+        self.phase = Phase.DRAW
 
     def move_take(self, seat: str, args: str) -> tuple[list[Event], str]:
-        if self.phase == "window":
-            if not self.deciding:
+        if self.phase == Phase.WINDOW:
+            if seat != self.decider() or not self.deciding:
                 raise IllegalMove("wrong_phase", "wait for the cut-in window to close", {})
             self.no_args(args, "take")
             self.check_take(seat)
-            self.deciding = False
-            self.window_pending = []
-            self.cut_requests = []
-            self.phase = "draw"
+            self.close_window()  # the next player takes the discard as their draw: no cut-in
         return super().move_take(seat, args)
 
     def move_allow(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("window")
+        self.need_phase(Phase.WINDOW)
         self.no_args(args, "allow")
-        if not self.deciding:
+        if seat != self.decider() or not self.deciding:
             raise IllegalMove("wrong_phase", "nobody has asked to cut in", {})
-        # Priority: the requester nearest after the next player in turn order (§5.5).
+        self.deciding = False
+        self.window_pending.remove(seat)
+        if self.window_pending:  # others may still ask: the cut-in is granted when they have answered
+            self.allowed = True
+            return [Event(EventKind.ALLOWED, seat, {})], "allow"
+        return self.grant_cut(), "allow"
+
+    def grant_cut(self) -> list[Event]:
+        """The requester nearest after the next player in turn order wins (§5.5): the discard and
+        the top ``cut_extra_cards`` of the stock, without a discard."""
         winner = next(s for s in self.order_after(self.turn) if s in self.cut_requests)
         card = self.discard.pop()
         extra = [self.stock.pop() for _ in range(min(self.rules["cut_extra_cards"], len(self.stock)))]
         self.hands[winner] += [card, *extra]
         self.cuts[winner] += 1
-        self.deciding = False
-        self.window_pending = []
-        self.cut_requests = []
-        self.phase = "draw"
-        return [Event("cut_in", winner, {"card": card_code(card), "extra": len(extra)})], "allow"
+        self.close_window()
+        return [Event(EventKind.CUT_IN, winner, {"card": card_code(card), "extra": len(extra)})]
 
     # ---------------------------------------------------------------- scoring (§5.6)
     def end_out(self, winner: str) -> list[Event]:
@@ -344,7 +379,7 @@ class DummyRummy(Game):
         self.won[winner] += 1
         self.advance_contracts()
         self.close_deal("out", winner, self.hand_results())
-        return [Event("went_out", winner, {}), *self.check_game_end()]
+        return [Event(EventKind.WENT_OUT, winner, {}), *self.check_game_end()]
 
     def advance_contracts(self) -> None:
         for s in self.opened:
@@ -354,7 +389,7 @@ class DummyRummy(Game):
         self.begin_scoring()
         self.void = True
         self.close_deal("void", None, self.hand_results())
-        return [Event("deal_void", None, {"reason": reason})]
+        return [Event(EventKind.DEAL_VOID, None, {"reason": reason})]
 
     def on_turn_limit(self) -> None:
         self.end_void("turn_limit")
@@ -369,25 +404,25 @@ class DummyRummy(Game):
         self.game_over = True
         self.final_scores = dict(self.totals)
         self.winners = [s for s in done if self.totals[s] == low]
-        return [Event("game_over", None, {"winners": list(self.winners)})]
+        return [Event(EventKind.GAME_OVER, None, {"winners": list(self.winners)})]
 
     def placing(self) -> list[str]:
         return sorted(self.active, key=lambda s: (-self.contract.get(s, 1), self.totals[s]))
 
     def timeout_moves(self, seat: str) -> list[Event]:
-        if self.phase == "window":
-            return self.play(seat, "allow" if self.deciding else "pass")
+        if self.phase == Phase.WINDOW:
+            return self.play(seat, "allow" if seat == self.decider() else "pass")
         return super().timeout_moves(seat)
 
     # ---------------------------------------------------------------- legal moves
     def legal_moves(self, seat: str) -> list[str]:
         if seat not in self.actors:
             return []
-        if self.phase == "window":
-            if self.deciding:
+        if self.phase == Phase.WINDOW:
+            if seat == self.decider():  # the next player, asked to answer a cut-in
                 return (["take"] if seat not in self.opened else []) + ["allow"]
             return ["cut", "pass"]
-        if self.phase == "draw":
+        if self.phase == Phase.DRAW:
             return ["draw"] + (["take"] if self.discard and seat not in self.opened else [])
         hand = self.hands[seat]
         moves: list[str] = []

@@ -64,8 +64,11 @@ class EventKind(StrEnum):
 
 
 class Event(NamedTuple):
-    """Something that happened, for the bot to announce: ``kind`` plus what the message needs."""
+    """Something that happened, for the bot to announce: ``kind`` plus what the message needs.
 
-    kind: str
+    ``game.play``, ``game.timeout`` and ``game.next_deal`` return them in the order things
+    happened (notation.md: ``events = game.play(...)``)."""
+
+    kind: EventKind
     seat: str | None = None
     params: Mapping[str, Any] = MappingProxyType({})

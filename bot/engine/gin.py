@@ -11,6 +11,7 @@ from __future__ import annotations
 from . import views as v
 from .cards import CODES, card_code, codes, display_key, parse_card
 from .errors import IllegalMove
+from .events import EventKind, Phase
 from .game import Event, Game, TableMeld
 from .melds import MeldRules, parse_entry
 from .rgn import split_melds
@@ -36,6 +37,14 @@ _HIGH_FIRST = tuple((-VALUES[c % 13], c) for c in range(52))  # discard order: h
 class GinRummy(Game):
     """``gin``: two players, ten cards, knock at ``knock_limit`` or less."""
 
+    # Hooks overridden. Deal: ``deal_size`` (10), ``start_phase`` (the upcard offer, §2.3.1),
+    # ``expected_count_ok``, ``after_layout`` (layoff positions, the wall), ``_reset_deal_state``.
+    # Turns: ``verbs`` with ``move_pass`` / ``move_knock`` / ``move_layoff`` / ``move_done`` /
+    # ``move_auto``, ``move_draw`` / ``move_take`` (upcard offer, the wall), ``after_draw`` (dead
+    # hand, §2.6), ``check_discard`` (the wall's forced knock), ``on_turn_limit`` (void),
+    # ``timeout_moves`` (pass, auto), ``next_dealer_index`` (§2.7). Also ``make_meld_rules`` and
+    # ``legal_moves``.
+
     def __init__(self, *args: object, **kwargs: object) -> None:
         self.knocker: str | None = None
         self.knock_deadwood = 0
@@ -53,8 +62,8 @@ class GinRummy(Game):
     def deal_size(self, seat: str, active: int) -> int:
         return 10
 
-    def start_phase(self) -> str:
-        return "upcard" if self.rules["upcard_offer"] else "draw"
+    def start_phase(self) -> Phase:
+        return Phase.UPCARD if self.rules["upcard_offer"] else Phase.DRAW
 
     def _reset_deal_state(self) -> None:
         super()._reset_deal_state()
@@ -69,15 +78,15 @@ class GinRummy(Game):
 
     def expected_count_ok(self, seat: str, count: int) -> bool:
         to_act = self.seats[self.turn] == seat
-        if self.phase == "play":
+        if self.phase == Phase.PLAY:
             return count == (11 if to_act else 10)
-        if self.phase == "layoff":
+        if self.phase == Phase.LAYOFF:
             return count <= 10 if seat != self.knocker else count <= self.rules["knock_limit"]
         return count == 10
 
     def after_layout(self, layout: dict) -> None:  # type: ignore[override]
         super().after_layout(layout)
-        if self.phase == "layoff":
+        if self.phase == Phase.LAYOFF:
             # The knocker is whoever owns the melds; the seat to act (the defender) lays off.
             owners = {m.owner for m in self.on_table}
             if len(owners) != 1 or None in owners:
@@ -87,18 +96,18 @@ class GinRummy(Game):
             if self.knocker == self.seats[self.turn] or self.knock_deadwood > self.rules["knock_limit"]:
                 raise IllegalMove("bad_layout", "phase layoff needs the defender to act and a legal knock", {})
             self.revealed = {self.knocker: list(self.hands[self.knocker])}
-        elif self.phase not in ("upcard", "draw", "play"):
+        elif self.phase not in (Phase.UPCARD, Phase.DRAW, Phase.PLAY):
             raise IllegalMove("bad_layout", f"gin has no phase {self.phase}", {"phase": self.phase})
-        if self.phase == "upcard" and self.turn == self.dealer:
+        if self.phase == Phase.UPCARD and self.turn == self.dealer:
             self.upcard_passes = 1  # the offer reaches the dealer only after the non-dealer passed
-        if self.phase == "draw" and len(self.stock) <= self.dead_count() and layout.get("explicit"):
+        if self.phase == Phase.DRAW and len(self.stock) <= self.dead_count() and layout.get("explicit"):
             # §2.6: nobody draws from a stock of two; only OpenSpiel's wall has such a turn.
             if self.rules["dead_hand"] != "wall":
                 raise IllegalMove("bad_layout", "with two stock cards left the deal is already over (dead_hand)", {})
             self.wall = True
-        if self.phase == "play" and len(self.stock) <= self.dead_count() and layout.get("explicit"):
+        if self.phase == Phase.PLAY and len(self.stock) <= self.dead_count() and layout.get("explicit"):
             self.last_turn = True
-        if layout.get("explicit") and self.on_table and self.phase != "layoff":
+        if layout.get("explicit") and self.on_table and self.phase != Phase.LAYOFF:
             raise IllegalMove("bad_layout", "gin has no table melds before a knock", {})
 
     def verbs(self) -> tuple[str, ...]:
@@ -114,28 +123,28 @@ class GinRummy(Game):
     # ---------------------------------------------------------------- first upcard (§2.3.1)
     def move_pass(self, seat: str, args: str) -> tuple[list[Event], str]:
         self.no_args(args, "pass")
-        if self.phase == "draw" and self.wall:
+        if self.phase == Phase.DRAW and self.wall:
             return self.end_void("wall"), "pass"
-        self.need_phase("upcard")
+        self.need_phase(Phase.UPCARD)
         self.upcard_passes += 1
         if self.upcard_passes == 1:
             self.turn = self.dealer
         else:
             self.turn = self.seat_after(self.dealer)  # both passed: the non-dealer draws from the stock
-            self.phase = "draw"
+            self.phase = Phase.DRAW
             self.must_draw_stock = True
-        return [Event("passed", seat, {})], "pass"
+        return [Event(EventKind.PASSED, seat, {})], "pass"
 
     def move_take(self, seat: str, args: str) -> tuple[list[Event], str]:
-        if self.phase == "upcard":
-            self.phase = "draw"
+        if self.phase == Phase.UPCARD:
+            self.phase = Phase.DRAW
             try:
                 events, text = super().move_take(seat, args)
             except IllegalMove:
-                self.phase = "upcard"
+                self.phase = Phase.UPCARD
                 raise
             return events, text
-        self.need_phase("draw")
+        self.need_phase(Phase.DRAW)
         if self.must_draw_stock:
             raise IllegalMove("must_draw_stock", "both players passed the upcard: draw from the stock", {})
         if self.wall:
@@ -159,7 +168,7 @@ class GinRummy(Game):
     def move_draw(self, seat: str, args: str) -> tuple[list[Event], str]:
         if self.wall:
             raise IllegalMove("wall_no_draw", "nobody draws from a stock of two cards", {})
-        if self.phase == "upcard":
+        if self.phase == Phase.UPCARD:
             raise IllegalMove("wrong_phase", "take the upcard or pass", {"phase": self.phase})
         return super().move_draw(seat, args)
 
@@ -173,13 +182,13 @@ class GinRummy(Game):
 
     # ---------------------------------------------------------------- discard and knock (§2.3)
     def move_discard(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("play")
+        self.need_phase(Phase.PLAY)
         if self.must_knock:
             raise IllegalMove("wall_take_to_knock", "you took the discard at the wall: you must knock", {})
         card = self.parse_discard(seat, args)
         self.hands[seat].remove(card)
         self.discard.append(card)
-        events = [Event("discarded", seat, {"card": card_code(card)})]
+        events = [Event(EventKind.DISCARDED, seat, {"card": card_code(card)})]
         if self.last_turn:
             if self.rules["dead_hand"] == "wall":
                 self.end_turn()
@@ -195,7 +204,7 @@ class GinRummy(Game):
         self.end_void("turn_limit")
 
     def move_knock(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("play")
+        self.need_phase(Phase.PLAY)
         head, colon, tail = args.partition(":")
         card = self.parse_discard(seat, head)
         rest = list(self.hands[seat])
@@ -283,10 +292,10 @@ class GinRummy(Game):
         text = f"knock {card_code(card)} :" + "".join(
             (" | " if i else " ") + self.meld_text_of(m) for i, m in enumerate(self.on_table)
         )
-        events = [Event("knocked", seat, {"card": card_code(card), "deadwood": dead, "gin": dead == 0})]
+        events = [Event(EventKind.KNOCKED, seat, {"card": card_code(card), "deadwood": dead, "gin": dead == 0})]
         defender = self.other
         self.turn = self.seats.index(defender)
-        self.phase = "layoff"
+        self.phase = Phase.LAYOFF
         self.took = None
         self.drawn = None
         if (dead == 0 and not self.rules["layoff_on_gin"]) or not self.layoff_moves(defender):
@@ -298,7 +307,7 @@ class GinRummy(Game):
 
     # ---------------------------------------------------------------- the defender (§2.4)
     def move_layoff(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("layoff")
+        self.need_phase(Phase.LAYOFF)
         index, reading, cards = self.parse_layoff(seat, args)
         text = self.layoff_text(index, reading, cards)
         events = self.apply_layoff(seat, index, reading, cards)
@@ -306,13 +315,13 @@ class GinRummy(Game):
         return events, text
 
     def move_done(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("layoff")
+        self.need_phase(Phase.LAYOFF)
         self.no_args(args, "done")
         return self.score_knock(), "done"
 
     def move_auto(self, seat: str, args: str) -> tuple[list[Event], str]:
         """``auto`` is recorded as the layoffs it made followed by ``done`` (notation.md)."""
-        self.need_phase("layoff")
+        self.need_phase(Phase.LAYOFF)
         self.no_args(args, "auto")
         melds = tuple(mask_of(m.cards) for m in self.on_table)
         _, plan = best_layoffs(mask_of(self.hands[seat]), melds, "low", VALUES)
@@ -370,7 +379,7 @@ class GinRummy(Game):
         ]
         self.revealed = {s: list(self.hands[s]) for s in self.seats}
         self.close_deal(outcome, winner, seats)
-        events = [Event("deal_over", winner, {"outcome": outcome, "knocker": k, "defender": d})]
+        events = [Event(EventKind.DEAL_OVER, winner, {"outcome": outcome, "knocker": k, "defender": d})]
         return events + self.check_game_end()
 
     def end_void(self, reason: str) -> list[Event]:
@@ -379,7 +388,7 @@ class GinRummy(Game):
         self.winner_of_deal = None
         seats = [v.SeatResult(s, tuple(self.hand(s)), (), tuple(self.hand(s)), 0, (), 0) for s in self.seats]
         self.close_deal("void", None, seats)
-        return [Event("deal_void", None, {"reason": reason})]
+        return [Event(EventKind.DEAL_VOID, None, {"reason": reason})]
 
     def check_game_end(self) -> list[Event]:
         target = self.rules["target"]
@@ -403,7 +412,7 @@ class GinRummy(Game):
             self.final_scores[seat] += points
         self.game_over = True
         self.winners = [leader]
-        return [Event("game_over", None, {"winners": [leader]})]
+        return [Event(EventKind.GAME_OVER, None, {"winners": [leader]})]
 
     def next_dealer_index(self) -> int:
         winner = getattr(self, "winner_of_deal", None)
@@ -417,9 +426,9 @@ class GinRummy(Game):
         return 1 - self.dealer
 
     def timeout_moves(self, seat: str) -> list[Event]:
-        if self.phase == "upcard" or (self.phase == "draw" and self.wall):
+        if self.phase == Phase.UPCARD or (self.phase == Phase.DRAW and self.wall):
             return self.play(seat, "pass")
-        if self.phase == "layoff":
+        if self.phase == Phase.LAYOFF:
             return self.play(seat, "auto")
         if self.must_knock:
             return self.play(seat, self.legal_moves(seat)[0])
@@ -430,15 +439,15 @@ class GinRummy(Game):
         if seat not in self.actors:
             return []
         phase = self.phase
-        if phase == "upcard":
+        if phase == Phase.UPCARD:
             return ["take", "pass"]
-        if phase == "draw":
+        if phase == Phase.DRAW:
             if self.wall:
                 return (["take"] if self.discard and self.knock_after_take(seat) else []) + ["pass"]
             if self.must_draw_stock or not self.discard:
                 return ["draw"]
             return ["draw", "take"]
-        if phase == "play":
+        if phase == Phase.PLAY:
             hand = self.hands[seat]
             mask = mask_of(hand)
             limit = self.rules["knock_limit"]
@@ -456,7 +465,7 @@ class GinRummy(Game):
             if self.must_knock:
                 return knocks
             return knocks + [_DISCARD[c] for _, c in scored]
-        if phase == "layoff":
+        if phase == Phase.LAYOFF:
             layoffs = self.layoff_moves(seat)
             return ["auto", *layoffs, "done"] if layoffs else ["done"]
         return []

@@ -1,11 +1,11 @@
 """Rami: French-style rummy with jokers, an opening minimum and points per card placed (rules.md §3).
 
-Every card placed is credited at once (``ledger``); the round's winner also collects the others'
-hands and the +100 / rami 200 / 300 bonuses; elimination mode counts hands against their holders.
-The opening is one ``meld A | B`` move worth ``first_meld_min``; a retrieved joker or a taken
-discard is an obligation that must be met before the turn ends, and a timeout with one open rolls
-the turn back and costs 300 (§3.9). Table moves (manipulation) live in ``table.py``. Nothing here
-knows Discord or SQL.
+What it is: the rami turn. The opening is one ``meld A | B`` move worth ``first_meld_min``
+(§3.5); a retrieved joker (§3.6) or a taken discard (§3.7) is an obligation that must be met
+before the turn ends, checked exactly by ``feasible``; a timeout with one open returns the turn to
+its state right after the draw (never drawing again) and costs 300 (§3.9). What it is not: the points (card values,
+credits, bonuses, elimination: ``rami_scoring.py``), table moves (manipulation, ``table.py``),
+Discord or SQL.
 """
 
 from __future__ import annotations
@@ -15,22 +15,26 @@ from typing import Any
 
 from .cards import JOKER, card_code, codes, display_key, make_deck, parse_card
 from .errors import IllegalMove
+from .events import EventKind, Phase
 from .game import Event, Game, Number, TableMeld, placed_entries
 from .meldgen import combos_reaching, hand_meld_candidates
 from .melds import MeldRules, Placed, natural_extends, read_meld
+from .rami_scoring import RamiScoring
 from .table import TableManipulation
 
-# §3.2 normal mode: placement values by rank (ace handled by position), and values left in hand.
-_NORMAL_PLACE = (5, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10)
-_NORMAL_HAND = (15, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10)
-_TRAD_PLACE = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
-_TRAD_HAND = (11, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
-JOKER_IN_HAND = 20
-PENALTY = 300
 
-
-class Rami(TableManipulation, Game):
+class Rami(TableManipulation, RamiScoring, Game):
     """``rami``: 2-8 players, 2-4 decks with jokers, 14 cards, no upcard."""
+
+    # Hooks overridden. Deal: ``deck`` (2-4 decks, §3.1), ``deal_size`` (14), ``has_upcard`` (no),
+    # ``expected_count_ok``, ``after_layout`` / ``layout_from_tags`` ([Credits]),
+    # ``_reset_deal_state``. Turns: ``verbs`` with ``move_meld`` / ``move_layoff`` / ``move_swap`` /
+    # ``move_discard`` / ``move_done``, ``move_draw`` / ``move_take`` (turn snapshot, §3.7),
+    # ``stock_empty`` (§3.7), ``parse_discard`` / ``check_discard`` (obligations), ``end_turn``,
+    # ``on_turn_limit`` (void), ``timeout_moves`` (§3.9), ``rearranging_allowed`` and
+    # ``swap_open_suits`` (§3.6). TableManipulation: ``table_allowed``, ``check_table_after``,
+    # ``after_table``. Scores (RamiScoring): ``value``, ``placing``. Also ``make_meld_rules``,
+    # ``legal_moves``.
 
     has_upcard = False
     swap_open_suits = False  # §3.6: only an unambiguous joker may be retrieved
@@ -99,55 +103,16 @@ class Rami(TableManipulation, Game):
         super().after_layout(layout)
         for seat, points in layout.get("credits", {}).items():
             self.credits[seat] = points
-        if self.phase not in ("draw", "play"):
+        if self.phase not in (Phase.DRAW, Phase.PLAY):
             raise IllegalMove("bad_layout", f"rami has no phase {self.phase}", {"phase": self.phase})
-        if self.phase == "play":
+        if self.phase == Phase.PLAY:
             self.snapshot_turn()
 
-    @property
-    def elimination(self) -> bool:
-        return self.rules["scoring_mode"] == "elimination"
-
-    # ---------------------------------------------------------------- values (§3.2)
-    def placement_value(self, card: int, stand: tuple[int, int | None], kind: str, ranks: set[int]) -> int:
-        """What a card is worth where it lies (a joker is worth what it stands for)."""
-        r = stand[0]
-        trad = self.rules["scoring_mode"] == "traditional"
-        if kind == "identity":
-            if r == 0:
-                return 21 if trad else 25
-            if r >= 9:
-                return 20
-            return (r + 1 + 10) if trad else 15
-        if r == 0:
-            high = kind == "set" or 12 in ranks  # an ace in a set, or above a king
-            return (11 if high else 1) if trad else (15 if high else 5)
-        return (_TRAD_PLACE if trad else _NORMAL_PLACE)[r]
-
-    def meld_value(self, kind: str, cards: list[int] | tuple[int, ...], stands: Any) -> int:
-        ranks = {s[0] for s in stands}
-        return sum(self.placement_value(c, s, kind, ranks) for c, s in zip(cards, stands, strict=True))
-
-    def table_value(self, melds: list[TableMeld]) -> int:
-        return sum(self.meld_value(m.kind, m.cards, m.stands) for m in melds)
-
-    def value(self, card: int) -> int:
-        """End-of-round value of a card left in a hand (§3.2)."""
-        if card == JOKER:
-            return JOKER_IN_HAND
-        trad = self.rules["scoring_mode"] == "traditional"
-        return (_TRAD_HAND if trad else _NORMAL_HAND)[card % 13]
-
-    def place_credit(self, seat: str, points: int, code: str, **params: Any) -> None:
-        """A credit or debit while the round runs (normal and traditional modes only)."""
-        if self.elimination or not points:
-            return
-        self.credits[seat] = self.credits.get(seat, 0) + points
-        self.ledger.append((seat, points, code, params))
 
     # ---------------------------------------------------------------- turn obligations
     def snapshot_turn(self) -> None:
-        """The turn's state before the draw, for the timeout rollback (§3.9)."""
+        """The turn's state right after its draw or take, for the timeout rollback (§0.4, §3.9:
+        "the drawn card stays in the hand"); a position in phase play starts there."""
         seat = self.seats[self.turn]
         self.turn_start = {
             "hand": list(self.hands[seat]),
@@ -158,8 +123,30 @@ class Rami(TableManipulation, Game):
             "ledger": len(self.ledger),
             "placed": set(self.placed),
             "opened": set(self.opened),
-            "phase": self.phase,
+            "drawn": self.drawn,
+            "took": self.took,
+            "took_keep": self.took_keep,
         }
+
+    def roll_back_turn(self, seat: str) -> None:
+        """§3.9: the table and the hand go back to the snapshot; the obligations lapse (the penalty
+        answers for them) and the turn stands right after its draw, in phase play."""
+        snap = self.turn_start
+        assert snap is not None
+        self.hands[seat] = list(snap["hand"])
+        self.stock = list(snap["stock"])
+        self.discard = list(snap["discard"])
+        self.on_table = [TableMeld(m.kind, list(m.cards), list(m.stands), m.owner) for m in snap["table"]]
+        self.credits = dict(snap["credits"])
+        del self.ledger[snap["ledger"] :]
+        self.placed = set(snap["placed"])
+        self.opened = set(snap["opened"])
+        self.drawn, self.took, self.took_keep = snap["drawn"], snap["took"], snap["took_keep"]
+        self.must_play = None
+        self.pending_jokers = 0
+        self.opened_this_turn = False
+        self.own_only = True
+        self.phase = Phase.PLAY
 
     def obligations(self, seat: str) -> list[str]:
         out = []
@@ -254,10 +241,10 @@ class Rami(TableManipulation, Game):
 
     # ---------------------------------------------------------------- draw / take (§3.4, §3.7)
     def move_draw(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("draw")
-        self.no_args(args, "draw")  # before the snapshot: a refused move changes nothing
-        self.snapshot_turn()
-        return super().move_draw(seat, args)
+        events, text = super().move_draw(seat, args)
+        if self.phase == Phase.PLAY:
+            self.snapshot_turn()  # after the draw (a refused draw raised above and changed nothing)
+        return events, text
 
     def stock_empty(self, seat: str) -> list[Event]:
         """§3.7: shuffle the discard pile into a new stock; with none, the round ends blocked."""
@@ -268,7 +255,7 @@ class Rami(TableManipulation, Game):
         return self.renew_stock(seat, pile, shuffle=True)
 
     def move_take(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("draw")
+        self.need_phase(Phase.DRAW)
         mode = self.rules["discard_mode"]
         if mode in ("none", "one_way"):
             raise IllegalMove("no_taking", "the discard pile cannot be taken in this game", {"mode": mode})
@@ -292,15 +279,15 @@ class Rami(TableManipulation, Game):
                 f"{card_code(deepest)} may be taken only if you can play it this turn (§3.7)",
                 {"card": card_code(deepest)},
             )
-        self.snapshot_turn()
         del self.discard[-depth:]
         self.must_play_keep = self.took_keep = self.hands[seat].count(deepest)
         self.hands[seat].extend(reversed(taken))
         self.took = deepest
         self.must_play = deepest
-        self.phase = "play"
+        self.phase = Phase.PLAY
+        self.snapshot_turn()  # the take is the turn's draw (§3.7)
         text = f"take {card_code(deepest)}" if words else "take"
-        return [Event("took", seat, {"cards": codes(taken)})], text
+        return [Event(EventKind.TOOK, seat, {"cards": codes(taken)})], text
 
     def can_place(self, seat: str, card: int, extra: list[int]) -> bool:
         """Whether ``card`` could be placed this turn: laid off on a table meld, or in a new meld with
@@ -312,7 +299,7 @@ class Rami(TableManipulation, Game):
 
     # ---------------------------------------------------------------- meld / layoff / swap
     def move_meld(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("play")
+        self.need_phase(Phase.PLAY)
         readings = self.parse_melds(seat, args)
         value = sum(self.meld_value(r.kind, r.cards, r.stands) for r in readings)
         opening = seat not in self.opened
@@ -334,7 +321,7 @@ class Rami(TableManipulation, Game):
         if opening:
             self.opened.add(seat)
             self.opened_this_turn = True
-            events.append(Event("opened", seat, {"value": value}))
+            events.append(Event(EventKind.OPENED, seat, {"value": value}))
         text = "meld " + " | ".join(self.meld_text(r) for r in readings)
         return events + self.after_placing(seat), text
 
@@ -346,7 +333,7 @@ class Rami(TableManipulation, Game):
             raise IllegalMove("joker_not_replayed", "the retrieved joker must go into a new meld this turn", {})
 
     def move_layoff(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("play")
+        self.need_phase(Phase.PLAY)
         self.need_opened(seat, "lay off")
         if any(w.upper().startswith("JK") for w in args.rpartition(" to ")[0].split()):
             raise IllegalMove("joker_layoff", "a joker cannot extend an existing meld (§3.3)", {})
@@ -363,7 +350,7 @@ class Rami(TableManipulation, Game):
         return events + self.after_placing(seat), text
 
     def move_swap(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("play")
+        self.need_phase(Phase.PLAY)
         if self.rules["retrieval_requires_opened"]:
             self.need_opened(seat, "retrieve a joker")
         try:
@@ -408,7 +395,7 @@ class Rami(TableManipulation, Game):
         if left == 0:
             return self.end_out(seat, final_discard=False)
         if left <= 3:
-            events.append(Event("few_cards", seat, {"count": left}))  # §3.4: announced automatically
+            events.append(Event(EventKind.FEW_CARDS, seat, {"count": left}))  # §3.4: announced automatically
         return events
 
     # ---------------------------------------------------------------- table manipulation (§3.10)
@@ -434,26 +421,26 @@ class Rami(TableManipulation, Game):
 
     # ---------------------------------------------------------------- ending the turn
     def move_discard(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("play")
+        self.need_phase(Phase.PLAY)
         card = self.parse_discard(seat, args)
         self.check_turn_can_end(seat)
         self.hands[seat].remove(card)
         self.discard.append(card)
-        events = [Event("discarded", seat, {"card": card_code(card)})]
+        events = [Event(EventKind.DISCARDED, seat, {"card": card_code(card)})]
         if not self.hands[seat]:
             return events + self.end_out(seat, final_discard=True), f"discard {card_code(card)}"
         if len(self.hands[seat]) <= 3:
-            events.append(Event("few_cards", seat, {"count": len(self.hands[seat])}))
+            events.append(Event(EventKind.FEW_CARDS, seat, {"count": len(self.hands[seat])}))
         self.end_turn()
         return events, f"discard {card_code(card)}"
 
     def move_done(self, seat: str, args: str) -> tuple[list[Event], str]:
         """``discard_mode=none``: the turn ends without a discard (§3.7)."""
-        self.need_phase("play")
+        self.need_phase(Phase.PLAY)
         self.no_args(args, "done")
         self.check_turn_can_end(seat)
         self.end_turn()
-        return [Event("turn_ended", seat, {})], "done"
+        return [Event(EventKind.TURN_ENDED, seat, {})], "done"
 
     def end_turn(self) -> None:
         self.reset_turn()
@@ -465,31 +452,13 @@ class Rami(TableManipulation, Game):
     # ---------------------------------------------------------------- timeout (§0.4, §3.9)
     def timeout_moves(self, seat: str) -> list[Event]:
         events: list[Event] = []
-        if self.phase == "play" and self.obligations(seat) and self.turn_start is not None:
-            snap = self.turn_start
-            self.hands[seat] = list(snap["hand"])
-            self.stock = list(snap["stock"])
-            self.discard = list(snap["discard"])
-            self.on_table = [TableMeld(m.kind, list(m.cards), list(m.stands), m.owner) for m in snap["table"]]
-            self.credits = dict(snap["credits"])
-            del self.ledger[snap["ledger"] :]
-            self.placed = set(snap["placed"])
-            self.opened = set(snap["opened"])
-            self.phase = "draw"
-            self.took = self.drawn = self.must_play = None
-            self.pending_jokers = 0
-            self.opened_this_turn = False
-            self.own_only = True
-            if self.elimination:
-                self.credits[seat] = self.credits.get(seat, 0) + PENALTY
-                self.ledger.append((seat, PENALTY, "penalty", {"reason": "turn_timed_out_illegal"}))
-            else:
-                self.credits[seat] = self.credits.get(seat, 0) - PENALTY
-                self.ledger.append((seat, -PENALTY, "penalty", {"reason": "turn_timed_out_illegal"}))
-            events.append(Event("penalty", seat, {"points": PENALTY}))
-        if self.phase == "draw":
+        if self.phase == Phase.PLAY and self.obligations(seat) and self.turn_start is not None:
+            # §0.4, §3.9: back to right after the draw, never a second draw; then the discard.
+            self.roll_back_turn(seat)
+            events += self.charge_penalty(seat)
+        if self.phase == Phase.DRAW:
             events += self.play(seat, "draw")
-        if self.hand_over or self.phase != "play":
+        if self.hand_over or self.phase != Phase.PLAY:
             return events
         if self.rules["discard_mode"] == "none":
             return events + self.play(seat, "done")
@@ -509,96 +478,11 @@ class Rami(TableManipulation, Game):
         self.parse_discard(seat, card_code(card))
         self.check_turn_can_end(seat)
 
-    # ---------------------------------------------------------------- scoring (§3.8)
-    def end_out(self, winner: str, final_discard: bool) -> list[Event]:
-        self.begin_scoring()
-        others = [s for s in self.active if s != winner]
-        nobody_else = not any(s in self.placed for s in others)
-        rami = self.opened_this_turn and (not final_discard or self.rules["rami_allows_final_discard"])
-        own = rami and self.own_only
-        points = {s: self.credits.get(s, 0) for s in self.active}
-        if self.elimination:
-            mult = 4 if own and nobody_else else 3 if own else 2 if rami else 1
-            for s in others:
-                count = self.hand_value(self.hands[s])
-                self.ledger.append((s, count * mult, "hand_left", {"count": count, "multiplier": mult}))
-                points[s] = count * mult + points.get(s, 0)
-        else:
-            for s in others:
-                count = self.hand_value(self.hands[s])
-                if count:
-                    self.ledger.append((winner, count, "hand_values", {"loser": s, "count": count}))
-                    points[winner] += count
-            bonus = (300 if own else 200 if rami else 0) + (100 if nobody_else else 0)
-            if rami:
-                self.ledger.append((winner, 300 if own else 200, "rami_bonus", {"own_only": own}))
-            if nobody_else:
-                self.ledger.append((winner, 100, "nobody_else_placed", {}))
-            points[winner] += bonus
-        self.hand_points = {s: points.get(s, 0) for s in self.seats}
-        self.won[winner] += 1
-        self.close_deal("out", winner, self.hand_results(), rummy=rami)
-        return [Event("went_out", winner, {"rami": rami, "own_only": own}), *self.check_game_end()]
-
-    def end_blocked(self) -> list[Event]:
-        """§3.7: stock and discard pile both empty: no winner, no end credit, no bonus."""
-        self.begin_scoring()
-        self.hand_points = {s: self.credits.get(s, 0) for s in self.seats}
-        self.close_deal("blocked", None, self.hand_results())
-        return [Event("blocked", None, {}), *self.check_game_end()]
-
-    def end_void(self) -> list[Event]:
-        """§0.4 safety cap: the round is void (no score) and the same dealer deals again."""
-        self.begin_scoring()
-        for seat, points in self.credits.items():
-            if points:  # the ledger explains why this round's credits vanish
-                self.ledger.append((seat, -points, "void_round", {}))
-        self.hand_points = {s: 0 for s in self.seats}
-        self.void = True
-        self.close_deal("void", None, self.hand_results())
-        return [Event("deal_void", None, {"reason": "turn_limit"})]
-
-    def check_game_end(self) -> list[Event]:
-        if self.void:
-            return []
-        self.rounds_played += 1
-        if self.elimination:
-            threshold = self.rules["elimination_threshold"]
-            before = list(self.active)
-            out = [s for s in before if self.totals[s] > threshold]  # "sobrepasen": above, not equal
-            if out:
-                self.eliminated.extend(out)
-            left = self.active
-            if len(left) > 1:
-                return [Event("eliminated", s, {}) for s in out]
-            if len(left) == 1:
-                winners = left
-            else:  # everyone left went over in the same round: the lowest total among them wins
-                low = min(self.totals[s] for s in before)
-                winners = [s for s in before if self.totals[s] == low]
-            return self.finish(winners)
-        limit = self.rules["rounds_per_game"]
-        rounds = len(self.seats) if limit == "players" else int(limit)
-        if self.rounds_played < rounds:
-            return []
-        best = max(self.totals[s] for s in self.active)
-        return self.finish([s for s in self.active if self.totals[s] == best])
-
-    def finish(self, winners: list[str]) -> list[Event]:
-        self.game_over = True
-        self.final_scores = dict(self.totals)
-        self.winners = winners
-        return [Event("game_over", None, {"winners": list(winners)})]
-
-    def placing(self) -> list[str]:
-        sign = 1 if self.elimination else -1
-        return sorted(self.active, key=lambda s: sign * self.totals[s])
-
     # ---------------------------------------------------------------- legal moves
     def legal_moves(self, seat: str) -> list[str]:
         if seat not in self.actors:
             return []
-        if self.phase == "draw":
+        if self.phase == Phase.DRAW:
             moves = ["draw"]
             mode = self.rules["discard_mode"]
             if seat in self.opened and self.discard and mode in ("simple", "multiple"):

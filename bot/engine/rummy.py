@@ -14,6 +14,7 @@ from typing import Any
 from . import views as v
 from .cards import JOKER, card_code, codes, display_key, make_deck
 from .errors import IllegalMove
+from .events import EventKind, Phase
 from .game import Event, Game, Number, norm, placed_entries
 from .meldgen import hand_meld_candidates
 from .melds import MeldRules, Placed, entry_code, natural_extends, parse_entry, read_meld
@@ -24,6 +25,11 @@ DEAL_SIZES = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}  # rules.md §1.1
 
 class BasicRummy(Game):
     """``basic``: rules.md §1.1-1.8."""
+
+    # Hooks overridden. Deal: ``deal_size`` (§1.1), ``expected_count_ok``. Turns: ``verbs`` with
+    # ``move_meld`` / ``move_layoff`` / ``move_discard``, ``stock_empty`` (§1.4), ``on_turn_limit``
+    # (scored as blocked, §0.4), ``swap_moves`` (none). Scores: ``card_values`` (ace_mode, §1.7),
+    # ``placing``. Also ``make_meld_rules`` and ``legal_moves``. House rules read through ``opt``.
 
     def opt(self, name: str) -> Any:
         """A house rule of §1.7 (variants built on this one fix some of them)."""
@@ -75,7 +81,7 @@ class BasicRummy(Game):
         return False
 
     def move_meld(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("play")
+        self.need_phase(Phase.PLAY)
         readings = self.parse_melds(seat, args)
         used = sum(len(r.cards) for r in readings)
         left = len(self.hands[seat]) - used
@@ -105,7 +111,7 @@ class BasicRummy(Game):
         return events, text
 
     def move_layoff(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("play")
+        self.need_phase(Phase.PLAY)
         index, reading, cards = self.parse_layoff(seat, args)
         meld = self.on_table[index]
         if self.opt("layoff_requires_own_meld") and meld.owner != seat and seat not in self.melded:
@@ -155,11 +161,11 @@ class BasicRummy(Game):
         return True
 
     def move_discard(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("play")
+        self.need_phase(Phase.PLAY)
         card = self.parse_discard(seat, args)
         self.hands[seat].remove(card)
         self.discard.append(card)
-        events = [Event("discarded", seat, {"card": card_code(card)})]
+        events = [Event(EventKind.DISCARDED, seat, {"card": card_code(card)})]
         if not self.hands[seat]:
             events += self.end_out(seat)
         else:
@@ -190,7 +196,7 @@ class BasicRummy(Game):
         self.won[winner] += 1
         seats = [self.seat_result(s) for s in self.active]
         self.close_deal("out", winner, seats, rummy)
-        events = [Event("went_out", winner, {"going_rummy": rummy})]
+        events = [Event(EventKind.WENT_OUT, winner, {"going_rummy": rummy})]
         return events + self.check_game_end()
 
     def end_blocked(self, reason: str) -> list[Event]:
@@ -215,7 +221,7 @@ class BasicRummy(Game):
             self.won[s] += 1
         seats = [self.seat_result(s) for s in self.active]
         self.close_deal("blocked", lows[0] if len(lows) == 1 else None, seats)
-        return [Event("blocked", None, {"reason": reason, "low": list(lows)}), *self.check_game_end()]
+        return [Event(EventKind.BLOCKED, None, {"reason": reason, "low": list(lows)}), *self.check_game_end()]
 
     def seat_result(self, seat: str) -> v.SeatResult:
         hand = self.hands[seat]
@@ -242,7 +248,7 @@ class BasicRummy(Game):
         else:
             best = max(self.totals[s] for s in active)
         self.winners = [s for s in active if self.totals[s] == best]
-        return [Event("game_over", None, {"winners": list(self.winners)})]
+        return [Event(EventKind.GAME_OVER, None, {"winners": list(self.winners)})]
 
     def placing(self) -> list[str]:
         sign = 1 if self.opt("scoring_mode") == "penalty" else -1
@@ -252,7 +258,7 @@ class BasicRummy(Game):
     def legal_moves(self, seat: str) -> list[str]:
         if seat not in self.actors:
             return []
-        if self.phase == "draw":
+        if self.phase == Phase.DRAW:
             return ["draw", "take"] if self.discard else ["draw"]
         hand = self.hands[seat]
         moves: list[str] = []
@@ -333,6 +339,12 @@ class BasicRummy(Game):
 class Wrotham(BasicRummy):
     """``wrotham``: rules.md §1.9. Six deals; three wild jokers; 8 cards to the starting player."""
 
+    # Hooks overridden (on top of BasicRummy). Deal: ``deck`` (three jokers), ``deal_size`` (8/7),
+    # ``has_upcard`` (no), ``start_phase`` (play: the starter discards), ``expected_count_ok``.
+    # Turns: ``verbs`` + ``move_swap``, ``swap_moves``. Scores: ``joker_value`` (15). BasicRummy's
+    # own hooks: ``all_seven_deal`` / ``all_seven_moves`` (deals 4-6), ``candidate_meld_words``,
+    # ``layoff_words`` (wild placements), ``check_game_end`` (six deals). Also ``make_meld_rules``.
+
     has_upcard = False
     joker_value = 15  # §1.9 [rec]: a joker left in hand counts 15
 
@@ -349,8 +361,8 @@ class Wrotham(BasicRummy):
     def expected_count_ok(self, seat: str, count: int) -> bool:
         return 1 <= count <= 9
 
-    def start_phase(self) -> str:
-        return "play"  # §1.9: the starting player holds 8 and begins by discarding
+    def start_phase(self) -> Phase:
+        return Phase.PLAY  # §1.9: the starting player holds 8 and begins by discarding
 
     def verbs(self) -> tuple[str, ...]:
         return ("draw", "take", "meld", "layoff", "swap", "discard")
@@ -368,7 +380,7 @@ class Wrotham(BasicRummy):
         return Game.swap_moves(self, seat)
 
     def move_swap(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.need_phase("play")
+        self.need_phase(Phase.PLAY)
         card, index, reading = self.parse_swap(seat, args)
         return self.apply_swap(seat, card, index, reading), f"swap {card_code(card)} to {index + 1}"
 

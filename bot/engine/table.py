@@ -14,6 +14,8 @@ from typing import Any
 
 from .cards import JOKER, card_code, codes
 from .errors import IllegalMove
+from .events import Event, EventKind, Phase
+from .layout import TableMeld
 from .melds import Placed, Reading, describe_readings, parse_entry, read_meld
 
 MAX_TABLE_MOVES = 200
@@ -93,9 +95,7 @@ class TableManipulation:
         return used
 
     def move_table(self, seat: str, args: str) -> tuple[list[Any], str]:
-        from .game import Event, TableMeld
-
-        self.need_phase("play")  # type: ignore[attr-defined]
+        self.need_phase(Phase.PLAY)  # type: ignore[attr-defined]
         self.table_allowed(seat)
         if not args.strip():
             raise IllegalMove("bad_move", "write the whole new table: table 3C 4C 5C | 6H 6D 6C", {})
@@ -113,7 +113,7 @@ class TableManipulation:
         self.on_table = [TableMeld(r.kind, list(r.cards), list(r.stands), None) for r in readings]
         if used:
             self.placed.add(seat)
-        events = [Event("table_rearranged", seat, {"cards": codes(used), "melds": len(readings)})]
+        events = [Event(EventKind.TABLE_REARRANGED, seat, {"cards": codes(used), "melds": len(readings)})]
         events += self.after_table(seat, old, used)
         text = "table " + " | ".join(" ".join(r.codes(self.meld_rules)) for r in readings)
         return events, text

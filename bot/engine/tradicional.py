@@ -12,7 +12,9 @@ from typing import Any
 
 from .cards import card_code, parse_card
 from .errors import IllegalMove
+from .events import EventKind, Phase
 from .game import Event
+from .layout import TableMeld
 from .meldgen import hand_meld_candidates
 from .melds import MeldRules, natural_extends
 from .rummy import BasicRummy
@@ -21,6 +23,14 @@ from .table import TableManipulation
 
 class Tradicional(TableManipulation, BasicRummy):
     """``tradicional``: 2-4 players, one 52-card deck, no jokers."""
+
+    # Hooks overridden (on top of BasicRummy). Deal: ``after_layout`` (restock), ``_reset_deal_state``.
+    # Turns: ``verbs`` + ``move_claim`` / ``move_pass`` (option 2), ``move_meld`` / ``move_layoff``
+    # (option 5), ``move_discard`` (claim window), ``end_turn`` (restock, §4.4), ``stock_empty``,
+    # ``on_turn_limit`` (void), ``timeout_moves``, ``rearranging_allowed`` (§4.3). BasicRummy's
+    # ``opt`` fixes the §1.7 house rules tradicional settles. TableManipulation:
+    # ``check_table_after``, ``after_table``. Scores: ``card_values`` (ace 11 with options 3-4).
+    # Also ``make_meld_rules``, ``legal_moves`` and ``public_view`` (option 1: the visible pile).
 
     def _reset_deal_state(self) -> None:
         super()._reset_deal_state()
@@ -77,14 +87,14 @@ class Tradicional(TableManipulation, BasicRummy):
 
     def move_meld(self, seat: str, args: str) -> tuple[list[Any], str]:
         if self.rules["opt5_two_turns"]:
-            self.need_phase("play")
+            self.need_phase(Phase.PLAY)
             readings = self.parse_melds(seat, args)
             self.check_two_turns(seat, len(self.hands[seat]) - sum(len(r.cards) for r in readings))
         return super().move_meld(seat, args)
 
     def move_layoff(self, seat: str, args: str) -> tuple[list[Any], str]:
         if self.rules["opt5_two_turns"]:
-            self.need_phase("play")
+            self.need_phase(Phase.PLAY)
             _, _, cards = self.parse_layoff(seat, args)
             self.check_two_turns(seat, len(self.hands[seat]) - len(cards))
         return super().move_layoff(seat, args)
@@ -102,7 +112,7 @@ class Tradicional(TableManipulation, BasicRummy):
 
     def after_layout(self, layout: dict) -> None:  # type: ignore[override]
         super().after_layout(layout)
-        if self.phase == "draw" and not self.stock:
+        if self.phase == Phase.DRAW and not self.stock:
             self.restock()  # a position may start a turn with an empty stock (§4.4)
 
     # ---------------------------------------------------------------- restock (§4.4)
@@ -132,7 +142,7 @@ class Tradicional(TableManipulation, BasicRummy):
         self.begin_scoring()
         self.close_deal("void", None, self.hand_results())
         self.void = True
-        return [Event("deal_void", None, {})]
+        return [Event(EventKind.DEAL_VOID, None, {})]
 
     def on_turn_limit(self) -> None:
         self.end_void_deal()  # §0.4: void everywhere but basic and Wrotham
@@ -145,10 +155,10 @@ class Tradicional(TableManipulation, BasicRummy):
             nxt = self.turn
             eligible = [self.seats[i] for i in self.claim_order(discarder) if i not in (discarder, nxt)]
             if eligible:
-                self.phase = "window"
+                self.phase = Phase.WINDOW
                 self.window_pending = eligible
                 self.claims = {}
-                events.append(Event("claim_window", seat, {"card": card_code(self.discard[-1])}))
+                events.append(Event(EventKind.CLAIM_WINDOW, seat, {"card": card_code(self.discard[-1])}))
         return events, text
 
     def claim_order(self, discarder: int) -> list[int]:
@@ -170,7 +180,7 @@ class Tradicional(TableManipulation, BasicRummy):
         return bool(hand_meld_candidates([*hand, card], self.meld_rules, must=card))
 
     def move_claim(self, seat: str, args: str) -> tuple[list[Any], str]:
-        self.need_phase("window")
+        self.need_phase(Phase.WINDOW)
         words = args.split()
         if len(words) != 1:
             raise IllegalMove("bad_move", "write claim and the card you leave in its place: claim KD", {})
@@ -185,19 +195,19 @@ class Tradicional(TableManipulation, BasicRummy):
             )
         self.claims[seat] = give
         self.window_pending.remove(seat)
-        events = [Event("claimed", seat, {})]
+        events = [Event(EventKind.CLAIMED, seat, {})]
         return events + self.maybe_close_window(), f"claim {card_code(give)}"
 
     def move_pass(self, seat: str, args: str) -> tuple[list[Any], str]:
-        self.need_phase("window")
+        self.need_phase(Phase.WINDOW)
         self.no_args(args, "pass")
         self.window_pending.remove(seat)
-        return [Event("passed", seat, {}), *self.maybe_close_window()], "pass"
+        return [Event(EventKind.PASSED, seat, {}), *self.maybe_close_window()], "pass"
 
     def maybe_close_window(self) -> list[Any]:
         if self.window_pending:
             return []
-        self.phase = "draw"
+        self.phase = Phase.DRAW
         if not self.claims:
             return []
         discarder = self.seat_before(self.turn)
@@ -208,7 +218,7 @@ class Tradicional(TableManipulation, BasicRummy):
         self.hands[winner].append(card)
         self.discard.append(give)
         self.claims = {}
-        return [Event("claim_won", winner, {"card": card_code(card), "left": card_code(give)})]
+        return [Event(EventKind.CLAIM_WON, winner, {"card": card_code(card), "left": card_code(give)})]
 
     def seat_before(self, index: int) -> int:
         n = len(self.seats)
@@ -219,9 +229,9 @@ class Tradicional(TableManipulation, BasicRummy):
         return index
 
     def timeout_moves(self, seat: str) -> list[Event]:
-        if self.phase == "window":
+        if self.phase == Phase.WINDOW:
             return self.play(seat, "pass")
-        if self.phase == "draw" and not self.stock:
+        if self.phase == Phase.DRAW and not self.stock:
             events = self.play(seat, "take")
             card = self.timeout_discard(seat)
             return events + self.play(seat, f"discard {card_code(card)}")
@@ -231,12 +241,12 @@ class Tradicional(TableManipulation, BasicRummy):
     def legal_moves(self, seat: str) -> list[str]:
         if seat not in self.actors:
             return []
-        if self.phase == "window":
+        if self.phase == Phase.WINDOW:
             card = self.discard[-1]
             return [f"claim {card_code(g)}" for g in sorted(set(self.hands[seat])) if self.claim_ok(seat, card, g)] + [
                 "pass"
             ]
-        if self.phase == "draw":
+        if self.phase == Phase.DRAW:
             return (["draw"] if self.stock else []) + (["take"] if self.discard else [])
         moves = super().legal_moves(seat)
         tables = [m for m in self.table_moves(seat) if self.table_ok(seat, m)]
@@ -258,8 +268,6 @@ class Tradicional(TableManipulation, BasicRummy):
         try:
             readings = self.read_table(move.partition(" ")[2])
             used = self.check_table(seat, readings)
-            from .game import TableMeld
-
             self.check_table_after(
                 seat, used, [TableMeld(r.kind, list(r.cards), list(r.stands), None) for r in readings]
             )

@@ -15,6 +15,7 @@ from bot.engine import new_game
 from bot.service import GameService, Refusal
 from bot.store import Database
 from bot.store.repo import update_game
+from cogs.guard import Guard
 from cogs.rummy import RummyCog
 
 
@@ -42,7 +43,8 @@ def interaction(user_id: int, channel_id: int, locale: str = "es-ES"):
 async def env(tmp_path: Path):
     db = await Database.open(tmp_path / "rummy.sqlite3")
     svc = GameService(db)
-    cog = RummyCog(SimpleNamespace(service=svc, settings=Settings(token="t")))
+    settings = Settings(token="t")
+    cog = RummyCog(SimpleNamespace(service=svc, settings=settings, guard=Guard(settings.flood)))
     yield svc, cog, db
     await db.close()
 

@@ -13,7 +13,7 @@ import pytest
 
 from bot.engine import new_game
 from bot.store import GameRow
-from cogs.ui import PAGE, HandState, hand_message, hand_order, mask_of, selected_cards
+from cogs.hand import PAGE, HandState, hand_message, hand_order, mask_of, selected_cards
 
 CASES = [
     ("basic", 4, ""), ("wrotham", 3, ""), ("gin", 2, ""), ("rami", 6, "discard_mode=multiple"),

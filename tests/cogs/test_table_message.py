@@ -12,7 +12,7 @@ from dataclasses import replace
 from bot.engine import new_game
 from bot.store import GameRow
 from bot.store.repo import SeatRow
-from cogs.ui import table_message
+from cogs.table import table_message
 
 DEADLINE = 1_795_000_000
 

@@ -103,7 +103,10 @@ async def test_sigkill_mid_game_resumes_and_old_buttons_still_answer(table: Tabl
     await table.bot.kill()  # SIGKILL: no chance to flush anything
     table.bot = await boot(table.fake, table.db_path, tmp_path / "bot2.log", {"RUMMY_FLOOD": "off"})
     after = table.row()
-    assert (after["version"], after["record"]) == (before["version"], before["record"])
+    # Nothing committed was lost; recovery is one logged change of its own (issue 14: it bumps the version).
+    assert (after["version"], after["record"]) == (before["version"] + 1, before["record"])
+    last = table.query("SELECT kind, move FROM actions WHERE game_id = ? ORDER BY id DESC", (table.game_id,))[0]
+    assert tuple(last) == ("resume", None)
     assert table.fake.sync_count == 1  # the command tree did not change: no second sync
     # "My hand" on a message posted before the restart works.
     player = table.user_of(table.game().actors[0])
@@ -112,7 +115,7 @@ async def test_sigkill_mid_game_resumes_and_old_buttons_still_answer(table: Tabl
     # The game goes on from its last committed move.
     choices = await table.suggestions(player)
     await table.play(player, choices[0]["value"])
-    assert table.row()["version"] == before["version"] + 1
+    assert table.row()["version"] == after["version"] + 1
     # A turn button on the table posted before the restart (an older version now) says it is out
     # of date, changes nothing, and a fresh table is posted.
     stale = f"rummy:draw:{table.game_id}:{before['version']}"
@@ -125,6 +128,33 @@ async def test_sigkill_mid_game_resumes_and_old_buttons_still_answer(table: Tabl
     assert "desactualizada" in texts or "out of date" in texts
     await table.wait_until(lambda: len([m for m in table.fake.public_messages() if table.is_table(m)]) > tables_before)
     scan_for_leaks(table.fake, table.users)
+    assert table.fake.violations == []
+
+
+async def test_a_turn_whose_deadline_passed_while_the_bot_was_down_is_a_whole_turn(table: Table,
+                                                                                 tmp_path: Path) -> None:
+    """Issue 14: recovery runs before the clock serves any deadline, so the player to move is not
+    timed out at the first tick for a turn that ran out while the bot was down."""
+    table.users = table.users[:2]
+    await table.open("gin", timer=1)
+    player = table.user_of(table.game().actors[0])
+    await table.bot.kill()
+    with sqlite3.connect(table.db_path) as conn:  # the turn ran out an hour ago, while nobody was there
+        conn.execute("UPDATE games SET turn_deadline = ? WHERE id = ?", (time.time() - 3600, table.game_id))
+    table.bot = await boot(table.fake, table.db_path, tmp_path / "bot2.log", {"RUMMY_FLOOD": "off"})
+    fresh = await table.fake.wait_for_message(
+        lambda m: table.is_table(m) and "El bot se reinició" in m.content, timeout=20)
+    deadline = table.row()["turn_deadline"]
+    assert deadline > time.time() + 45  # a whole minute from the restart, not what was left
+    assert f"<t:{int(deadline)}:R>" in fresh.content
+    await asyncio.sleep(3)  # the clock has ticked since: still nobody timed out
+    kinds = [r[0] for r in table.query("SELECT kind FROM actions WHERE game_id = ? ORDER BY id", (table.game_id,))]
+    assert kinds[-1] == "resume" and "timeout" not in kinds
+    assert not [m for m in table.fake.public_messages() if "Se acabó el tiempo" in m.content]
+    choices = await table.suggestions(player)
+    assert choices  # still their turn
+    await table.play(player, choices[0]["value"])
+    assert table.query("SELECT kind FROM actions WHERE game_id = ? ORDER BY id DESC", (table.game_id,))[0][0] == "move"
     assert table.fake.violations == []
 
 

@@ -187,7 +187,7 @@ async def test_hostile_text_is_refused_privately_and_pings_nobody(table: Table) 
     assert table.fake.violations == []  # the fake checks every message's allowed_mentions
 
 
-async def test_a_rearrange_modal_submitted_across_a_restart_is_played(table: Table, tmp_path: Path) -> None:
+async def test_a_rearrange_modal_submitted_across_a_restart_is_answered(table: Table, tmp_path: Path) -> None:
     await table.open("tradicional")
     player = table.user_of(table.game().actors[0])
     rec = await (await table.fake.click(player, table.table_message(),
@@ -198,14 +198,30 @@ async def test_a_rearrange_modal_submitted_across_a_restart_is_played(table: Tab
     version = table.row()["version"]
     await table.bot.kill()
     table.bot = await boot(table.fake, table.db_path, tmp_path / "bot2.log", {"RUMMY_FLOOD": "off"})
-    # An invalid table is refused with the rule's reason; a valid one (a meld from hand) is played.
+    # Recovery is a change of its own (issue 14: it bumps the version), so the modal opened before
+    # the restart shows an out-of-date table: it is answered privately, nothing is played, and a
+    # fresh table is posted.
+    resumed = version + 1
+    assert table.row()["version"] == resumed
     sub = await (await table.fake.submit_modal(player, opened.modal.custom_id, {"table": "AS 2S"})).settled(timeout=20)
-    assert answers(sub)[-1].ephemeral and table.row()["version"] == version
+    reply = answers(sub)[-1]
+    assert reply.ephemeral and ("desactualizada" in reply.content or "out of date" in reply.content)
+    assert table.row()["version"] == resumed
+    # Through the modal opened again: an invalid table is refused with the rule's reason; a valid one
+    # (a meld from hand) is played.
+    rec = await (await table.fake.click(player, table.table_message(), f"rummy:hand:{table.game_id}")).settled(
+        timeout=20)
+    hand = answers(rec)[-1]
+    button = next(c for c in custom_ids(hand) if c.startswith("rummy:h:table:"))
+    opened = await (await table.fake.click(player, hand, button)).settled(timeout=20)
+    sub = await (await table.fake.submit_modal(player, opened.modal.custom_id, {"table": "AS 2S"})).settled(timeout=20)
+    assert answers(sub)[-1].ephemeral and table.row()["version"] == resumed
+    assert "desactualizada" not in answers(sub)[-1].content and "out of date" not in answers(sub)[-1].content
     melds = [m for m in table.game().legal_moves(table.seat_of(player)) if m.startswith("meld ") and "|" not in m]
     if melds:
         sub = await (await table.fake.submit_modal(player, opened.modal.custom_id,
                                                    {"table": melds[0].split(" ", 1)[1]})).settled(timeout=20)
-        assert table.row()["version"] == version + 1
+        assert table.row()["version"] == resumed + 1
     assert "Traceback" not in table.bot.log_text()
     assert table.fake.violations == []
 
@@ -273,6 +289,6 @@ async def test_a_graceful_stop_finishes_the_move_in_flight_and_refuses_new_click
     await table.fake.wait_for_message(lambda m: table.is_table(m) and m.id != tab.id and not m.deleted
                                       and ("reinici" in m.content or "restarted" in m.content), timeout=20)
     assert table.row()["turn_deadline"] >= restarted + 5 * 60 > deadline
-    assert table.row()["version"] == version + 1
+    assert table.row()["version"] == version + 2  # the move, then the recovery (issue 14: it bumps the version)
     scan_for_leaks(table.fake, table.users)
     assert table.fake.violations == []

@@ -8,6 +8,8 @@ every game, ``Game.can_rearrange`` (rules.md §4.3, §3.10), ``Game.meld_targets
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bot.engine import VARIANTS, Event, EventKind, Phase, load_game, make_rules, new_game
@@ -67,11 +69,23 @@ def test_eliminated_seats_are_out() -> None:
     assert game.seats_out == frozenset({"cy"})
 
 
-def test_event_kinds_are_the_wire_names() -> None:
-    game = new_game("gin", ["ana", "bea"], seed=5)
-    seat = game.actors[0]
-    events = game.play(seat, "pass")
-    assert all(isinstance(e, Event) for e in events)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_event_kind_is_an_event_kind(variant: str) -> None:
+    rnd = random.Random(variant)
+    game = new_game(variant, ["ana", "bea", "cy"] if variant != "gin" else ["ana", "bea"], seed=11,
+                    options={"cut_ins": True} if variant == "dummy" else None)
+    seen: set[str] = set()
+    for step in range(600):
+        if game.game_over:
+            break
+        if game.hand_over:
+            events = game.next_deal()
+        else:
+            seat = game.actors[0]
+            events = game.timeout(seat) if step % 7 == 0 else game.play(seat, rnd.choice(game.legal_moves(seat)))
+        assert all(isinstance(e, Event) and isinstance(e.kind, EventKind) for e in events), events
+        seen |= {e.kind for e in events}
+    assert {"timed_out", "discarded"} <= seen
     assert EventKind("timed_out") == "timed_out" and EventKind.GAME_OVER.value == "game_over"
 
 

@@ -321,13 +321,16 @@ ana take
 )
 def test_taken_card_never_left_alone_without_a_move(hand: str, meld: str, top: str, move: str) -> None:
     """basic, last_discard_required: after ``take``, the meld or layoff would leave the
-    taken card alone in hand: it cannot be discarded this turn, and laying it off would go out
-    without a final discard. Either the move is refused, or the player still has a legal move."""
+    taken card alone in hand: it cannot be discarded this turn (rules.md §1.3.4), and laying it
+    off would go out without a final discard. The move is refused (``keep_a_discard``, naming the
+    taken card), is not listed, changes nothing, and the player still has a legal move."""
     game = load_game(STRANDED.format(hand=hand, meld=meld, top=top))
-    try:
+    before = game.record()
+    assert move not in game.legal_moves("ana")
+    with pytest.raises(IllegalMove) as refused:
         game.play("ana", move)
-    except IllegalMove:
-        return  # refusing the move keeps the invariant
+    assert refused.value.code == "keep_a_discard" and refused.value.params == {"card": top}
+    assert game.record() == before
     assert game.legal_moves("ana"), f"ana is to act holding {game.hand('ana')} with no legal move"
     game.timeout("ana")  # the timeout rule must have a move to make too
 

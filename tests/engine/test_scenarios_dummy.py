@@ -335,6 +335,56 @@ def test_cut_window_passes_and_timeouts():
     roundtrip(g)
 
 
+# ---------------------------------------------------------------------------------------------
+# The next player answers a cut-in at any point of the window (notation.md "Windows": every
+# eligible seat is in game.actors until it acts or passes; rules.md §5.5). dan asks; bea (next)
+# answers at once, before cy (between them) has said anything. Priority is settled when the
+# window closes: cy, nearer after bea, still may ask, and then her cut-in comes first.
+# ---------------------------------------------------------------------------------------------
+def test_next_player_allows_before_the_seats_between_have_answered():
+    g = load(CUT.format(extra=""))
+    g.play("dan", "cut")
+    assert g.phase == "window" and g.actors == ["bea", "cy"]
+    assert sorted(g.legal_moves("bea")) == ["allow", "take"] and g.legal_moves("cy") == ["cut", "pass"]
+    refuse(g, "bea", "pass", "wrong_phase")  # the next player takes or allows; nothing else
+    refuse(g, "bea", "cut", "wrong_phase")
+    refuse(g, "cy", "allow", "wrong_phase")  # only the next player answers
+    refuse(g, "cy", "take", "wrong_phase")
+    g.play("bea", "allow")
+    assert g.phase == "window" and g.actors == ["cy"] and len(g.hand("dan")) == 13  # cy may still ask
+    roundtrip(g)
+    g.play("cy", "pass")
+    assert len(g.hand("dan")) == 13 + 4 and "KD" in g.hand("dan") and len(g.hand("cy")) == 13
+    assert g.phase == "draw" and g.actors == ["bea"]
+    roundtrip(g)
+
+
+def test_seat_between_cutting_after_the_allow_has_priority():
+    g = load(CUT.format(extra=""))
+    play_all(g, "dan cut\nbea allow\ncy cut")
+    assert len(g.hand("cy")) == 13 + 4 and "KD" in g.hand("cy") and len(g.hand("dan")) == 13
+    assert g.phase == "draw" and g.actors == ["bea"] and g.stock_count == 2
+    roundtrip(g)
+
+
+def test_next_player_takes_before_the_seats_between_have_answered():
+    g = load(CUT.format(extra=""))
+    play_all(g, "dan cut\nbea take")
+    assert "KD" in g.hand("bea") and g.phase == "play" and g.actors == ["bea"]
+    assert len(g.hand("dan")) == 13 and len(g.hand("cy")) == 13 and g.stock_count == 5
+    roundtrip(g)
+
+
+def test_next_player_timing_out_mid_window_allows():
+    g = load(CUT.format(extra=""))
+    g.play("dan", "cut")
+    g.timeout("bea")
+    assert g.record().splitlines()[-1] == "bea timeout" and g.actors == ["cy"]
+    g.timeout("cy")  # a silent seat passes
+    assert "KD" in g.hand("dan") and g.phase == "draw" and g.actors == ["bea"]
+    roundtrip(g)
+
+
 ROUND_AFTER_CUT = """
     cy cut
     dan pass

@@ -530,18 +530,38 @@ EC12_TWO_LEFT = """
 """
 
 
+# By default a turn never starts at a stock of two: the deal is over before it. The legal
+# position is the one before: ana has drawn the third-last card (phase play, stock 6D 8D).
+EC12_LAST_DRAW = """
+    [Variant "gin"]
+    [Seats "ana bea"]
+    [Dealer "bea"]
+    [Hand "ana" "AS 2S 3S 4H 5H 6H 7C 7D 7S 9D 5D"]
+    [Hand "bea" "JC KC 2H 2D 2C 3H 3D 3C 9H 9S"]
+    [Stock "6D 8D"]
+    [Turn "ana"]
+    [Phase "play"]
+"""
+
+
 def test_ec12_position_two_stock_cards_nobody_draws():
-    try:
-        g = load(EC12_TWO_LEFT.format(options=""))
-    except IllegalMove as err:  # the position cannot arise by default: refusing it is fine too
-        assert err.code == "bad_layout"
-        return
+    g = load(EC12_LAST_DRAW)
+    assert g.stock_count == 2 and g.actors == ["ana"]
+    g.play("ana", "discard 9D")  # no knock at two stock cards: the hand is void (§2.6)
+    assert g.hand_over and g.public_view().result.outcome == "void"
     assert "draw" not in g.legal_moves("bea")
     before = snapshot(g)
-    with pytest.raises(IllegalMove):
+    with pytest.raises(IllegalMove) as refused:
         g.play("bea", "draw")
-    assert snapshot(g) == before
+    assert refused.value.code == "deal_over"
+    assert snapshot(g) == before and g.stock_count == 2
     roundtrip(g)
+
+
+def test_ec12_position_starting_a_turn_at_two_stock_cards_is_refused_by_default():
+    with pytest.raises(IllegalMove) as refused:
+        load(EC12_TWO_LEFT.format(options=""))
+    assert refused.value.code == "bad_layout"
 
 
 def test_ec12c_wall_as_a_position():

@@ -93,6 +93,37 @@ def test_ec29_timeout_with_the_joker_in_hand_rolls_back_and_costs_300(mode, pena
 
 
 # ---------------------------------------------------------------------------------------------
+# Timeout after the draw (rules.md §0.4, §3.9): with an obligation open, the turn returns to its
+# state right after its draw and the timeout rule discards. It never draws a second card, also
+# in a position that starts after the draw ([Phase "play"]) or after a take (EC-45 below).
+# ---------------------------------------------------------------------------------------------
+def test_timeout_in_a_play_position_rolls_back_without_drawing_again():
+    g = load("""
+        [Variant "rami"]
+        [Seats "ana bea"]
+        [Dealer "ana"]
+        [Hand "ana" "3C 8D TH KC"]
+        [Hand "bea" "AS 7H 7D 9C"]
+        [Table "ana: QS KS JK=AS"]
+        [Stock "5S 6S 7S"]
+        [Opened "ana bea"]
+        [Turn "bea"]
+        [Phase "play"]
+        bea swap AS to 1
+    """)
+    events = g.timeout("bea")
+    assert [e.kind for e in events][:2] == ["timed_out", "penalty"]
+    assert g.table == [["QS", "KS", "JK=AS"]]
+    assert g.stock_count == 3 and "5S" not in g.hand("bea")  # no second card
+    # The position's hand is the state after the draw; nothing was drawn this turn, so the
+    # highest-valued legal card goes: AS (15 in hand, §3.2).
+    assert g.discard_pile[-1] == "AS" and sorted(g.hand("bea")) == sorted(["7H", "7D", "9C"])
+    assert ledger_of(g, "bea") == [(-300, "penalty")]
+    assert g.actors == ["ana"] and g.phase == "draw"
+    roundtrip(g)
+
+
+# ---------------------------------------------------------------------------------------------
 # EC-31 · A joker cannot extend a meld: 5H 6H 7H + JK (as 8H) refused; a real 8H is +5.
 # ---------------------------------------------------------------------------------------------
 EC31 = """
@@ -508,6 +539,14 @@ def test_timeout_with_a_taken_discard_unplayed_costs_300():
     assert g.table == [["5H", "6H", "7H"]]
     assert len(g.hand("ana")) == 5  # the turn's draw and discard leave five cards
     assert g.actors == ["bea"] and g.record().splitlines()[-1] == "ana timeout"
+    roundtrip(g)
+
+
+def test_timeout_after_a_take_returns_to_the_take_not_before_it():
+    g = load(EC45.format(top="8H") + "ana take\n")
+    g.timeout("ana")
+    assert g.stock_count == 3 and "5D" not in g.hand("ana")  # the take was the turn's draw
+    assert "8H" in g.hand("ana") and g.discard_pile[-1] == "JH"
     roundtrip(g)
 
 

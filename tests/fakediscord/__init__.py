@@ -1,24 +1,29 @@
 """A fake Discord (REST + gateway on 127.0.0.1) for running the real bot process in tests.
 
 What this is: the package's exports — `FakeDiscord` (server, state and driver API), `BotProcess`
-(run `python -m bot` against it), and the records tests read (`FakeUser`, `MessageRecord`,
-`InteractionRecord`, `ModalRecord`, …). See server.py for the driver API and rest.py / gateway.py
-for what is modelled.
+(run `python -m bot` against it), and the records tests read (`FakeGuild`, `FakeUser`,
+`MessageRecord`, `InteractionRecord`, `ModalRecord`, `GatewaySession`, `IdentifyRecord`, …) and
+`shard_for` (Discord's sharding formula). See server.py for the driver API and rest.py /
+gateway.py for what is modelled (gateway.py also lists where its sharding differs from Discord's).
 
 What this is not: a pytest plugin. Tests build their own fixtures from these pieces.
 """
 
+from .gateway import GatewaySession
 from .process import BotProcess
 from .records import (
     AttachmentRecord,
     EditRecord,
     FakeChannel,
+    FakeGuild,
     FakeUser,
+    IdentifyRecord,
     InitialResponse,
     InteractionRecord,
     MessageRecord,
     ModalRecord,
     RequestRecord,
+    shard_for,
 )
 from .server import FakeDiscord, Fault
 
@@ -31,11 +36,15 @@ __all__ = [
     "EditRecord",
     "FakeChannel",
     "FakeDiscord",
+    "FakeGuild",
     "FakeUser",
     "Fault",
+    "GatewaySession",
+    "IdentifyRecord",
     "InitialResponse",
     "InteractionRecord",
     "MessageRecord",
     "ModalRecord",
     "RequestRecord",
+    "shard_for",
 ]

@@ -6,7 +6,9 @@ from RUMMY_DISCORD_API, syncs guild commands to RUMMY_DEV_GUILD in setup_hook an
 `text` has autocomplete), /secret (ephemeral, with a select that edits it), /slowdefer (ephemeral
 defer then followup), /publicdefer (public defer then a followup flagged ephemeral), /late (answers
 after 3.5 s), /ask (opens a modal; the submit answers publicly), /steps (edit original, followup
-edit and delete, channel send and edit) and /file (sends an attachment).
+edit and delete, channel send and edit) and /file (sends an attachment). With ECHO_SHARDS="k/n"
+(or "j,k/n") it is an AutoShardedClient holding those shards of n, as one process of a cluster;
+its `echo:<n>` button works in every guild of its shards and names the process (pid) that answered.
 
 What this is not: part of the rummy bot, or an example of good bot structure.
 """
@@ -26,7 +28,15 @@ if os.environ.get("RUMMY_DISCORD_API"):
     discord.http.Route.BASE = os.environ["RUMMY_DISCORD_API"]
 
 GUILD = discord.Object(int(os.environ["RUMMY_DEV_GUILD"]))
+SHARDS = os.environ.get("ECHO_SHARDS", "")
 log = logging.getLogger("echo_bot")
+
+
+def shard_options() -> dict[str, object]:
+    if not SHARDS:
+        return {}
+    ids, count = SHARDS.split("/")
+    return {"shard_count": int(count), "shard_ids": [int(x) for x in ids.split(",")]}
 
 
 class EchoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"echo:(?P<n>[0-9]+)"):
@@ -68,9 +78,11 @@ class AskModal(discord.ui.Modal, title="Who are you?"):
         await interaction.response.send_message(f"hello {self.name.value}")
 
 
-class EchoClient(discord.Client):
+class EchoClient(discord.AutoShardedClient if SHARDS else discord.Client):  # type: ignore[misc]
     def __init__(self) -> None:
-        super().__init__(intents=discord.Intents.default(), allowed_mentions=discord.AllowedMentions.none())
+        super().__init__(
+            intents=discord.Intents.default(), allowed_mentions=discord.AllowedMentions.none(), **shard_options()
+        )
         self.tree = app_commands.CommandTree(self)
 
     async def setup_hook(self) -> None:
@@ -80,6 +92,9 @@ class EchoClient(discord.Client):
 
     async def on_ready(self) -> None:
         log.info("READY as %s", self.user)
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        log.info("shard %s ready", shard_id)
 
     async def on_resumed(self) -> None:
         log.info("RESUMED")

@@ -2,7 +2,9 @@
 
 What this is: functions that turn the fake's records into the payloads discord.py parses, with the
 fields it reads unconditionally (e.g. member `flags`, user `avatar`/`discriminator`, message `type`
-and `content`, interaction `attachment_size_limit`) and the usual optional ones.
+and `content`, interaction `attachment_size_limit`) and the usual optional ones. Guild-scoped
+payloads take the `FakeGuild` they are about (default: the fake's first guild); channels and
+messages carry their own channel's guild.
 
 What this is not: state. Everything is read from the `FakeDiscord` passed in; nothing is stored here.
 """
@@ -16,6 +18,7 @@ from .records import (
     APPLICATION_COMMAND,
     AttachmentRecord,
     FakeChannel,
+    FakeGuild,
     FakeRole,
     FakeUser,
     MessageRecord,
@@ -79,24 +82,28 @@ def bot_user_json(fake: FakeDiscord, *, full: bool = False) -> dict[str, Any]:
     return data
 
 
-def permissions_for(fake: FakeDiscord, user: FakeUser | None) -> int:
-    """The member's guild permissions (no channel overwrites exist in the fake)."""
+def permissions_for(fake: FakeDiscord, user: FakeUser | None, guild: FakeGuild | None = None) -> int:
+    """The member's permissions in `guild` (None: the bot's); no channel overwrites exist in the fake."""
+    guild = guild or fake.guild
     if user is None:
-        roles = [fake.roles[fake.guild_id], fake.roles[fake.bot_role_id]]
+        roles = [guild.roles[guild.id], guild.roles[guild.bot_role_id]]
     else:
-        if user.is_owner:
+        if user.id == guild.owner_id:
             return ALL_PERMISSIONS
-        roles = [fake.roles[fake.guild_id]] + [fake.roles[r] for r in user.role_ids if r in fake.roles]
+        roles = [guild.roles[guild.id]] + [guild.roles[r] for r in user.role_ids if r in guild.roles]
     value = 0
     for role in roles:
         value |= role.permissions
     return ALL_PERMISSIONS if value & ADMINISTRATOR else value
 
 
-def member_json(fake: FakeDiscord, user: FakeUser, *, permissions: bool = False) -> dict[str, Any]:
+def member_json(
+    fake: FakeDiscord, user: FakeUser, *, permissions: bool = False, guild: FakeGuild | None = None
+) -> dict[str, Any]:
+    guild = guild or fake.guild
     data: dict[str, Any] = {
         "user": user_json(user),
-        "roles": [str(r) for r in user.role_ids],
+        "roles": [str(r) for r in user.role_ids if r in guild.roles],
         "nick": None,
         "avatar": None,
         "banner": None,
@@ -112,19 +119,20 @@ def member_json(fake: FakeDiscord, user: FakeUser, *, permissions: bool = False)
         "collectibles": None,
     }
     if permissions:
-        data["permissions"] = str(permissions_for(fake, user))
+        data["permissions"] = str(permissions_for(fake, user, guild))
     return data
 
 
-def bot_member_json(fake: FakeDiscord) -> dict[str, Any]:
+def bot_member_json(fake: FakeDiscord, guild: FakeGuild | None = None) -> dict[str, Any]:
+    guild = guild or fake.guild
     return {
         "user": bot_user_json(fake),
-        "roles": [str(fake.bot_role_id)],
+        "roles": [str(guild.bot_role_id)],
         "nick": None,
         "avatar": None,
         "banner": None,
         "premium_since": None,
-        "joined_at": fake.bot_joined_at,
+        "joined_at": guild.bot_joined_at,
         "deaf": False,
         "mute": False,
         "pending": False,
@@ -169,7 +177,7 @@ def channel_json(fake: FakeDiscord, channel: FakeChannel, *, permissions: int | 
         data = {
             "id": str(channel.id),
             "type": channel.type,
-            "guild_id": str(fake.guild_id),
+            "guild_id": str(channel.guild_id),
             "name": channel.name,
             "position": channel.position,
             "parent_id": str(channel.parent_id) if channel.parent_id else None,
@@ -187,32 +195,33 @@ def channel_json(fake: FakeDiscord, channel: FakeChannel, *, permissions: int | 
     return data
 
 
-def guild_json(fake: FakeDiscord, *, gateway: bool = True) -> dict[str, Any]:
+def guild_json(fake: FakeDiscord, guild: FakeGuild | None = None, *, gateway: bool = True) -> dict[str, Any]:
     """The full guild, as GUILD_CREATE carries it (gateway=True) or GET /guilds/{id} (False)."""
-    members = list(fake.users.values())
+    guild = guild or fake.guild
+    members = fake.members(guild)
     data: dict[str, Any] = {
-        "id": str(fake.guild_id),
-        "name": fake.guild_name,
+        "id": str(guild.id),
+        "name": guild.name,
         "icon": None,
         "icon_hash": None,
         "splash": None,
         "discovery_splash": None,
         "banner": None,
         "description": None,
-        "owner_id": str(fake.owner.id),
+        "owner_id": str(guild.owner_id),
         "afk_channel_id": None,
         "afk_timeout": 300,
         "widget_enabled": False,
         "verification_level": 1,
         "default_message_notifications": 1,
         "explicit_content_filter": 2,
-        "roles": [role_json(r) for r in fake.roles.values()],
+        "roles": [role_json(r) for r in guild.roles.values()],
         "emojis": [],
         "stickers": [],
         "features": [],
         "mfa_level": 0,
         "application_id": None,
-        "system_channel_id": str(fake.channel_id),
+        "system_channel_id": None if guild.system_channel_id is None else str(guild.system_channel_id),
         "system_channel_flags": 0,
         "rules_channel_id": None,
         "public_updates_channel_id": None,
@@ -222,7 +231,7 @@ def guild_json(fake: FakeDiscord, *, gateway: bool = True) -> dict[str, Any]:
         "vanity_url_code": None,
         "premium_tier": 0,
         "premium_subscription_count": 0,
-        "preferred_locale": fake.guild_locale,
+        "preferred_locale": guild.locale,
         "max_video_channel_users": 25,
         "max_stage_video_channel_users": 50,
         "nsfw": False,
@@ -237,14 +246,14 @@ def guild_json(fake: FakeDiscord, *, gateway: bool = True) -> dict[str, Any]:
     if gateway:
         data.update(
             {
-                "joined_at": fake.bot_joined_at,
+                "joined_at": guild.bot_joined_at,
                 "large": False,
                 "unavailable": False,
                 "lazy": True,
                 "member_count": len(members) + 1,
                 "voice_states": [],
-                "members": [bot_member_json(fake)] + [member_json(fake, u) for u in members],
-                "channels": [channel_json(fake, c) for c in fake.channels.values() if c.type != 1],
+                "members": [bot_member_json(fake, guild)] + [member_json(fake, u, guild=guild) for u in members],
+                "channels": [channel_json(fake, c) for c in fake.channels.values() if c.guild_id == guild.id],
                 "threads": [],
                 "presences": [],
                 "stage_instances": [],
@@ -316,7 +325,7 @@ def message_json(fake: FakeDiscord, msg: MessageRecord, *, gateway: bool = False
             "id": str(rec.id),
             "type": rec.type,
             "user": user_json(rec.user),
-            "authorizing_integration_owners": {"0": str(fake.guild_id)},
+            "authorizing_integration_owners": {"0": str(rec.guild_id)},
         }
         if rec.type == APPLICATION_COMMAND:
             meta["name"] = rec.data.get("name")
@@ -339,13 +348,14 @@ def message_json(fake: FakeDiscord, msg: MessageRecord, *, gateway: bool = False
         if user is not None:
             mentions.append(user_json(user))
     data["mentions"] = mentions
-    if gateway and not msg.dm:
-        data["guild_id"] = str(fake.guild_id)
+    guild = fake.channel_guild(msg.channel_id)
+    if gateway and guild is not None:
+        data["guild_id"] = str(guild.id)
         if msg.author_id == fake.bot_user_id:
-            member = bot_member_json(fake)
+            member = bot_member_json(fake, guild)
         else:
             user = fake.users.get(msg.author_id)
-            member = member_json(fake, user) if user else None
+            member = member_json(fake, user, guild=guild) if user else None
         if member is not None:
             member.pop("user", None)
             data["member"] = member
@@ -376,7 +386,7 @@ def application_json(fake: FakeDiscord) -> dict[str, Any]:
         "redirect_uris": [],
         "interactions_endpoint_url": None,
         "integration_types_config": {"0": {}},
-        "approximate_guild_count": 1,
+        "approximate_guild_count": len(fake.guilds),
         "tags": [],
     }
 

@@ -3,7 +3,9 @@
 What this is: spawning with the environment the bot reads (DISCORD_TOKEN, RUMMY_DISCORD_API,
 RUMMY_DB, RUMMY_DEV_GUILD, RUMMY_LOG_LEVEL, plus RUMMY_DISCORD_GATEWAY), cwd = the repository,
 stdout and stderr into a log file; `start()` waits until the fake saw a new IDENTIFY and sent its
-GUILD_CREATE; `kill()` (SIGKILL) and `terminate()` (SIGTERM) wait for the exit. The child gets
+GUILD_CREATE — or, with `shards=[…]`, until each of those shards has a live session identified
+after the spawn (so two shard processes started together each wait for their own shards);
+`kill()` (SIGKILL) and `terminate()` (SIGTERM) wait for the exit. The child gets
 _boot/sitecustomize.py on PYTHONPATH: a guard that blocks any non-loopback network use (and
 reports it as a violation) and, because discord.Client connects to wss://gateway.discord.gg
 without asking GET /gateway/bot, points discord.py's DEFAULT_GATEWAY at the fake.
@@ -20,7 +22,7 @@ import re
 import signal
 import sys
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from .server import FakeDiscord
@@ -85,11 +87,17 @@ class BotProcess:
         env.update(self.extra_env)
         return env
 
-    async def start(self, ready_timeout: float = 30.0) -> BotProcess:
-        """Spawn and wait for a new IDENTIFY + GUILD_CREATE; raises with the log tail on failure."""
+    async def start(self, ready_timeout: float = 30.0, *, shards: Iterable[int] | None = None) -> BotProcess:
+        """Spawn and wait for a new IDENTIFY + GUILD_CREATE, or (``shards``) for a new live session
+        on each of those shards; raises with the log tail on failure.
+
+        The bot learns its shards from its own environment (pass them in ``env``); ``shards`` only
+        says what to wait for. discord.py IDENTIFYs a process's shards 5 s apart.
+        """
         if self.proc is not None and self.proc.returncode is None:
             raise RuntimeError("bot process already running")
         before = self.fake.ready_count
+        identified = self.fake.identify_count
         with open(self.log_path, "ab") as log:
             self.proc = await asyncio.create_subprocess_exec(
                 *self.cmd,
@@ -101,7 +109,10 @@ class BotProcess:
                 start_new_session=True,
             )
         proc = self.proc
-        ready = asyncio.ensure_future(self.fake.wait_ready(ready_timeout, after=before))
+        if shards is None:
+            ready = asyncio.ensure_future(self.fake.wait_ready(ready_timeout, after=before))
+        else:
+            ready = asyncio.ensure_future(self.fake.wait_shards_ready(shards, ready_timeout, after=identified))
         exited = asyncio.ensure_future(proc.wait())
         done, _ = await asyncio.wait({ready, exited}, return_when=asyncio.FIRST_COMPLETED)
         if ready in done and ready.exception() is None:

@@ -1,8 +1,10 @@
 """Plain records kept by the fake Discord, and its clock.
 
-What this is: the data the driver API hands to tests (users, channels, messages with their edit
-history and visibility, interactions with their responses, HTTP requests), the fake clock that
-`FakeDiscord.advance()` moves, and snowflake ids made from that clock.
+What this is: the data the driver API hands to tests (guilds, users, channels, messages with their
+edit history and visibility, interactions with their responses, HTTP requests, gateway IDENTIFYs),
+the fake clock that `FakeDiscord.advance()` moves, snowflake ids made from that clock, and
+Discord's sharding formula (`shard_for`, and `Snowflakes.next_on_shard` for ids that land on a
+chosen shard).
 
 What this is not: protocol code (see rest.py and gateway.py), rule checking (limits.py) or JSON
 payload building (payloads.py). Records never talk to the network.
@@ -19,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from .gateway import GatewaySession
     from .server import FakeDiscord
 
 DISCORD_EPOCH_MS = 1420070400000
@@ -61,6 +64,13 @@ class FakeClock:
         return datetime.datetime.fromtimestamp(value, datetime.UTC).isoformat()
 
 
+def shard_for(guild_id: int | None, shard_count: int) -> int:
+    """Discord's sharding formula: the shard that gets a guild's events; DMs (None) go to shard 0."""
+    if guild_id is None:
+        return 0
+    return (guild_id >> 22) % shard_count
+
+
 class Snowflakes:
     """Strictly increasing snowflake ids whose timestamp part is the fake wall clock."""
 
@@ -77,10 +87,27 @@ class Snowflakes:
         self._last = value
         return value
 
+    def next_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """The next id whose shard is `shard_id` of `shard_count`: `(id >> 22) % shard_count == shard_id`.
+
+        The timestamp part is moved forward by less than `shard_count` milliseconds, so later ids
+        stay larger.
+        """
+        if not 0 <= shard_id < shard_count:
+            raise ValueError(f"shard {shard_id} is not one of {shard_count} shards")
+        value = self.next()
+        ms = value >> 22
+        ms += (shard_id - ms) % shard_count
+        value = (ms << 22) | (value & ((1 << 22) - 1))
+        self._last = max(self._last, value)
+        return value
+
 
 @dataclass(eq=False)
 class FakeUser:
-    """A guild member a test can act as. `manage_guild` gives them a role with Manage Server."""
+    """A user a test can act as, a member of the guilds it was added to (`FakeDiscord.add_user`,
+    `add_member`). `manage_guild` gives them each guild's role with Manage Server; `role_ids` holds
+    the roles of every guild they are in (a guild shows only its own). `is_owner`: owns a guild."""
 
     id: int
     name: str
@@ -109,6 +136,56 @@ class FakeRole:
     managed: bool = False
     tags: dict[str, Any] | None = None
     color: int = 0
+
+
+@dataclass(eq=False)
+class FakeGuild:
+    """One guild the bot is in: its roles (the @everyone role's id is the guild id), members, owner.
+
+    `FakeDiscord.guild` is the first one (`guild_id`, `channel_id`, `roles`, … name it);
+    `FakeDiscord.add_guild` makes more, on a chosen shard if asked.
+    """
+
+    id: int
+    name: str
+    locale: str
+    roles: dict[int, FakeRole]
+    mod_role_id: int
+    bot_role_id: int
+    bot_joined_at: str
+    owner_id: int = 0
+    system_channel_id: int | None = None
+    member_ids: set[int] = field(default_factory=set)
+
+    def shard(self, shard_count: int) -> int:
+        """The shard that gets this guild's events when the bot runs `shard_count` shards."""
+        return shard_for(self.id, shard_count)
+
+    def __repr__(self) -> str:
+        return f"FakeGuild(id={self.id}, name={self.name!r}, members={len(self.member_ids)})"
+
+
+@dataclass(eq=False)
+class IdentifyRecord:
+    """One IDENTIFY (op 2) with a valid token, and what the fake did with it.
+
+    `at` is fake monotonic seconds; `shard` the `[shard_id, shard_count]` it carried (None when it
+    carried none); `outcome` one of "ready", "4010" (invalid shard), "4011" (sharding required),
+    "4013"/"4014" (intents), "rate_limited" (answered with op 9 because `enforce_identify_pacing`
+    was on). `too_fast` is set on every IDENTIFY that came less than 5 s after the previous accepted
+    IDENTIFY of the same rate-limit bucket (`shard_id % max_concurrency`), whatever the outcome.
+    """
+
+    at: float
+    shard: tuple[int, int] | None
+    outcome: str
+    session_id: str | None = None
+    bucket: int = 0
+    too_fast: bool = False
+
+    @property
+    def shard_id(self) -> int:
+        return 0 if self.shard is None else self.shard[0]
 
 
 @dataclass(eq=False)
@@ -340,7 +417,9 @@ class InteractionRecord:
     6/7). `followups` are the messages followup POSTs returned — the first followup after a type 5
     defer returns (and fills) the deferred original. `messages` lists every message created or edited through this
     interaction's token, plus channel messages the bot wrote while the interaction was open
-    (dispatched and not yet settled), which is a best guess.
+    (dispatched and not yet settled), which is a best guess. `delivered_to` are the gateway sessions
+    that got its INTERACTION_CREATE: those of its guild's shard, connected or buffering it for a
+    RESUME (empty: no bot session was there).
     """
 
     id: int
@@ -354,7 +433,9 @@ class InteractionRecord:
     fake: FakeDiscord
     source_message: MessageRecord | None = None  # the message a component is on
     origin: InteractionRecord | None = None  # for modal submits: the interaction that opened it
+    guild_id: int = 0
     delivered: bool = True
+    delivered_to: list[GatewaySession] = field(default_factory=list)
     response: InitialResponse | None = None
     responses: list[InitialResponse] = field(default_factory=list)
     original: MessageRecord | None = None

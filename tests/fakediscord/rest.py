@@ -1,7 +1,9 @@
 """The fake Discord REST API (aiohttp handlers under /api/v10) and its request middleware.
 
 What this is: the routes discord.py 2.7 uses for a slash-command bot — login (/users/@me,
-/oauth2/applications/@me), /gateway/bot, application commands (global and guild, bulk overwrite),
+/oauth2/applications/@me), /gateway/bot (the fake's recommended `shards` and a
+`session_start_limit` with its `max_concurrency`), application commands (global and guild, bulk
+overwrite),
 application emojis,
 channel messages (JSON or multipart with payload_json + files[n]), DMs, interaction callbacks
 (`?with_response=1`, answering an InteractionCallbackResponse), followups and
@@ -46,6 +48,7 @@ from .records import (
     TOKEN_LIFETIME,
     UPDATE_MESSAGE,
     AttachmentRecord,
+    FakeGuild,
     InitialResponse,
     InteractionRecord,
     MessageRecord,
@@ -311,9 +314,14 @@ class RestApi:
     async def gateway_bot(self, request: web.Request) -> web.StreamResponse:
         if (bad := self.unauthorized(request)) is not None:
             return bad
-        limit = {"total": 1000, "remaining": 1000 - self.fake.gateway.identify_count, "reset_after": 14400000}
-        limit["max_concurrency"] = 1
-        return json_response({"url": self.fake.gateway_url, "shards": 1, "session_start_limit": limit})
+        fake = self.fake
+        limit = {
+            "total": 1000,
+            "remaining": max(0, 1000 - fake.gateway.identify_count),
+            "reset_after": 14400000,
+            "max_concurrency": fake.max_concurrency,
+        }
+        return json_response({"url": fake.gateway_url, "shards": fake.shard_count, "session_start_limit": limit})
 
     async def application(self, request: web.Request) -> web.StreamResponse:
         return self.unauthorized(request) or json_response(payloads.application_json(self.fake))
@@ -329,7 +337,7 @@ class RestApi:
         guild = request.match_info.get("guild")
         if guild is None:
             return None, None
-        if guild != str(self.fake.guild_id):
+        if not guild.isdigit() or int(guild) not in self.fake.guilds:
             return None, self.reject(403, 50001, "Missing Access", f"{request.path}: the bot is not in guild {guild}")
         return int(guild), None
 
@@ -472,35 +480,46 @@ class RestApi:
 
     # ---- guild and channels --------------------------------------------------------------------
 
-    def guild_or_error(self, request: web.Request) -> web.Response | None:
+    def guild_or_error(self, request: web.Request) -> tuple[FakeGuild | None, web.Response | None]:
         if (bad := self.unauthorized(request)) is not None:
-            return bad
-        if request.match_info["guild"] != str(self.fake.guild_id):
-            return self.reject(404, 10004, "Unknown Guild", f"{request.path}: unknown guild")
-        return None
+            return None, bad
+        raw = request.match_info["guild"]
+        guild = self.fake.guilds.get(int(raw)) if raw.isdigit() else None
+        if guild is None:
+            return None, self.reject(404, 10004, "Unknown Guild", f"{request.path}: unknown guild")
+        return guild, None
 
     async def get_guild(self, request: web.Request) -> web.StreamResponse:
-        return self.guild_or_error(request) or json_response(payloads.guild_json(self.fake, gateway=False))
+        guild, bad = self.guild_or_error(request)
+        return bad or json_response(payloads.guild_json(self.fake, guild, gateway=False))
 
     async def guild_channels(self, request: web.Request) -> web.StreamResponse:
         fake = self.fake
-        chans = [payloads.channel_json(fake, c) for c in fake.channels.values() if c.type != 1]
-        return self.guild_or_error(request) or json_response(chans)
+        guild, bad = self.guild_or_error(request)
+        if bad:
+            return bad
+        assert guild is not None
+        return json_response([payloads.channel_json(fake, c) for c in fake.channels.values() if c.guild_id == guild.id])
 
     async def guild_roles(self, request: web.Request) -> web.StreamResponse:
-        roles = [payloads.role_json(r) for r in self.fake.roles.values()]
-        return self.guild_or_error(request) or json_response(roles)
+        guild, bad = self.guild_or_error(request)
+        if bad:
+            return bad
+        assert guild is not None
+        return json_response([payloads.role_json(r) for r in guild.roles.values()])
 
     async def guild_member(self, request: web.Request) -> web.StreamResponse:
-        if (bad := self.guild_or_error(request)) is not None:
+        guild, bad = self.guild_or_error(request)
+        if bad:
             return bad
+        assert guild is not None
         uid = int(request.match_info["user"])
         if uid == self.fake.bot_user_id:
-            return json_response(payloads.bot_member_json(self.fake))
+            return json_response(payloads.bot_member_json(self.fake, guild))
         user = self.fake.users.get(uid)
-        if user is None:
+        if user is None or uid not in guild.member_ids:
             return self.reject(404, 10007, "Unknown Member", f"{request.path}: unknown member")
-        return json_response(payloads.member_json(self.fake, user))
+        return json_response(payloads.member_json(self.fake, user, guild=guild))
 
     def channel_or_error(self, request: web.Request) -> tuple[int, web.Response | None]:
         if (bad := self.unauthorized(request)) is not None:

@@ -1,16 +1,26 @@
 """FakeDiscord: a test double of Discord's REST API and gateway for a real discord.py bot process.
 
-What this is: the state (one guild with roles, text channels, members; application commands;
-every message with its visibility and edit history; every interaction with its responses) and
-the driver API tests use — start the server on 127.0.0.1:<random port>, add users and channels,
-send slash commands, autocomplete, button clicks, select choices and modal submits as complete
-INTERACTION_CREATE payloads over the gateway, read back what the bot did, move the fake clock,
+What this is: the state (guilds with roles, text channels and members — one to start with,
+`add_guild` for more; application commands; every message with its visibility and edit history;
+every interaction with its responses) and the driver API tests use — start the server on
+127.0.0.1:<random port>, add guilds, users and channels, send slash commands, autocomplete, button
+clicks, select choices and modal submits as complete INTERACTION_CREATE payloads over the gateway
+(to the sessions of the channel's guild's shard), read back what the bot did, move the fake clock,
 inject faults and read `violations` (every Discord rule the bot broke). Protocol details live in
-rest.py (HTTP) and gateway.py (websocket); rule checks in limits.py; JSON shapes in payloads.py.
+rest.py (HTTP) and gateway.py (websocket, sharding); rule checks in limits.py; JSON shapes in
+payloads.py.
 
-What this is not: a general Discord. One guild, no threads, reactions, voice, presences, rate
-limits (unless injected with `fail_next`), permissions overwrites or multiple bots. It only
-listens on 127.0.0.1 and never reaches the network.
+Sharding hooks (see gateway.py for the rules): `FakeDiscord(shard_count=2, max_concurrency=1,
+enforce_identify_pacing=False, large_bot_sharding=False, guild_shard=None)`;
+`add_guild(name, shard=k)` and `guild_id_on_shard(k)` put a guild on a chosen shard;
+`shard_of(guild)`; `live_sessions(shard=None)` and `sessions_by_shard()` say who holds which
+shard now; `disconnect(shard=k)`, `send_reconnect(shard=k)`, `invalidate_session(shard=k)` act on
+one shard's sessions; `identifies` and `identify_breaches()` record IDENTIFY pacing;
+`wait_shards_ready(shards, after=n)` waits for a process's shards.
+
+What this is not: a general Discord. No threads, reactions, voice, presences, rate limits (unless
+injected with `fail_next`), permissions overwrites, interactions in DMs or multiple bots. It
+only listens on 127.0.0.1 and never reaches the network.
 """
 
 from __future__ import annotations
@@ -22,14 +32,22 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from aiohttp import web
 
 from . import payloads
-from .gateway import DIRECT_MESSAGES, GUILD_MEMBERS, GUILD_MESSAGES, GUILDS, MESSAGE_CONTENT, Gateway
+from .gateway import (
+    DIRECT_MESSAGES,
+    GUILD_MEMBERS,
+    GUILD_MESSAGES,
+    GUILDS,
+    MESSAGE_CONTENT,
+    Gateway,
+    GatewaySession,
+)
 from .limits import SELECT_TYPES
 from .records import (
     ACK_DEADLINE,
@@ -42,13 +60,16 @@ from .records import (
     EditRecord,
     FakeChannel,
     FakeClock,
+    FakeGuild,
     FakeRole,
     FakeUser,
+    IdentifyRecord,
     InteractionRecord,
     MessageRecord,
     ModalRecord,
     RequestRecord,
     Snowflakes,
+    shard_for,
 )
 from .rest import RestApi, error, json_response
 
@@ -98,7 +119,14 @@ class Fault:
 
 
 class FakeDiscord:
-    """A fake Discord for one bot and one guild. Use `await start()` (or `async with`), then drive it."""
+    """A fake Discord for one bot in one guild or more. Use `await start()` (or `async with`), then drive it.
+
+    `shard_count` is what GET /gateway/bot recommends and the fewest shards the gateway accepts;
+    `max_concurrency` its `session_start_limit.max_concurrency`; `enforce_identify_pacing` answers
+    an IDENTIFY that breaks that limit with op 9 as Discord does (otherwise it is only recorded);
+    `large_bot_sharding` refuses shard counts that are not a multiple of `shard_count` (4010);
+    `guild_shard` puts the first guild on that shard of `shard_count`.
+    """
 
     def __init__(
         self,
@@ -110,12 +138,21 @@ class FakeDiscord:
         heartbeat_interval_ms: int = 41250,
         privileged_intents: int = GUILD_MEMBERS | MESSAGE_CONTENT | (1 << 8),
         quiet_period: float = 0.3,
+        shard_count: int = 1,
+        max_concurrency: int = 1,
+        enforce_identify_pacing: bool = False,
+        large_bot_sharding: bool = False,
+        guild_shard: int | None = None,
     ) -> None:
+        if shard_count < 1 or max_concurrency < 1:
+            raise ValueError("shard_count and max_concurrency must be at least 1")
         self.clock = FakeClock()
         self.snowflakes = Snowflakes(self.clock)
         self.bot_name = bot_name
-        self.guild_name = guild_name
-        self.guild_locale = guild_locale
+        self.shard_count = shard_count
+        self.max_concurrency = max_concurrency
+        self.enforce_identify_pacing = enforce_identify_pacing
+        self.large_bot_sharding = large_bot_sharding
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.privileged_intents = privileged_intents
         self.quiet_period = quiet_period
@@ -125,29 +162,15 @@ class FakeDiscord:
         self.application_id = self.bot_user_id
         encoded = base64.urlsafe_b64encode(str(self.bot_user_id).encode()).decode().rstrip("=")
         self.token = f"{encoded}.{secrets.token_urlsafe(4)}.{secrets.token_urlsafe(27)}"
-        self.guild_id = self.snowflakes.next()
-        self.bot_joined_at = self.clock.iso()
-        self.mod_role_id = self.snowflakes.next()
-        self.bot_role_id = self.snowflakes.next()
-        self.roles: dict[int, FakeRole] = {
-            self.guild_id: FakeRole(self.guild_id, "@everyone", payloads.DEFAULT_EVERYONE, position=0),
-            self.mod_role_id: FakeRole(
-                self.mod_role_id, "Mods", payloads.DEFAULT_EVERYONE | payloads.MANAGE_GUILD, position=1
-            ),
-            self.bot_role_id: FakeRole(
-                self.bot_role_id,
-                bot_name,
-                payloads.BOT_ROLE_PERMISSIONS,
-                position=2,
-                managed=True,
-                tags={"bot_id": str(self.bot_user_id)},
-            ),
-        }
+        self.guilds: dict[int, FakeGuild] = {}
         self.channels: dict[int, FakeChannel] = {}
         self.users: dict[int, FakeUser] = {}
-        self.channel_id = self.add_channel(channel_name)
-        self.owner = self.add_user("Owner", locale=guild_locale, manage_guild=True)
+        self.guild = self._new_guild(guild_name, guild_locale, guild_shard, None)
+        self.channel_id = self._new_channel(self.guild, channel_name)
+        self.guild.system_channel_id = self.channel_id
+        self.owner = self._new_user("Owner", self.guild, locale=guild_locale, manage_guild=True)
         self.owner.is_owner = True
+        self.guild.owner_id = self.owner.id
         self.app_owner_id = self.owner.id
 
         self.messages: list[MessageRecord] = []
@@ -215,6 +238,44 @@ class FakeDiscord:
     def gateway_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/gateway"
 
+    # ---- the first guild (the names tests used before there could be more) ---------------------
+
+    @property
+    def guild_id(self) -> int:
+        return self.guild.id
+
+    @property
+    def guild_name(self) -> str:
+        return self.guild.name
+
+    @guild_name.setter
+    def guild_name(self, value: str) -> None:
+        self.guild.name = value
+
+    @property
+    def guild_locale(self) -> str:
+        return self.guild.locale
+
+    @guild_locale.setter
+    def guild_locale(self, value: str) -> None:
+        self.guild.locale = value
+
+    @property
+    def roles(self) -> dict[int, FakeRole]:
+        return self.guild.roles
+
+    @property
+    def mod_role_id(self) -> int:
+        return self.guild.mod_role_id
+
+    @property
+    def bot_role_id(self) -> int:
+        return self.guild.bot_role_id
+
+    @property
+    def bot_joined_at(self) -> str:
+        return self.guild.bot_joined_at
+
     # ---- clock ---------------------------------------------------------------------------------
 
     def now(self) -> float:
@@ -234,17 +295,35 @@ class FakeDiscord:
 
     # ---- guild setup ---------------------------------------------------------------------------
 
-    def add_channel(self, name: str, *, type: int = 0, topic: str | None = None) -> int:
+    def _new_guild(self, name: str, locale: str, shard: int | None, shard_count: int | None) -> FakeGuild:
+        count = self.shard_count if shard_count is None else shard_count
+        gid = self.snowflakes.next() if shard is None else self.snowflakes.next_on_shard(shard, count)
+        joined_at = self.clock.iso()
+        mod_role_id, bot_role_id = self.snowflakes.next(), self.snowflakes.next()
+        roles = {
+            gid: FakeRole(gid, "@everyone", payloads.DEFAULT_EVERYONE, position=0),
+            mod_role_id: FakeRole(mod_role_id, "Mods", payloads.DEFAULT_EVERYONE | payloads.MANAGE_GUILD, position=1),
+            bot_role_id: FakeRole(
+                bot_role_id,
+                self.bot_name,
+                payloads.BOT_ROLE_PERMISSIONS,
+                position=2,
+                managed=True,
+                tags={"bot_id": str(self.bot_user_id)},
+            ),
+        }
+        guild = FakeGuild(gid, name, locale, roles, mod_role_id, bot_role_id, joined_at)
+        self.guilds[gid] = guild
+        return guild
+
+    def _new_channel(self, guild: FakeGuild, name: str, *, type: int = 0, topic: str | None = None) -> int:
         cid = self.snowflakes.next()
-        position = sum(1 for c in self.channels.values() if c.type != 1)
-        self.channels[cid] = FakeChannel(cid, name, type=type, guild_id=self.guild_id, position=position, topic=topic)
-        if hasattr(self, "gateway"):
-            data = payloads.channel_json(self, self.channels[cid])
-            self._spawn(self.gateway.dispatch("CHANNEL_CREATE", data, intent=GUILDS))
+        position = sum(1 for c in self.channels.values() if c.guild_id == guild.id)
+        self.channels[cid] = FakeChannel(cid, name, type=type, guild_id=guild.id, position=position, topic=topic)
         return cid
 
-    def add_user(
-        self, name: str, *, locale: str = "es-ES", manage_guild: bool = False, global_name: str | None = None
+    def _new_user(
+        self, name: str, guild: FakeGuild, *, locale: str, manage_guild: bool, global_name: str | None = None
     ) -> FakeUser:
         user = FakeUser(
             id=self.snowflakes.next(),
@@ -252,14 +331,97 @@ class FakeDiscord:
             locale=locale,
             manage_guild=manage_guild,
             global_name=global_name,
-            role_ids=[self.mod_role_id] if manage_guild else [],
+            role_ids=[guild.mod_role_id] if manage_guild else [],
             joined_at=self.clock.iso(),
         )
         self.users[user.id] = user
-        if hasattr(self, "gateway"):
-            data = {**payloads.member_json(self, user), "guild_id": str(self.guild_id)}
-            self._spawn(self.gateway.dispatch("GUILD_MEMBER_ADD", data, intent=GUILD_MEMBERS))
+        guild.member_ids.add(user.id)
         return user
+
+    def _guild(self, guild: FakeGuild | int | None) -> FakeGuild:
+        if guild is None:
+            return self.guild
+        gid = guild.id if isinstance(guild, FakeGuild) else int(guild)
+        if gid not in self.guilds:
+            raise ValueError(f"unknown guild {gid}")
+        return self.guilds[gid]
+
+    def add_guild(
+        self,
+        name: str = "Second Server",
+        *,
+        shard: int | None = None,
+        shard_count: int | None = None,
+        locale: str = "es-ES",
+        channel_name: str = "rummy",
+        owner_name: str = "Owner",
+    ) -> FakeGuild:
+        """Another guild the bot is in, with a text channel, the three roles and an owner (Manage Server).
+
+        ``shard``: give it an id on that shard of ``shard_count`` (default: the fake's). Sessions of
+        its shard that are already identified get its GUILD_CREATE, as when a bot joins a guild.
+        """
+        guild = self._new_guild(name, locale, shard, shard_count)
+        guild.system_channel_id = self._new_channel(guild, channel_name)
+        owner = self._new_user(owner_name, guild, locale=locale, manage_guild=True)
+        owner.is_owner = True
+        guild.owner_id = owner.id
+        for session in self.gateway.targets(guild.id, GUILDS):
+            session.guild_ids.append(guild.id)
+        data = payloads.guild_json(self, guild)
+        self._spawn(self.gateway.dispatch("GUILD_CREATE", data, guild_id=guild.id, intent=GUILDS))
+        return guild
+
+    def add_channel(
+        self, name: str, *, type: int = 0, topic: str | None = None, guild: FakeGuild | int | None = None
+    ) -> int:
+        """A channel in ``guild`` (default: the first guild); its shard's sessions get CHANNEL_CREATE."""
+        target = self._guild(guild)
+        cid = self._new_channel(target, name, type=type, topic=topic)
+        data = payloads.channel_json(self, self.channels[cid])
+        self._spawn(self.gateway.dispatch("CHANNEL_CREATE", data, guild_id=target.id, intent=GUILDS))
+        return cid
+
+    def add_user(
+        self,
+        name: str,
+        *,
+        locale: str = "es-ES",
+        manage_guild: bool = False,
+        global_name: str | None = None,
+        guild: FakeGuild | int | None = None,
+    ) -> FakeUser:
+        """A new member of ``guild`` (default: the first guild); `add_member` puts them in more guilds."""
+        target = self._guild(guild)
+        user = self._new_user(name, target, locale=locale, manage_guild=manage_guild, global_name=global_name)
+        self._announce_member(user, target)
+        return user
+
+    def add_member(self, user: FakeUser, guild: FakeGuild | int, *, manage_guild: bool = False) -> FakeUser:
+        """Make an existing user a member of another guild too (with its Manage Server role if asked)."""
+        target = self._guild(guild)
+        if user.id in target.member_ids:
+            raise ValueError(f"{user!r} is already a member of {target!r}")
+        target.member_ids.add(user.id)
+        if manage_guild:
+            user.role_ids.append(target.mod_role_id)
+        self._announce_member(user, target)
+        return user
+
+    def _announce_member(self, user: FakeUser, guild: FakeGuild) -> None:
+        data = {**payloads.member_json(self, user, guild=guild), "guild_id": str(guild.id)}
+        self._spawn(self.gateway.dispatch("GUILD_MEMBER_ADD", data, guild_id=guild.id, intent=GUILD_MEMBERS))
+
+    def members(self, guild: FakeGuild | int | None = None) -> list[FakeUser]:
+        """The users in ``guild`` (default: the first guild), oldest first; the bot is not among them."""
+        target = self._guild(guild)
+        return [u for u in self.users.values() if u.id in target.member_ids]
+
+    def channel_guild(self, channel: int | FakeChannel) -> FakeGuild | None:
+        """The guild a channel belongs to (None for DMs and unknown channels)."""
+        cid = channel.id if isinstance(channel, FakeChannel) else int(channel)
+        chan = self.channels.get(cid)
+        return None if chan is None or chan.guild_id is None else self.guilds.get(chan.guild_id)
 
     def set_app_owner(self, user: FakeUser) -> None:
         self.app_owner_id = user.id
@@ -279,6 +441,56 @@ class FakeDiscord:
         if cid not in self.channels:
             raise ValueError(f"unknown channel {cid}")
         return cid
+
+    # ---- sharding ------------------------------------------------------------------------------
+
+    def shard_of(self, guild: FakeGuild | int | None, shard_count: int | None = None) -> int:
+        """The shard that gets ``guild``'s events: `(guild_id >> 22) % shard_count`; None (DMs) is 0."""
+        count = self.shard_count if shard_count is None else shard_count
+        if guild is None:
+            return 0
+        return shard_for(guild.id if isinstance(guild, FakeGuild) else int(guild), count)
+
+    def guild_id_on_shard(self, shard_id: int, shard_count: int | None = None) -> int:
+        """A fresh snowflake whose `(id >> 22) % shard_count == shard_id` (default: the fake's count)."""
+        return self.snowflakes.next_on_shard(shard_id, self.shard_count if shard_count is None else shard_count)
+
+    def live_sessions(self, shard: int | None = None) -> list[GatewaySession]:
+        """Connected sessions past READY, oldest first (only those identified as ``shard`` if given)."""
+        return self.gateway.live_sessions(shard)
+
+    def sessions_by_shard(self) -> dict[int, list[GatewaySession]]:
+        """Live sessions grouped by the shard id they identified with (unsharded ones under 0)."""
+        out: dict[int, list[GatewaySession]] = {}
+        for session in self.gateway.live_sessions():
+            out.setdefault(session.shard_id, []).append(session)
+        return dict(sorted(out.items()))
+
+    @property
+    def identifies(self) -> list[IdentifyRecord]:
+        """Every IDENTIFY with a valid token, in order: fake time, shard, bucket, outcome, `too_fast`."""
+        return self.gateway.identifies
+
+    def identify_breaches(self) -> list[IdentifyRecord]:
+        """The IDENTIFYs that came less than 5 s after the previous accepted one of their rate-limit
+        bucket (`shard_id % max_concurrency`): empty when a cluster kept Discord's identify limit."""
+        return [r for r in self.gateway.identifies if r.too_fast]
+
+    async def wait_shards_ready(
+        self, shards: Iterable[int], timeout: float = 30.0, *, after: int = 0
+    ) -> dict[int, GatewaySession]:
+        """Until each of ``shards`` has a live session from an IDENTIFY numbered above ``after``
+        (pass `identify_count` from before starting a process); returns the newest per shard."""
+        wanted = sorted(set(shards))
+
+        def found() -> dict[int, GatewaySession] | None:
+            newest: dict[int, GatewaySession] = {}
+            for session in self.gateway.live_sessions():
+                if session.number > after and session.shard_id in wanted:
+                    newest[session.shard_id] = session
+            return newest if len(newest) == len(wanted) else None
+
+        return await self._wait_until(found, timeout, f"live sessions on shards {wanted}")
 
     # ---- gateway pass-throughs -----------------------------------------------------------------
 
@@ -313,16 +525,19 @@ class FakeDiscord:
     async def wait_connected(self, timeout: float = 15.0) -> None:
         await self._wait_until(lambda: self.connected, timeout, "a connected gateway session")
 
-    async def disconnect(self, code: int = 4000) -> bool:
-        """Close the bot's gateway socket; discord.py reconnects and RESUMEs (missed events are replayed)."""
-        return await self.gateway.disconnect(code)
+    async def disconnect(self, code: int = 4000, *, shard: int | None = None) -> bool:
+        """Close the bot's gateway socket (the latest session's, or every live socket of ``shard``);
+        discord.py reconnects and RESUMEs (missed events are replayed)."""
+        return await self.gateway.disconnect(code, shard=shard)
 
-    async def send_reconnect(self) -> bool:
-        return await self.gateway.send_reconnect()
+    async def send_reconnect(self, *, shard: int | None = None) -> bool:
+        """op 7 to the latest session, or to every live session of ``shard``: the client resumes."""
+        return await self.gateway.send_reconnect(shard=shard)
 
-    async def invalidate_session(self) -> bool:
-        """op 9 (not resumable): discord.py IDENTIFYs again, after its own 5 s pause for re-identifies."""
-        return await self.gateway.invalidate()
+    async def invalidate_session(self, *, shard: int | None = None) -> bool:
+        """op 9 (not resumable) to the latest session or those of ``shard``: discord.py IDENTIFYs
+        again, after its own 5 s pause for re-identifies."""
+        return await self.gateway.invalidate(shard=shard)
 
     # ---- commands ------------------------------------------------------------------------------
 
@@ -335,8 +550,8 @@ class FakeDiscord:
         """How many bulk overwrites (PUT …/commands) happened, global and guild together."""
         return len(self.sync_log)
 
-    def _find_command(self, name: str, kind: int = 1) -> dict[str, Any] | None:
-        for scope in (self.guild_id, None):
+    def _find_command(self, name: str, kind: int = 1, guild_id: int | None = None) -> dict[str, Any] | None:
+        for scope in (guild_id or self.guild_id, None):
             for cmd in self._commands.get(scope, []):
                 if cmd["name"] == name and cmd.get("type", 1) == kind:
                     return cmd
@@ -360,9 +575,10 @@ class FakeDiscord:
         guessed from the Python values. Pass FakeUser for user options. ``overridden``: the
         server's Integrations settings let this member use a command its default permissions hide.
         """
+        guild = self._interaction_guild(channel)
         if not overridden:
-            self._check_command_permissions(user, command)
-        data = self._command_data(command, dict(options or {}), focused=None)
+            self._check_command_permissions(user, command, guild)
+        data = self._command_data(command, dict(options or {}), focused=None, guild=guild)
         return await self._interact(APPLICATION_COMMAND, "slash", user, data, channel=channel)
 
     async def autocomplete(
@@ -378,9 +594,10 @@ class FakeDiscord:
     ) -> list[dict[str, Any]]:
         """Type into an option with autocomplete; returns the choices the bot answered.
         ``overridden`` as for `slash`."""
+        guild = self._interaction_guild(channel)
         if not overridden:
-            self._check_command_permissions(user, command)
-        data = self._command_data(command, dict(options), focused=focused)
+            self._check_command_permissions(user, command, guild)
+        data = self._command_data(command, dict(options), focused=focused, guild=guild)
         rec = await self._interact(AUTOCOMPLETE, "autocomplete", user, data, channel=channel)
         await self._wait_until(lambda: bool(rec.responses), timeout, f"autocomplete choices for /{command}")
         return list((rec.responses[-1].data or {}).get("choices") or [])
@@ -433,7 +650,8 @@ class FakeDiscord:
             data["values"] = [str(v) for v in values]
         else:
             resolved: dict[str, Any] = {}
-            data["values"] = [self._resolve_entity(v, resolved) for v in values]
+            guild = self._interaction_guild(msg.channel_id)
+            data["values"] = [self._resolve_entity(v, resolved, guild) for v in values]
             data["resolved"] = resolved
         return await self._interact(MESSAGE_COMPONENT, "component", user, data, channel=msg.channel_id, message=msg)
 
@@ -499,13 +717,19 @@ class FakeDiscord:
             )
         return _drop_none({"type": comp.get("type"), "id": comp.get("id")})
 
-    def _check_command_permissions(self, user: FakeUser, command: str) -> None:
+    def _interaction_guild(self, channel: int | FakeChannel | None) -> FakeGuild:
+        guild = self.channel_guild(self._channel_id(channel))
+        if guild is None:
+            raise ValueError("interactions in DMs are not modelled")
+        return guild
+
+    def _check_command_permissions(self, user: FakeUser, command: str, guild: FakeGuild) -> None:
         """Discord's client hides commands whose default_member_permissions the user lacks."""
-        cmd = self._find_command(command.strip().lstrip("/").split()[0])
+        cmd = self._find_command(command.strip().lstrip("/").split()[0], guild_id=guild.id)
         required = None if cmd is None else cmd.get("default_member_permissions")
         if required is None:
             return
-        have = payloads.permissions_for(self, user)
+        have = payloads.permissions_for(self, user, guild)
         need = int(required)
         if (need == 0 and have != payloads.ALL_PERMISSIONS) or need & ~have:
             raise PermissionError(f"{user.name} cannot use /{command}: it needs permissions {need}, they have {have}")
@@ -526,18 +750,19 @@ class FakeDiscord:
             raise ValueError(f"component {custom_id!r} on {msg} is disabled: a user cannot use it")
         return comp
 
-    def _resolve_entity(self, value: Any, resolved: dict[str, Any]) -> str:
+    def _resolve_entity(self, value: Any, resolved: dict[str, Any], guild: FakeGuild) -> str:
         if isinstance(value, FakeUser):
             resolved.setdefault("users", {})[str(value.id)] = payloads.user_json(value)
-            member = payloads.member_json(self, value, permissions=True)
-            member.pop("user")
-            resolved.setdefault("members", {})[str(value.id)] = member
+            if value.id in guild.member_ids:
+                member = payloads.member_json(self, value, permissions=True, guild=guild)
+                member.pop("user")
+                resolved.setdefault("members", {})[str(value.id)] = member
             return str(value.id)
         ident = value.id if isinstance(value, FakeChannel) else int(value)
         if ident in self.users:
-            return self._resolve_entity(self.users[ident], resolved)
-        if ident in self.roles:
-            resolved.setdefault("roles", {})[str(ident)] = payloads.role_json(self.roles[ident])
+            return self._resolve_entity(self.users[ident], resolved, guild)
+        if ident in guild.roles:
+            resolved.setdefault("roles", {})[str(ident)] = payloads.role_json(guild.roles[ident])
             return str(ident)
         if ident in self.channels:
             chan = payloads.channel_json(self, self.channels[ident], permissions=payloads.ALL_PERMISSIONS)
@@ -545,12 +770,14 @@ class FakeDiscord:
             return str(ident)
         raise ValueError(f"{value!r} is no known user, role or channel")
 
-    def _command_data(self, command: str, options: dict[str, Any], *, focused: str | None) -> dict[str, Any]:
+    def _command_data(
+        self, command: str, options: dict[str, Any], *, focused: str | None, guild: FakeGuild
+    ) -> dict[str, Any]:
         parts = command.strip().lstrip("/").split()
         if not parts:
             raise ValueError("empty command")
         name = parts[0]
-        cmd = self._find_command(name)
+        cmd = self._find_command(name, guild_id=guild.id)
         chain: list[dict[str, Any]] = []
         defs: dict[str, dict[str, Any]] | None = None
         if cmd is not None:
@@ -577,7 +804,9 @@ class FakeDiscord:
                 raise ValueError(f"/{command} has no option {key!r} (has {sorted(defs)})")
             definition = defs[key] if defs is not None else None
             kind = definition["type"] if definition else _guess_type(value)
-            built.append(self._option(command, key, kind, value, definition, resolved, focused=key == focused))
+            built.append(
+                self._option(command, key, kind, value, definition, resolved, guild=guild, focused=key == focused)
+            )
         if defs is not None:
             if focused is None:
                 missing = [n for n, d in defs.items() if d.get("required") and n not in options]
@@ -608,6 +837,7 @@ class FakeDiscord:
         definition: dict[str, Any] | None,
         resolved: dict[str, Any],
         *,
+        guild: FakeGuild,
         focused: bool,
     ) -> dict[str, Any]:
         where = f"/{command} option {name!r}"
@@ -636,7 +866,7 @@ class FakeDiscord:
                 raise ValueError(f"{where} needs a bool, got {value!r}")
             out = value
         elif kind in (6, 7, 8, 9):
-            out = self._resolve_entity(value, resolved)
+            out = self._resolve_entity(value, resolved, guild)
         elif kind == 11:
             filename, blob = value
             att = AttachmentRecord(self.snowflakes.next(), filename, bytes(blob), "application/octet-stream")
@@ -662,33 +892,33 @@ class FakeDiscord:
         message: MessageRecord | None = None,
         origin: InteractionRecord | None = None,
     ) -> InteractionRecord:
-        if user.id not in self.users:
-            raise ValueError(f"{user!r} is not a member of the fake guild (use add_user)")
         cid = self._channel_id(channel)
         chan = self.channels[cid]
-        if chan.type == 1:
-            raise ValueError("interactions in DMs are not modelled")
+        guild = self._interaction_guild(cid)
+        if user.id not in guild.member_ids:
+            raise ValueError(f"{user!r} is not a member of {guild!r} (use add_user or add_member)")
+        await self._flush_spawned()  # CHANNEL_CREATE, GUILD_MEMBER_ADD, … go out first
         iid = self.snowflakes.next()
         token = "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(96)
-        member_permissions = payloads.permissions_for(self, user)
+        member_permissions = payloads.permissions_for(self, user, guild)
         payload: dict[str, Any] = {
             "id": str(iid),
             "application_id": str(self.application_id),
             "type": itype,
             "data": data,
-            "guild": {"id": str(self.guild_id), "locale": self.guild_locale, "features": []},
-            "guild_id": str(self.guild_id),
+            "guild": {"id": str(guild.id), "locale": guild.locale, "features": []},
+            "guild_id": str(guild.id),
             "channel": payloads.channel_json(self, chan, permissions=member_permissions),
             "channel_id": str(cid),
-            "member": payloads.member_json(self, user, permissions=True),
+            "member": payloads.member_json(self, user, permissions=True, guild=guild),
             "token": token,
             "version": 1,
-            "app_permissions": str(payloads.permissions_for(self, None)),
+            "app_permissions": str(payloads.permissions_for(self, None, guild)),
             "locale": user.locale,
-            "guild_locale": self.guild_locale,
+            "guild_locale": guild.locale,
             "entitlements": [],
             "entitlement_sku_ids": [],
-            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "authorizing_integration_owners": {"0": str(guild.id)},
             "context": 0,
             "attachment_size_limit": payloads.ATTACHMENT_SIZE_LIMIT,
         }
@@ -706,13 +936,15 @@ class FakeDiscord:
             fake=self,
             source_message=message,
             origin=origin,
+            guild_id=guild.id,
         )
         self.interactions.append(rec)
         self._interactions_by_id[iid] = rec
         self._interactions_by_token[token] = rec
-        rec.delivered = await self.gateway.dispatch("INTERACTION_CREATE", payload)
+        rec.delivered_to = await self.gateway.dispatch("INTERACTION_CREATE", payload, guild_id=guild.id)
+        rec.delivered = bool(rec.delivered_to)
         if not rec.delivered:
-            rec.notes.append("no bot session: nobody received this interaction")
+            rec.notes.append(f"no bot session on shard {self.shard_of(guild)}: nobody received this interaction")
         rec.touch()
         self._notify()
         return rec
@@ -785,6 +1017,10 @@ class FakeDiscord:
     ) -> MessageRecord:
         """A user writes in a channel (MESSAGE_CREATE; content hidden without the message content intent)."""
         cid = self._channel_id(channel)
+        guild = self.channel_guild(cid)
+        if guild is not None and user.id not in guild.member_ids:
+            raise ValueError(f"{user!r} is not a member of {guild!r} (use add_user or add_member)")
+        await self._flush_spawned()
         msg = self._new_message(channel_id=cid, body={"content": content}, attachments=[], source="user", author=user)
         await self._gateway_message("MESSAGE_CREATE", msg)
         return msg
@@ -842,23 +1078,33 @@ class FakeDiscord:
         self._notify()
         if not msg.ephemeral:
             data = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
-            if not msg.dm:
-                data["guild_id"] = str(self.guild_id)
-            await self.gateway.dispatch("MESSAGE_DELETE", data, intent=DIRECT_MESSAGES if msg.dm else GUILD_MESSAGES)
+            guild = self.channel_guild(msg.channel_id)
+            if guild is not None:
+                data["guild_id"] = str(guild.id)
+            await self.gateway.dispatch(
+                "MESSAGE_DELETE",
+                data,
+                guild_id=None if guild is None else guild.id,
+                intent=DIRECT_MESSAGES if msg.dm else GUILD_MESSAGES,
+            )
 
     async def _gateway_message(self, event: str, msg: MessageRecord) -> None:
         if msg.ephemeral:
             return
         data = payloads.message_json(self, msg, gateway=True)
-        session = self.gateway.active
-        if (
-            msg.author_id != self.bot_user_id
-            and session is not None
-            and not session.intents & MESSAGE_CONTENT
-            and f"<@{self.bot_user_id}>" not in msg.content
-        ):
-            data.update({"content": "", "embeds": [], "attachments": [], "components": []})
-        await self.gateway.dispatch(event, data, intent=DIRECT_MESSAGES if msg.dm else GUILD_MESSAGES)
+        hidden = {**data, "content": "", "embeds": [], "attachments": [], "components": []}
+        content_hidden = msg.author_id != self.bot_user_id and f"<@{self.bot_user_id}>" not in msg.content
+
+        def for_session(session: GatewaySession) -> dict[str, Any]:
+            return hidden if content_hidden and not session.intents & MESSAGE_CONTENT else data
+
+        guild = self.channel_guild(msg.channel_id)
+        await self.gateway.dispatch(
+            event,
+            for_session,
+            guild_id=None if guild is None else guild.id,
+            intent=DIRECT_MESSAGES if msg.dm else GUILD_MESSAGES,
+        )
 
     def _note_channel_write(self, msg: MessageRecord) -> None:
         """A channel-route write: attribute it to interactions still open, then note its time."""
@@ -946,6 +1192,12 @@ class FakeDiscord:
             event = self._changed
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), min(remaining, 0.05))
+
+    async def _flush_spawned(self) -> None:
+        """Let events queued by the synchronous setup calls go out before what comes next."""
+        pending = [t for t in self._tasks if not t.done()]
+        if pending:
+            await asyncio.gather(*pending, return_exceptions=True)
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         try:

@@ -4,9 +4,10 @@ What this is: three safety nets for a bot running against the fake Discord.
 1. A network guard: DNS look-ups of names other than localhost, and connections to addresses other
    than loopback, fail at once (socket.gaierror / OSError) and are reported to the fake
    (`FakeDiscord.violations`) and to stderr, so no test traffic can leave 127.0.0.1.
-2. Pointing discord.py's gateway at the fake: discord.Client (not AutoShardedClient) never asks
-   GET /gateway/bot; it connects straight to `DiscordWebSocket.DEFAULT_GATEWAY`
-   (wss://gateway.discord.gg/), which setting `Route.BASE` does not change. When
+2. Pointing discord.py's gateway at the fake: discord.Client, and an AutoShardedClient given a
+   `shard_count`, never ask GET /gateway/bot; they connect straight to
+   `DiscordWebSocket.DEFAULT_GATEWAY` (wss://gateway.discord.gg/), which setting `Route.BASE` does
+   not change. (An AutoShardedClient without `shard_count` uses the URL /gateway/bot returns.) When
    FAKEDISCORD_PATCH_GATEWAY=1 this sets DEFAULT_GATEWAY to RUMMY_DISCORD_GATEWAY. A bot that sets
    it itself (after this runs) wins.
 3. A watchdog thread that exits the process when the test process that spawned it dies.

@@ -1,0 +1,273 @@
+"""The announcer: everything the bot posts in public about a game, after the service committed it.
+
+What it is: ``Announcer``, owned by the client (``bot.announcer``, made in ``setup_hook``) and
+called by the clock and the cogs. ``announce(change)`` says what a committed ``Change`` did: the
+lobby closed, the table changed, whose turn it is now (a short new message that mentions them,
+the previous one deleted), a turn that timed out, the end of a deal and of the game. The public
+table is edited through one coalescing task per channel (``request_table``), and posted afresh
+when asked, when it is old (Discord caps edits of old messages) or when enough messages buried
+it (``count_message``, the client's ``on_message`` listener). It also posts lobbies, season
+standings and managers' notices, renders pictures off the event loop (a bounded number at once)
+and, for a graceful stop, waits for the table edits still pending (``drain``).
+What it is not: no decisions and no writes but message ids (``GameService``), no private
+answers (those are the cogs'), no message layout (``cogs.lobby``, ``cogs.table``, ``cogs.ui``).
+Discord errors are logged, never undone: the change is committed and the next refresh shows it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import aiohttp
+import discord
+
+from bot.engine import EventKind, Game, Phase
+from bot.i18n import translate
+from bot.service import Change, ChangeKind, GameRow, GameService, GameStatus
+from cogs.lobby import lobby_info, lobby_message
+from cogs.standings import scores_message, standings_info
+from cogs.table import deal_end_message, final_message, table_message
+from cogs.ui import clock_text, file_of, nm, variant_name
+from renderers import Rendered, render_lobby, render_result, render_table
+from renderers.standings import render_standings
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+TABLE_MAX_AGE = 45 * 60  # re-post instead of editing well before Discord's one-hour edit cap
+BURIED_AFTER = 8  # re-post when this many messages arrived under the table
+COALESCE = 0.25  # seconds: edits of one channel's table within this window become one
+RENDER_SLOTS = 2  # renders at once (the machine's cores); more would only queue inside threads
+SEATING = (ChangeKind.JOIN, ChangeKind.LEAVE)  # the lobby message shows these; nothing else to say
+CLOSING = (ChangeKind.CANCEL, ChangeKind.EXPIRE)  # a lobby or game that ended without a result
+TABLED = (GameStatus.PLAYING, GameStatus.FINISHED)  # the statuses that have a table to show
+# The changes after which an ended deal gets its end-of-deal message: a move (or a computer
+# player's), a timeout, a closed window, or a resignation (between deals too: the message comes
+# again with a Next deal button of the new version).
+DEAL_ENDING = (ChangeKind.MOVE, ChangeKind.TIMEOUT, ChangeKind.WINDOW, ChangeKind.RESIGN, ChangeKind.BOT)
+
+
+class Announcer:
+    """Posts and edits a client's public game messages."""
+
+    def __init__(self, client: discord.Client, service: GameService) -> None:
+        self.client = client
+        self.service = service
+        self._render = asyncio.Semaphore(RENDER_SLOTS)
+        self._dirty: dict[int, int] = {}
+        self._refreshers: dict[int, asyncio.Task[None]] = {}
+        self._under_table: dict[int, int] = {}
+
+    async def render(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Pillow off the event loop, bounded (reliability.md §1.4, style.md pattern 10)."""
+        async with self._render:
+            return await asyncio.to_thread(fn, *args, **kwargs)
+
+    # ------------------------------------------------------------------ committed changes
+    async def announce(self, change: Change) -> None:
+        """Say on Discord what a committed change did. Discord errors are logged, never undone."""
+        try:
+            await self._announce(change)
+        except (discord.HTTPException, aiohttp.ClientError, OSError, RuntimeError) as exc:
+            # The move is committed; the next refresh (or /rummy table) shows it.
+            log.warning("announcing %s of game %s failed: %r", change.kind, change.game.id, exc)
+
+    async def _announce(self, change: Change) -> None:
+        row = change.game
+        loc = row.locale
+        if change.kind in SEATING:
+            return
+        if change.kind == ChangeKind.RESUME:
+            # After a restart: the table is posted afresh with a note. The old one stays: its
+            # buttons still answer (My hand always; a turn button there says it is out of date).
+            await self.post_table(row.id, repost=True, note=translate("table.restarted", loc))
+            return
+        if change.kind in CLOSING:
+            if change.kind == ChangeKind.EXPIRE and row.lobby_message_id:
+                content, _ = lobby_message(row, loc, closed=translate("lobby.expired", loc))
+                image = await self.lobby_picture(row)
+                await self._edit(row.channel_id, row.lobby_message_id, content=content, view=None,
+                                 attachments=[file_of(image)])
+            await self._delete_turn_message(row)
+            if row.table_message_id:
+                await self._edit(row.channel_id, row.table_message_id, content=translate("game.cancelled", loc),
+                                 view=None)
+            return
+        game = change.engine or self.service.engine(row)
+        if change.kind == ChangeKind.REMIND:
+            seat = row.by_seat(change.seat or "")
+            if seat is not None:
+                await self._post_turn(row, seat.user_id, translate("turn.reminder", loc, user=f"<@{seat.user_id}>")
+                                      + clock_text(row, game, loc))
+            return
+        if change.kind == ChangeKind.START:
+            await self.post_table(row.id, repost=True)
+        else:
+            self.request_table(row)
+        if change.kind == ChangeKind.TIMEOUT:
+            await self._timed_out(row, change)
+        if change.deal_over and change.kind in DEAL_ENDING:
+            await self._post_deal_end(row, game)
+        if change.game_over:
+            await self._delete_turn_message(row)
+            content, view = final_message(row, game, await self.service.results(row.id), loc)
+            await self._channel(row.channel_id).send(content, view=view)
+            return
+        if change.turn_changed and not game.hand_over:
+            await self._announce_turn(row, game)
+
+    async def _timed_out(self, row: GameRow, change: Change) -> None:
+        """Who ran out of time, from the engine's events; the third timeout in a row also resigned
+        the seat (the service adds that resignation to the same change)."""
+        out = {e.seat for e in change.events if e.kind == EventKind.RESIGNED}
+        for event in change.events:
+            seat = row.by_seat(event.seat or "") if event.kind == EventKind.TIMED_OUT else None
+            if seat is not None:
+                key = "turn.resigned_timeouts" if seat.seat in out else "turn.timed_out"
+                await self._channel(row.channel_id).send(translate(key, row.locale, name=nm(seat.name)))
+
+    async def _announce_turn(self, row: GameRow, game: Game) -> None:
+        loc = row.locale
+        actors = list(game.actors)
+        if not actors:
+            return
+        users = [s.user_id for a in actors if (s := row.by_seat(a)) is not None and not s.is_bot]
+        if not users:  # only computer players to act: nobody to call, and the last call is over
+            await self._delete_turn_message(row)
+            return
+        if game.phase == Phase.WINDOW:
+            text = translate("turn.window", loc, users=" ".join(f"<@{u}>" for u in users))
+        else:
+            text = translate("turn.yours", loc, user=f"<@{users[0]}>", variant=variant_name(row.variant, loc))
+        await self._post_turn(row, users, text + clock_text(row, game, loc))
+
+    async def _post_turn(self, row: GameRow, users: int | list[int], text: str) -> None:
+        """A new short message that mentions whose turn it is (an edit would not notify); the
+        previous one is deleted. Only these users can be pinged, never roles or everyone."""
+        ids = [users] if isinstance(users, int) else users
+        mentions = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(u) for u in ids])
+        channel = self._channel(row.channel_id)
+        message = await channel.send(text, allowed_mentions=mentions)
+        old = row.turn_message_id
+        await self.service.set_messages(row.id, turn_message_id=message.id)
+        if old:
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(old).delete()
+
+    async def _delete_turn_message(self, row: GameRow) -> None:
+        if row.turn_message_id:
+            with contextlib.suppress(discord.HTTPException):
+                await self._channel(row.channel_id).get_partial_message(row.turn_message_id).delete()
+            await self.service.set_messages(row.id, turn_message_id=None)
+
+    async def _post_deal_end(self, row: GameRow, game: Game) -> None:
+        image = await self.render(render_result, game.public_view(), locale=row.locale, names=row.names)
+        content, view = deal_end_message(row, game, row.locale, self.service.deal_pause)
+        kwargs: dict[str, Any] = {"file": file_of(image)}
+        if view is not None:
+            kwargs["view"] = view
+        await self._channel(row.channel_id).send(content, **kwargs)
+
+    # ------------------------------------------------------------------ the public table
+    def request_table(self, row: GameRow) -> None:
+        """Coalesce: several changes within ``COALESCE`` seconds become one edit of the table."""
+        self._dirty[row.channel_id] = row.id
+        task = self._refreshers.get(row.channel_id)
+        if task is None or task.done():
+            self._refreshers[row.channel_id] = asyncio.create_task(self._refresh(row.channel_id))
+
+    async def _refresh(self, channel_id: int) -> None:
+        await asyncio.sleep(COALESCE)
+        while channel_id in self._dirty:
+            game_id = self._dirty.pop(channel_id)
+            try:
+                await self.post_table(game_id)
+            except Exception:
+                log.exception("refreshing the table of game %s failed", game_id)
+
+    async def post_table(self, game_id: int, *, repost: bool = False, note: str | None = None) -> None:
+        """Edit the table message in place, or post it afresh when asked, when it is old (Discord
+        caps edits of old messages) or buried under other messages; an edit that fails re-posts once."""
+        row = await self.service.get(game_id)
+        if row is None or row.status not in TABLED or not row.record:
+            return
+        game = self.service.engine(row)
+        image = await self.render(render_table, game.public_view(), locale=row.locale, names=row.names)
+        content, view = table_message(row, game, row.locale, note=note)
+        channel = self._channel(row.channel_id)
+        fresh = (row.table_message_id and row.table_posted_at and time.time() - row.table_posted_at < TABLE_MAX_AGE
+                 and self._under_table.get(row.channel_id, 0) < BURIED_AFTER)
+        if not repost and fresh and row.table_message_id:
+            try:
+                await channel.get_partial_message(row.table_message_id).edit(
+                    content=content, attachments=[file_of(image)], view=view)
+                return
+            except discord.HTTPException:
+                log.info("table message of game %s could not be edited; posting it again", game_id)
+        # The old table is left as it is, not edited (it may be past the edit cap) nor deleted:
+        # its buttons keep answering, a turn button there says "out of date".
+        message = await channel.send(content, file=file_of(image), view=view)
+        self._under_table[row.channel_id] = 0
+        await self.service.set_messages(row.id, table_message_id=message.id, table_posted_at=time.time())
+
+    async def count_message(self, message: discord.Message) -> None:
+        """The ``on_message`` listener: one more message under the table of that channel."""
+        if message.author.id != getattr(self.client.user, "id", None):
+            self._under_table[message.channel.id] = self._under_table.get(message.channel.id, 0) + 1
+
+    async def drain(self, timeout: float) -> int:
+        """Wait up to ``timeout`` s for the pending table edits; the number still unfinished."""
+        pending = [t for t in self._refreshers.values() if not t.done()]
+        if pending:
+            await asyncio.wait(pending, timeout=max(0.0, timeout))
+        return sum(not t.done() for t in self._refreshers.values())
+
+    # ------------------------------------------------------------------ lobbies, seasons, notices
+    async def lobby_picture(self, row: GameRow) -> Rendered:
+        return await self.render(render_lobby, lobby_info(row), locale=row.locale)
+
+    async def post_lobby(self, row: GameRow) -> None:
+        """A new lobby (a rematch) posted in its channel, its message id remembered."""
+        content, view = lobby_message(row, row.locale)
+        channel = self._channel(row.channel_id)
+        image = await self.lobby_picture(row)
+        message = await channel.send(content, view=view, file=file_of(image))
+        await self.service.set_messages(row.id, lobby_message_id=message.id)
+
+    async def update_lobby_message(self, row: GameRow, content: str | None = None,
+                                   view: discord.ui.View | None = None, image: Rendered | None = None) -> None:
+        """Edit the public lobby message in place (after a change made from elsewhere)."""
+        if not row.lobby_message_id:
+            return
+        if content is None:
+            content, view = lobby_message(row, row.locale)
+            image = await self.lobby_picture(row)
+        assert image is not None
+        await self._edit(row.channel_id, row.lobby_message_id, content=content, view=view,
+                         attachments=[file_of(image)])
+
+    async def announce_season(self, channel_id: int, guild_id: int, ending: int, number: int, locale: str) -> None:
+        """The closing standings of the season that ended, for everybody, in the server's language."""
+        old, table, games = await self.service.scores(guild_id, ending)
+        text = translate("season.announce", locale, number=number, ended=ending) + "\n\n" + scores_message(
+            old, table, games, locale)
+        image = await self.render(render_standings, standings_info(old, table, games), locale=locale)
+        await self._channel(channel_id).send(text[:2000], file=file_of(image))
+
+    async def send(self, channel_id: int, content: str, **kwargs: Any) -> None:
+        """A plain public notice in a channel (e.g. a manager voided a game played there)."""
+        await self._channel(channel_id).send(content, **kwargs)
+
+    # ------------------------------------------------------------------ small helpers
+    def _channel(self, channel_id: int) -> discord.PartialMessageable:
+        return self.client.get_partial_messageable(channel_id)
+
+    async def _edit(self, channel_id: int, message_id: int, **kwargs: Any) -> None:
+        with contextlib.suppress(discord.HTTPException):
+            await self._channel(channel_id).get_partial_message(message_id).edit(**kwargs)

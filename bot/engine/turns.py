@@ -1,0 +1,480 @@
+"""The turn loop shared by every variant: one RGN move at a time, from the draw to the discard.
+
+What it is: the ``TurnLoop`` part of ``Game``. ``play(seat, move)`` checks whose move it is,
+hands the move to the variant's ``move_<verb>`` handler and writes the canonical move to the
+record; a handler checks everything before it changes anything, so a refused move changes
+nothing. The generic handlers live here (drawing, taking the discard, parsing and applying
+melds, layoffs, joker exchanges and discards, resigning, the timeout rule of rules.md §0.4),
+with the questions the bot asks about moves (``accepts``, ``meld_targets``, ``can_rearrange``).
+Hooks a variant may override: ``verbs``, ``check_draw``, ``after_draw``, ``stock_empty``,
+``check_take``, ``check_discard``, ``on_turn_limit``, ``on_resign_turn``, ``timeout_moves``,
+``next_dealer_index``, ``rearranging_allowed`` and ``swap_open_suits``.
+What it is not: dealing and positions (``layout.py``), scores (``scoring.py``), or any
+variant's own rules (the variant modules).
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections import Counter
+from collections.abc import Iterable
+
+from .cards import CARD_BY_CODE, JOKER, card_code, codes, parse_card
+from .errors import IllegalMove
+from .events import Event, EventKind, Phase
+from .layout import TableMeld
+from .melds import MeldRules, Placed, Reading, entry_code, one_reading, parse_entry
+from .options import PLAYERS
+from .rgn import split_melds, tag_line
+from .rng import DealRandom
+
+
+class TurnLoop:
+    """Moves, turns and deals in sequence: the part of ``Game`` that plays."""
+
+    # The state this part reads and writes (declared and reset by ``Game``).
+    variant: str
+    seats: list[str]
+    dealer: int
+    seed: str | None
+    deal_no: int
+    meld_rules: MeldRules
+    turn_limit: int
+    log: list[str]
+    last_move: str | None
+    game_over: bool
+    hand_over: bool
+    resigned: list[str]
+    set_aside: list[int]
+    void: bool
+    hands: dict[str, list[int]]
+    stock: list[int]
+    discard: list[int]
+    on_table: list[TableMeld]
+    turn: int
+    took: int | None
+    took_keep: int
+    drawn: int | None
+    melds_this_turn: int
+    placed: set[str]
+    melded: set[str]
+    placed_before_turn: bool
+    turns: int
+    exhaustions: int
+    revealed: dict[str, list[int]]
+
+    # ----------------------------------------------------------------- deals
+    def next_deal(self) -> list[Event]:
+        """Deal the next hand (dealer per the rules); writes ``[Deal "n"]`` in the record."""
+        if self.game_over:
+            raise IllegalMove("game_over", "the game is over", {})
+        if not self.hand_over:
+            raise IllegalMove("deal_not_over", "the current deal is not over", {})
+        self.dealer = self.next_dealer_index()
+        self.deal_no += 1
+        self.log.append(tag_line("Deal", str(self.deal_no)))
+        self.start_deal()
+        self.last_move = None
+        return [Event(EventKind.DEAL_STARTED, None, {"deal": self.deal_no, "dealer": self.seats[self.dealer]})]
+
+    def next_dealer_index(self) -> int:
+        if self.void:  # rules.md §0.4, §2.6: after a void deal the same dealer deals again
+            self.void = False
+            return self.dealer
+        return self.seat_after(self.dealer)
+
+    # ----------------------------------------------------------------- one move
+    def play(self, seat: str, move: str) -> list[Event]:
+        """Apply one RGN move (without the seat). Refused moves raise IllegalMove and change nothing."""
+        if seat not in self.seats:
+            raise IllegalMove("unknown_seat", f"{seat} has no seat in this game", {"seat": seat})
+        words = move.split()
+        if not words:
+            raise IllegalMove("bad_move", "an empty move", {})
+        verb = words[0].lower()
+        if self.game_over:
+            raise IllegalMove("game_over", "the game is over", {})
+        if verb == "resign":
+            return self._resign(seat)
+        if verb == "timeout":
+            return self.timeout(seat)
+        if seat in self.resigned:
+            raise IllegalMove("resigned", f"{seat} has resigned", {"seat": seat})
+        if self.hand_over:
+            raise IllegalMove("deal_over", "the deal is over; the next one has not been dealt", {})
+        if (self.phase == Phase.WINDOW or seat != self.seats[self.turn]) and seat not in self.actors:
+            raise IllegalMove("not_your_turn", f"it is not {seat}'s turn", {"seat": seat, "turn": self.current_seat})
+        handler = getattr(self, "move_" + verb, None) if verb in self.verbs() else None
+        if handler is None:
+            raise IllegalMove(
+                "unknown_move", f"{verb!r} is not a move in {self.variant}", {"verb": verb, "valid": self.verbs()}
+            )
+        args = move.strip()[len(words[0]) :].strip() if len(words) > 1 else ""
+        events, text = handler(seat, args)
+        if self.took is not None and not self.hand_over and self.hands[seat].count(self.took) <= self.took_keep:
+            self.took = None  # the taken card went to the table; an identical card in hand is another one
+        line = f"{seat} {text}"
+        self.log.append(line)
+        self.last_move = line
+        return events
+
+    def verbs(self) -> tuple[str, ...]:
+        return ("draw", "take", "meld", "layoff", "discard")
+
+    def need_phase(self, *phases: str) -> None:
+        if self.phase not in phases:
+            raise IllegalMove(
+                "wrong_phase",
+                f"that move is not possible now (phase {self.phase})",
+                {"phase": self.phase, "expected": list(phases)},
+            )
+
+    @staticmethod
+    def no_args(args: str, verb: str) -> None:
+        if args.strip():
+            raise IllegalMove("bad_move", f"{verb} takes no arguments", {"verb": verb})
+
+    def take_from_hand(self, seat: str, cards: list[int]) -> None:
+        """Check ``cards`` (a multiset) are all in the seat's hand; raises without changing anything."""
+        hand = self.hands[seat]
+        if len(cards) == 1:
+            if cards[0] not in hand:
+                raise IllegalMove(
+                    "not_in_hand", f"{card_code(cards[0])} is not in your hand", {"card": card_code(cards[0])}
+                )
+            return
+        need = Counter(cards)
+        have = Counter(hand)
+        for c, n in need.items():
+            if have[c] < n:
+                raise IllegalMove("not_in_hand", f"{card_code(c)} is not in your hand", {"card": card_code(c)})
+
+    @staticmethod
+    def remove(hand: list[int], cards: Iterable[int]) -> None:
+        for c in cards:
+            hand.remove(c)
+
+    def end_turn(self) -> None:
+        """Pass the turn to the next seat; the hand safety cap (rules.md §0.4) ends runaway deals."""
+        self.turns += 1
+        self.turn = self.seat_after(self.turn)
+        self.phase = Phase.DRAW
+        self.took = None
+        self.drawn = None
+        self.melds_this_turn = 0
+        self.placed_before_turn = self.seats[self.turn] in self.placed
+        if self.turns >= self.turn_limit:
+            self.on_turn_limit()
+
+    def on_turn_limit(self) -> None:
+        raise NotImplementedError
+
+    # draw / take ------------------------------------------------------
+    def move_draw(self, seat: str, args: str) -> tuple[list[Event], str]:
+        self.need_phase(Phase.DRAW)
+        self.no_args(args, "draw")
+        self.check_draw(seat)
+        if not self.stock:
+            return self.stock_empty(seat), "draw"
+        card = self.stock.pop()
+        self.hands[seat].append(card)
+        self.drawn = card
+        self.phase = Phase.PLAY
+        events = [Event(EventKind.DREW, seat, {"stock": len(self.stock)})]
+        events += self.after_draw(seat)
+        return events, "draw"
+
+    def check_draw(self, seat: str) -> None:
+        pass
+
+    def after_draw(self, seat: str) -> list[Event]:
+        return []
+
+    def stock_empty(self, seat: str) -> list[Event]:
+        raise IllegalMove("stock_empty", "the stock is empty", {})
+
+    def renew_stock(self, seat: str, pile: list[int], shuffle: bool) -> list[Event]:
+        """Make ``pile`` (discards, bottom first) the new stock, shuffled or turned over as it lies
+        (the bottom discard on top), and draw its top card for ``seat``."""
+        if shuffle:
+            DealRandom(self.seed or "", self.deal_no, f"reshuffle:{self.exhaustions}").shuffle(pile)
+            self.stock = pile  # the last card is the top after the shuffle
+        else:
+            self.stock = pile[::-1]
+        card = self.stock.pop()
+        self.hands[seat].append(card)
+        self.drawn = card
+        self.phase = Phase.PLAY
+        return [Event(EventKind.STOCK_RENEWED, seat, {"count": len(self.stock) + 1}), Event(EventKind.DREW, seat, {})]
+
+    def move_take(self, seat: str, args: str) -> tuple[list[Event], str]:
+        self.need_phase(Phase.DRAW)
+        self.no_args(args, "take")
+        if not self.discard:
+            raise IllegalMove("discard_empty", "the discard pile is empty", {})
+        self.check_take(seat)
+        card = self.discard.pop()
+        self.took_keep = self.hands[seat].count(card)
+        self.hands[seat].append(card)
+        self.took = card
+        self.phase = Phase.PLAY
+        return [Event(EventKind.TOOK, seat, {"card": card_code(card)})], "take"
+
+    def check_take(self, seat: str) -> None:
+        pass
+
+    # meld / layoff --------------------------------------------------------
+    def read_new_meld(self, words: list[str]) -> Reading:
+        return one_reading([parse_entry(w) for w in words], self.meld_rules)
+
+    def parse_melds(self, seat: str, args: str) -> list[Reading]:
+        if not args.strip():
+            raise IllegalMove("bad_move", "meld needs cards, e.g. meld 5C 6C 7C", {})
+        readings = [self.read_new_meld(g) for g in split_melds(args)]
+        self.take_from_hand(seat, [c for r in readings for c in r.cards])
+        return readings
+
+    def meld_text(self, reading: Reading) -> str:
+        return " ".join(reading.codes(self.meld_rules))
+
+    def add_melds(self, seat: str, readings: list[Reading]) -> list[Event]:
+        for r in readings:
+            self.remove(self.hands[seat], r.cards)
+            self.on_table.append(TableMeld(r.kind, list(r.cards), list(r.stands), seat))
+        self.placed.add(seat)
+        self.melded.add(seat)
+        self.melds_this_turn += len(readings)
+        first = len(self.on_table) - len(readings) + 1
+        return [
+            Event(EventKind.MELDED, seat, {"meld": self.meld_text(r), "number": first + i})
+            for i, r in enumerate(readings)
+        ]
+
+    def parse_layoff(self, seat: str, args: str) -> tuple[int, Reading, list[int]]:
+        """``7H 8H to 3`` -> (meld index, the meld's new reading, the cards from hand)."""
+        left, sep, right = args.rpartition(" to ")
+        if not sep or not right.strip().isdigit() or not left.split():
+            raise IllegalMove("bad_move", "write a layoff as: layoff 7H to 3", {})
+        n = int(right)
+        if not 1 <= n <= len(self.on_table):
+            raise IllegalMove("no_such_meld", f"there is no meld {n} on the table", {"number": n})
+        meld = self.on_table[n - 1]
+        added = [parse_entry(w) for w in left.split()]
+        self.take_from_hand(seat, [p.card for p in added])
+        existing = meld.placed(self.meld_rules)
+        try:
+            reading = one_reading(existing + added, self.meld_rules, meld.kind)
+        except IllegalMove as err:
+            if err.code == "invalid_meld":
+                raise IllegalMove(
+                    "invalid_layoff",
+                    f"{codes(p.card for p in added)} does not fit meld {n}",
+                    {"cards": codes(p.card for p in added), "number": n},
+                ) from None
+            raise
+        return n - 1, reading, [p.card for p in added]
+
+    def apply_layoff(self, seat: str, index: int, reading: Reading, cards: list[int]) -> list[Event]:
+        meld = self.on_table[index]
+        self.remove(self.hands[seat], cards)
+        meld.cards, meld.stands, meld.kind = list(reading.cards), list(reading.stands), reading.kind
+        self.placed.add(seat)
+        return [Event(EventKind.LAID_OFF, seat, {"cards": codes(cards), "number": index + 1})]
+
+    def layoff_text(self, index: int, reading: Reading, cards: list[int]) -> str:
+        """Canonical layoff: naturals as themselves, each added wild annotated as it now stands."""
+        old = self.on_table[index]
+        old_wilds = [(c, st) for c, st in zip(old.cards, old.stands, strict=True) if self.meld_rules.is_wild(c)]
+        words = [card_code(c) for c in cards if not self.meld_rules.is_wild(c)]
+        for c, st in zip(reading.cards, reading.stands, strict=True):
+            if not self.meld_rules.is_wild(c):
+                continue
+            match = next(
+                (k for k, (oc, ost) in enumerate(old_wilds) if oc == c and (ost == st or ost == (st[0], None))), None
+            )
+            if match is None:
+                words.append(entry_code(c, st, self.meld_rules))
+            else:
+                old_wilds.pop(match)
+        return f"layoff {' '.join(words)} to {index + 1}"
+
+    # joker exchange / retrieval ------------------------------------------------
+    #: Wrotham (§1.9, Rummikub convention): a set's open-suit joker may be exchanged for any missing
+    #: suit. Rami (§3.6): only a joker that stands for exactly one card may be retrieved.
+    swap_open_suits = True
+
+    def parse_swap(self, seat: str, args: str) -> tuple[int, int, Reading]:
+        """``6H to 2`` -> (card, meld index, the meld's reading with the card in the joker's place)."""
+        left, sep, right = args.rpartition(" to ")
+        if not sep or not right.strip().isdigit() or len(left.split()) != 1:
+            raise IllegalMove("bad_move", "write a joker exchange as: swap 6H to 2", {})
+        card = parse_card(left.strip())
+        n = int(right)
+        if not 1 <= n <= len(self.on_table):
+            raise IllegalMove("no_such_meld", f"there is no meld {n} on the table", {"number": n})
+        self.take_from_hand(seat, [card])
+        # A joker is exchanged for the real card it stands for, never for another wild card.
+        pos = None if self.meld_rules.is_wild(card) else self.swap_position(card, n - 1)
+        if pos is None:
+            raise IllegalMove(
+                "swap_no_match",
+                f"no joker in meld {n} stands for {card_code(card)}",
+                {"card": card_code(card), "number": n},
+            )
+        meld = self.on_table[n - 1]
+        placed = meld.placed(self.meld_rules)
+        placed[pos] = Placed(card)
+        return card, n - 1, one_reading(placed, self.meld_rules, meld.kind)
+
+    def swap_position(self, card: int, index: int) -> int | None:
+        """Where ``card`` can replace a joker of meld ``index``: a joker standing for exactly that
+        card, or (``swap_open_suits``) a set's open-suit joker whose suit is missing."""
+        meld = self.on_table[index]
+        r, s = card % 13, card // 13
+        for i, (c, st) in enumerate(zip(meld.cards, meld.stands, strict=True)):
+            if c != JOKER:
+                continue
+            if st == (r, s):
+                return i
+            if self.swap_open_suits and meld.kind == "set" and st == (r, None):
+                present = {x // 13 for x in meld.cards if x != JOKER} | {
+                    t[1] for x, t in zip(meld.cards, meld.stands, strict=True) if x == JOKER and t[1] is not None
+                }
+                if s not in present:
+                    return i
+        return None
+
+    def apply_swap(self, seat: str, card: int, index: int, reading: Reading) -> list[Event]:
+        meld = self.on_table[index]
+        self.hands[seat].remove(card)
+        self.hands[seat].append(JOKER)
+        if self.took == JOKER:
+            self.took_keep += 1  # the joker got back is another card than the joker just taken (§1.3.4)
+        meld.cards, meld.stands = list(reading.cards), list(reading.stands)
+        self.placed.add(seat)
+        return [Event(EventKind.SWAPPED, seat, {"card": card_code(card), "number": index + 1})]
+
+    def swap_moves(self, seat: str) -> list[str]:
+        out: list[str] = []
+        for i in range(len(self.on_table)):
+            if JOKER not in self.on_table[i].cards:
+                continue
+            for c in sorted(set(self.hands[seat]) - {JOKER}):
+                if self.swap_position(c, i) is not None:
+                    out.append(f"swap {card_code(c)} to {i + 1}")
+        return out
+
+    # discard ----------------------------------------------------------------
+    def parse_discard(self, seat: str, args: str) -> int:
+        card = CARD_BY_CODE.get(args)  # the canonical spelling needs no further parsing
+        if card is None:
+            words = args.split()
+            if len(words) != 1:
+                raise IllegalMove("bad_move", "discard one card, e.g. discard KS", {})
+            card = parse_card(words[0])
+        self.take_from_hand(seat, [card])
+        if self.took is not None and card == self.took and self.hands[seat].count(card) == 1:
+            raise IllegalMove(
+                "discard_taken_card",
+                f"{card_code(card)} was taken from the discard pile this turn",
+                {"card": card_code(card)},
+            )
+        return card
+
+    # resign / timeout -----------------------------------------------------------
+    def _resign(self, seat: str) -> list[Event]:
+        if seat in self.resigned:
+            raise IllegalMove("resigned", f"{seat} has already resigned", {"seat": seat})
+        was_turn = not self.hand_over and self.current_seat == seat
+        self.resigned.append(seat)
+        self.set_aside.extend(self.hands[seat])
+        self.hands[seat] = []
+        self.revealed.pop(seat, None)
+        self.log.append(f"{seat} resign")
+        self.last_move = f"{seat} resign"
+        events = [Event(EventKind.RESIGNED, seat, {})]
+        lo = PLAYERS[self.variant][0]
+        if len(self.active) < lo:
+            self.finish_by_resignation()
+            events.append(Event(EventKind.GAME_OVER, None, {"winners": list(self.winners)}))
+            return events
+        if not self.hand_over and was_turn:
+            self.on_resign_turn(seat)
+        return events
+
+    def on_resign_turn(self, seat: str) -> None:
+        self.took = None
+        self.drawn = None
+        self.melds_this_turn = 0
+        self.turn = self.seat_after(self.turn)
+        self.phase = Phase.DRAW
+        self.placed_before_turn = self.seats[self.turn] in self.placed
+
+    # the timeout rule and questions about moves ---------------------------------
+    def timeout(self, seat: str) -> list[Event]:
+        """The timeout rule (rules.md §0.4) for ``seat``; recorded as ``<seat> timeout``."""
+        if self.game_over or self.hand_over or seat not in self.actors:
+            raise IllegalMove("not_your_turn", f"{seat} is not to act", {"seat": seat})
+        log_len = len(self.log)
+        events = self.timeout_moves(seat)
+        del self.log[log_len:]
+        self.log.append(f"{seat} timeout")
+        self.last_move = f"{seat} timeout"
+        return [Event(EventKind.TIMED_OUT, seat, {}), *events]
+
+    def timeout_moves(self, seat: str) -> list[Event]:
+        events: list[Event] = []
+        if self.phase == Phase.DRAW:
+            events += self.play(seat, "draw")
+        if self.hand_over or self.current_seat != seat or self.phase != Phase.PLAY:
+            return events
+        card = self.timeout_discard(seat)
+        events += self.play(seat, f"discard {card_code(card)}")
+        return events
+
+    def timeout_discard(self, seat: str) -> int:
+        """The card just drawn if it may be discarded, else the highest-valued legal discard."""
+        legal = [c for c in set(self.hands[seat]) if self.can_discard(seat, c)]
+        if self.drawn is not None and self.drawn in legal:
+            return self.drawn
+        return max(legal, key=lambda c: (self.value(c), c))
+
+    def accepts(self, seat: str, move: str) -> bool:
+        """Whether ``move`` would be accepted now, tried on a copy (rami's swap listing, the bot
+        asking which meld a layoff targets). The game is left unchanged.
+
+        The copy is a pickle round trip: the state is plain data, and this is about four times
+        faster than ``copy.deepcopy``.
+        """
+        trial = pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
+        try:
+            trial.play(seat, move)
+        except IllegalMove:
+            return False
+        return True
+
+    def meld_targets(self, seat: str, verb: str, cards: list[str]) -> list[int]:
+        """The meld numbers ``n`` (1-based, as ``game.melds`` shows them) for which
+        ``f"{verb} {cards} to {n}"`` would be accepted now; ``verb`` is ``layoff`` or ``swap``."""
+        words = " ".join(cards)
+        return [n for n in range(1, len(self.on_table) + 1) if self.accepts(seat, f"{verb} {words} to {n}")]
+
+    def can_rearrange(self, seat: str) -> bool:
+        """Whether ``seat`` may play a ``table`` move now: in the play phase of its own turn, where
+        the variant allows manipulation (``rearranging_allowed``: tradicional rules.md §4.3, rami
+        §3.10). Whether a particular table move is legal is for ``play`` to judge."""
+        return self.phase == Phase.PLAY and self.current_seat == seat and self.rearranging_allowed(seat)
+
+    def rearranging_allowed(self, seat: str) -> bool:
+        """Variant hook: table manipulation is open to ``seat`` at all this turn."""
+        return False
+
+    def can_discard(self, seat: str, card: int) -> bool:
+        try:
+            self.check_discard(seat, card)
+        except IllegalMove:
+            return False
+        return True
+
+    def check_discard(self, seat: str, card: int) -> None:
+        self.parse_discard(seat, card_code(card))

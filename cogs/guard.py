@@ -1,0 +1,143 @@
+"""The one guard every command, button, select and modal goes through.
+
+What it is: ``@guarded``, the decorator on every slash-command callback and every item or modal
+handler, and ``Guard``, the state it runs on (one per client, ``bot.guard``). For each
+interaction, in this order:
+
+1. a graceful stop is under way (reliability.md R3): nothing new starts, the user is told the bot
+   is restarting;
+2. the user clicks faster than the flood limit (R20): a private "slow down", and no work at all
+   (no database, no render);
+3. the handler runs, counted as in flight so that a graceful stop can wait for it (``drain``);
+4. what it raises becomes a private answer in the user's language: ``Refusal`` and the engine's
+   ``IllegalMove`` say why (seat names from ``interaction.extras["names"]`` when the handler put
+   them there), ``Stale`` says the message is out of date and re-posts the table, a Discord
+   error is logged (nothing was committed before the acknowledgement), anything else is logged
+   with its traceback and answered with a generic sentence.
+
+Handlers are therefore written straight: acknowledge, ask the service, raise ``Refusal`` when
+something is wrong. Autocomplete is not guarded (it cannot be answered in words): it asks
+``typing_allowed`` and offers nothing to a flooding user.
+What it is not: no game logic and no public messages (``bot.announcer``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import inspect
+import logging
+from collections.abc import Callable, Coroutine, Mapping
+from typing import Any, ParamSpec
+
+import aiohttp
+import discord
+
+from bot.engine import IllegalMove
+from bot.i18n import translate
+from bot.moves import refusal_text
+from bot.ratelimit import TYPING_BURST, TYPING_RATE, FloodGate
+from bot.service import Refusal, Stale
+from cogs.base import client_of, user_locale
+
+log = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+
+
+async def say(interaction: discord.Interaction, text: str, *, ephemeral: bool = True, **kw: Any) -> None:
+    """Answer once: the initial response if none was sent yet, else a followup."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text[:2000], ephemeral=ephemeral, **kw)
+        else:
+            await interaction.response.send_message(text[:2000], ephemeral=ephemeral, **kw)
+    except (discord.HTTPException, aiohttp.ClientError, OSError, RuntimeError) as exc:
+        log.warning("could not answer interaction %s: %r", interaction.id, exc)
+
+
+def refusal_for(exc: Exception, locale: str, names: Mapping[str, str] | None = None) -> str:
+    """The private sentence for what a handler raised."""
+    if isinstance(exc, IllegalMove):
+        return refusal_text(exc, locale, names)
+    if isinstance(exc, Refusal):
+        return translate(f"refusal.{exc.code}", locale, **exc.params)
+    return translate("refusal.error", locale)
+
+
+class Guard:
+    """The flood gates and the count of handlers in flight, shared by every cog of one client."""
+
+    def __init__(self, flood: tuple[float, int] | None) -> None:
+        # Every command, click and modal; autocomplete (which cannot be answered in words) apart.
+        self.clicks = FloodGate(*flood) if flood else None  # reliability.md R20
+        self.typing = FloodGate(TYPING_RATE, TYPING_BURST) if flood else None
+        self._in_flight = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    def typing_allowed(self, user_id: int) -> bool:
+        """Whether an autocomplete request of this user is served (else it is offered nothing)."""
+        return self.typing is None or self.typing.allow(user_id)
+
+    async def run(self, interaction: discord.Interaction, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` (a handler's coroutine, not started yet) for ``interaction`` under the guard."""
+        if client_of(interaction).stopping:
+            # Shutting down (reliability.md R3): nothing new starts; the player is told to retry.
+            work.close()
+            await say(interaction, translate("refusal.restarting", user_locale(interaction)))
+            return
+        self._in_flight += 1
+        self._idle.clear()
+        try:
+            await self._run(interaction, work)
+        finally:
+            self._in_flight -= 1
+            if self._in_flight == 0:
+                self._idle.set()
+
+    async def _run(self, interaction: discord.Interaction, work: Coroutine[Any, Any, None]) -> None:
+        if self.clicks is not None and not self.clicks.allow(interaction.user.id):
+            # Flooding: answer at once, touch nothing (no database, no render) (reliability.md R20).
+            work.close()
+            wait = max(1, round(self.clicks.retry_after(interaction.user.id)))
+            await say(interaction, translate("refusal.slow_down", user_locale(interaction), seconds=wait))
+            return
+        try:
+            await work
+        except Stale as exc:
+            await say(interaction, translate("refusal.stale", user_locale(interaction)), ephemeral=True)
+            await client_of(interaction).announcer.post_table(exc.game.id, repost=True)
+        except (Refusal, IllegalMove) as exc:
+            names = interaction.extras.get("names")
+            await say(interaction, refusal_for(exc, user_locale(interaction), names), ephemeral=True)
+        except discord.HTTPException as exc:
+            # Discord's answer is the whole story (10062: the acknowledgement came too late or the
+            # interaction was lost); nothing was committed before the acknowledgement.
+            log.warning("Discord refused a reply to interaction %s: %s", interaction.id, exc)
+        except Exception as exc:
+            log.exception("interaction %s failed", interaction.id)
+            await say(interaction, refusal_for(exc, user_locale(interaction)), ephemeral=True)
+
+    async def drain(self, timeout: float) -> int:
+        """Wait up to ``timeout`` s for the handlers in flight; the number still running."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        return self._in_flight
+
+
+def guarded(handler: Callable[P, Coroutine[Any, Any, None]]) -> Callable[P, Coroutine[Any, Any, None]]:
+    """Run ``handler`` under its client's guard; its first ``discord.Interaction`` argument is the one
+    answered. Goes under ``@group.command(...)`` (and its ``describe``/``choices``) on a slash
+    command, and on every item and modal handler."""
+
+    @functools.wraps(handler)
+    async def guarded_handler(*args: P.args, **kwargs: P.kwargs) -> None:
+        interaction = next(a for a in args if isinstance(a, discord.Interaction))
+        await client_of(interaction).guard.run(interaction, handler(*args, **kwargs))
+
+    # app_commands reads the parameters' annotations from the signature and would evaluate these
+    # postponed annotations in this module's namespace: hand it the handler's, evaluated in its own.
+    guarded_handler.__signature__ = inspect.signature(handler, eval_str=True)  # type: ignore[attr-defined]
+    return guarded_handler

@@ -1,0 +1,330 @@
+"""A player's private hand: the message, the paged card selection, the verb buttons, the meld
+pickers, the rearrange modal, and the moves they make.
+
+What it is: ``hand_message`` (the cards as codes, one select per 25 cards, a button for each verb
+legal now, sort and clear), the persistent items whose custom_ids carry only the game, the
+version shown, the selection and the sort (``HandState``), and their handlers. A hand is only
+ever built for the seat of ``interaction.user.id`` (never one named in a custom_id) and only sent
+in an ephemeral message. ``move_from_hand`` turns a verb and the selected cards into an RGN move
+(``bot.moves.build_move``), asking which meld when several accept the cards.
+What it is not: no rules: which moves are legal, which melds accept cards and whether the table may
+be rearranged are the engine's answers (``Game.legal_moves``, ``meld_targets``, ``can_rearrange``),
+and so is the order of the cards (``bot.engine.group_hand``); the service plays the moves.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.engine import SORTS, Game, group_hand
+from bot.moves import build_move, card_text, table_move, table_text
+from bot.service import GameRow, GameStatus, Refusal, Stale
+from cogs.base import client_of, user_locale
+from cogs.guard import guarded, say
+from cogs.ui import file_of, nm, t, variant_name
+from renderers import render_hand
+
+PAGE = 25  # Discord: at most 25 options in a select
+HAND_PAGES = 2  # two selects: hands up to 50 cards (a 21-card dummy hand fits in one page)
+SORT_NAMES = SORTS  # suit, rank, melds: a hand message's sort is an index into these
+# Which hand buttons exist, in the order shown; a button appears when its verb is legal now.
+HAND_VERBS = ("draw", "take", "pass", "meld", "layoff", "swap", "discard", "knock", "claim", "cut", "allow",
+              "done", "auto", "table")
+NEEDS_ONE = ("discard", "knock", "claim")
+NEEDS_TARGET = ("layoff", "swap")
+
+
+@dataclass(frozen=True)
+class HandState:
+    """What a hand message's components carry: the game, the version shown, the selected card
+    indices (a bit mask over ``game.hand(seat)`` in order) and the sort of the picture."""
+
+    game_id: int
+    version: int
+    mask: int = 0
+    sort: int = 0
+
+    def suffix(self) -> str:
+        return f"{self.game_id}:{self.version}:{self.mask:x}:{self.sort}"
+
+
+_STATE = r"(?P<game>[0-9]{1,12}):(?P<version>[0-9]{1,9}):(?P<mask>[0-9a-f]{1,16}):(?P<sort>[0-2])"
+HAND_BUTTON_ID = re.compile(r"rummy:h:(?P<verb>[a-z]{2,8})(?P<arg>[0-9]{0,3}):" + _STATE)
+HAND_SELECT_ID = re.compile(r"rummy:s(?P<page>[0-9]):" + _STATE)
+MODAL_ID = re.compile(r"rummy:m:(?P<game>[0-9]{1,12}):(?P<version>[0-9]{1,9})")
+
+
+def _state(match: re.Match[str]) -> HandState:
+    return HandState(int(match["game"]), int(match["version"]), int(match["mask"], 16), int(match["sort"]))
+
+
+class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_BUTTON_ID):
+    def __init__(self, verb: str, state: HandState, arg: int | None = None, label: str = "",
+                 style: discord.ButtonStyle | None = None, disabled: bool = False) -> None:
+        cid = f"rummy:h:{verb}{'' if arg is None else arg}:{state.suffix()}"
+        super().__init__(discord.ui.Button(label=label or verb, custom_id=cid, disabled=disabled,
+                                           style=style or discord.ButtonStyle.secondary))
+        self.verb, self.state, self.arg = verb, state, arg
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> HandButton:
+        return cls(match["verb"], _state(match), int(match["arg"]) if match["arg"] else None)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await hand_button(interaction, self.verb, self.arg, self.state)
+
+
+class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HAND_SELECT_ID):
+    def __init__(self, page: int, state: HandState, options: list[discord.SelectOption] | None = None,
+                 placeholder: str | None = None) -> None:
+        options = options or [discord.SelectOption(label="-", value="0")]
+        super().__init__(discord.ui.Select(custom_id=f"rummy:s{page}:{state.suffix()}", options=options,
+                                           min_values=0, max_values=len(options), placeholder=placeholder))
+        self.page, self.state = page, state
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
+                             match: re.Match[str]) -> HandSelect:
+        self = cls(int(match["page"]), _state(match))
+        self.item = item  # keep the values Discord sent
+        return self
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await hand_select(interaction, self.page, list(self.item.values), self.state)
+
+
+class RearrangeModal(discord.ui.Modal):
+    """The table in RGN, to edit and submit as one ``table`` move (manipulation variants).
+
+    Its submission is answered by ``cogs.rummy``'s interaction listener from the custom_id
+    (``rummy:m:<game>:<version>``) and the submitted text, the same way whether this modal is
+    still in discord.py's memory or was sent before a restart: ``on_submit`` is left as the
+    library's, which does nothing, so each submission is answered exactly once."""
+
+    def __init__(self, game_id: int, version: int, text: str, locale: str) -> None:
+        super().__init__(title=t("ui.rearrange.title", locale)[:45], custom_id=f"rummy:m:{game_id}:{version}",
+                         timeout=900)
+        self.game_id, self.version = game_id, version
+        self.table: discord.ui.TextInput[Any] = discord.ui.TextInput(
+            label=t("ui.rearrange.label", locale)[:45], style=discord.TextStyle.paragraph,
+            default=text[:4000] or None, max_length=4000, required=True, custom_id="table",
+        )
+        self.add_item(self.table)
+
+
+def submitted_text(components: Any, custom_id: str) -> str:
+    """The value of text input ``custom_id`` in a modal submit's raw components (rows or labels)."""
+    stack = list(components or [])
+    while stack:
+        comp = stack.pop()
+        if not isinstance(comp, dict):
+            continue
+        if comp.get("custom_id") == custom_id and "value" in comp:
+            return str(comp["value"])
+        stack += comp.get("components", []) or []
+        if isinstance(comp.get("component"), dict):
+            stack.append(comp["component"])
+    return ""
+
+
+# ---------------------------------------------------------------------------- the message
+def hand_order(game: Game, seat: str, sort: int) -> list[str]:
+    """The hand in the order the picture shows it, which the codes and the select follow too."""
+    groups, _ = group_hand(game.view(seat), SORT_NAMES[sort])
+    return [c for g in groups for c in g.cards]
+
+
+def selected_cards(game: Game, seat: str, state: HandState) -> list[str]:
+    hand = hand_order(game, seat, state.sort)
+    return [hand[i] for i in range(len(hand)) if state.mask >> i & 1]
+
+
+def mask_of(order: list[str], cards: list[str]) -> int:
+    """The mask selecting ``cards`` in ``order`` (duplicates count: two 7H select two slots)."""
+    mask, left = 0, list(cards)
+    for i, c in enumerate(order):
+        if c in left:
+            left.remove(c)
+            mask |= 1 << i
+    return mask
+
+
+def hand_message(row: GameRow, game: Game, seat: str, state: HandState, locale: str) -> tuple[str, discord.ui.View]:
+    """A player's own hand: the cards as codes (for typing and screen readers), a select of the
+    cards (index values, paged by 25), and the buttons for the moves legal now."""
+    hand = hand_order(game, seat, state.sort)
+    codes = " ".join(hand)
+    selected = [hand[i] for i in range(len(hand)) if state.mask >> i & 1]
+    lines = [t("hand.msg.title", locale, count=len(hand), variant=variant_name(row.variant, locale)), f"`{codes}`"]
+    if selected:
+        lines.append(t("hand.selected", locale, cards=" ".join(card_text(c) for c in selected)))
+    legal = game.legal_moves(seat)
+    if legal:
+        lines.append(t("hand.your_turn", locale))
+    elif not game.hand_over and game.current_seat:
+        lines.append(t("hand.waiting", locale, name=nm(row.names.get(game.current_seat, game.current_seat))))
+    view = discord.ui.View(timeout=None)
+    for page in range(min(HAND_PAGES, (len(hand) + PAGE - 1) // PAGE)):
+        options = []
+        for i in range(page * PAGE, min(len(hand), (page + 1) * PAGE)):
+            options.append(discord.SelectOption(label=f"{card_text(hand[i])} ({hand[i]})", value=str(i),
+                                                default=bool(state.mask >> i & 1)))
+        view.add_item(HandSelect(page, state, options, placeholder=t("hand.pick", locale, page=page + 1)))
+    verbs = [v for v in HAND_VERBS if any(m.split()[0] == v for m in legal)]
+    if legal and "table" not in verbs and game.can_rearrange(seat):
+        verbs.append("table")  # the suggestions list at most 200 table moves; the player may know another
+    buttons: list[discord.ui.Item[Any]] = []
+    for verb in verbs:
+        style = discord.ButtonStyle.primary if verb in ("draw", "discard", "knock", "meld") else \
+            discord.ButtonStyle.secondary
+        label = t("button.rearrange", locale) if verb == "table" else t(f"verb.{verb}", locale)
+        buttons.append(HandButton(verb, state, label=label, style=style))
+    buttons.append(HandButton("sort", state, label=t("button.sort", locale, sort=t(
+        f"hand.sort.{SORT_NAMES[(state.sort + 1) % len(SORT_NAMES)]}", locale))))
+    buttons.append(HandButton("clear", state, label=t("button.clear", locale), disabled=not state.mask))
+    rows_left = 5 - len(view.children)
+    for item in buttons[: rows_left * 5]:
+        view.add_item(item)
+    return "\n".join(lines), view
+
+
+def target_message(state: HandState, verb: str, targets: list[int], locale: str) -> tuple[str, discord.ui.View]:
+    """Several melds accept the selected cards: one button per meld number."""
+    view = discord.ui.View(timeout=None)
+    for n in targets[:25]:
+        view.add_item(HandButton(verb, state, arg=n, label=t("button.to_meld", locale, number=n)))
+    return t("hand.which_meld", locale), view
+
+
+# ---------------------------------------------------------------------------- sending it
+async def send_hand(interaction: discord.Interaction, row: GameRow, *, engine: Game | None = None,
+                    state: HandState | None = None, edit: bool = False) -> None:
+    """The caller's own hand, privately: seat from ``interaction.user.id``, never from a custom_id."""
+    seat = row.seat_of(interaction.user.id)
+    if seat is None:
+        raise Refusal("not_seated")
+    if row.status != GameStatus.PLAYING and not (row.status == GameStatus.FINISHED and engine is not None):
+        raise Refusal("not_playing")
+    client = client_of(interaction)
+    game = engine if engine is not None else client.service.engine(row)
+    loc = user_locale(interaction)
+    state = state or HandState(row.id, row.version)
+    if state.version != row.version:
+        state = HandState(row.id, row.version, 0, state.sort)
+    picked = frozenset(i for i in range(state.mask.bit_length()) if state.mask >> i & 1)
+    image = await client.announcer.render(render_hand, game.view(seat.seat), sort=SORT_NAMES[state.sort],
+                                          locale=loc, selected=picked)
+    content, view = hand_message(row, game, seat.seat, state, loc)
+    if edit:
+        await interaction.edit_original_response(content=content, attachments=[file_of(image)], view=view)
+    else:
+        await interaction.followup.send(content, file=file_of(image), view=view, ephemeral=True)
+
+
+# ---------------------------------------------------------------------------- handlers
+@guarded
+async def hand_select(interaction: discord.Interaction, page: int, values: list[str], state: HandState) -> None:
+    """Cards picked in one page of the select: the hand message is redrawn with them selected."""
+    await interaction.response.defer()  # type 6: the hand message is edited in place
+    row = await client_of(interaction).service.get(state.game_id)
+    if row is None:
+        raise Refusal("no_game")
+    if row.version != state.version:
+        raise Refusal("hand_changed")
+    picked = 0
+    for v in values:
+        if v.isdigit():
+            picked |= 1 << int(v)
+    page_bits = ((1 << PAGE) - 1) << (page * PAGE)
+    mask = (state.mask & ~page_bits) | (picked & page_bits)
+    await send_hand(interaction, row, state=HandState(row.id, row.version, mask, state.sort), edit=True)
+
+
+@guarded
+async def hand_button(interaction: discord.Interaction, verb: str, arg: int | None, state: HandState) -> None:
+    """A verb button (with the selected cards), a meld picked, sort, clear, or the rearrange modal."""
+    client = client_of(interaction)
+    service = client.service
+    row = await service.get(state.game_id)
+    if row is None or row.guild_id != interaction.guild_id:
+        raise Refusal("no_game")
+    interaction.extras["names"] = row.names
+    seat = row.seat_of(interaction.user.id)
+    if seat is None:
+        raise Refusal("not_seated")
+    if verb == "table":
+        if row.version != state.version:
+            raise Stale(row)
+        text = table_text(service.engine(row).table)
+        await interaction.response.send_modal(RearrangeModal(row.id, row.version, text, user_locale(interaction)))
+        return
+    await interaction.response.defer()  # type 6: edit this hand message in place afterwards
+    if verb in ("sort", "clear"):
+        game = service.engine(row)
+        sort = (state.sort + 1) % len(SORT_NAMES) if verb == "sort" else state.sort
+        mask = 0
+        if verb == "sort" and row.version == state.version:  # keep the same cards selected
+            mask = mask_of(hand_order(game, seat.seat, sort), selected_cards(game, seat.seat, state))
+        await send_hand(interaction, row, state=HandState(row.id, row.version, mask, sort), edit=True)
+        return
+    if row.version != state.version:
+        await say(interaction, t("refusal.hand_changed", user_locale(interaction)))
+        await send_hand(interaction, row, edit=True)
+        return
+    game = service.engine(row)
+    cards = selected_cards(game, seat.seat, state)
+    move = await move_from_hand(interaction, game, seat.seat, verb, arg, cards, state)
+    if move is None:
+        return
+    change = await service.play(row.id, interaction.user.id, move, interaction_id=interaction.id,
+                                version=state.version)
+    await send_hand(interaction, change.game, engine=change.engine,
+                    state=HandState(row.id, change.game.version, 0, state.sort), edit=True)
+    await client.announcer.announce(change)
+
+
+async def move_from_hand(interaction: discord.Interaction, game: Game, seat: str, verb: str, arg: int | None,
+                         cards: list[str], state: HandState) -> str | None:
+    """The RGN move a hand button means with the selected cards; None when we asked a question."""
+    if verb in NEEDS_ONE:
+        if len(cards) != 1:
+            raise Refusal("pick_one_card")
+        return build_move(verb, cards)
+    if verb == "meld":
+        if not cards:
+            raise Refusal("pick_cards")
+        return build_move(verb, cards)
+    if verb in NEEDS_TARGET:
+        if not cards:
+            raise Refusal("pick_cards")
+        if arg is not None:
+            return build_move(verb, cards, to=arg)
+        targets = game.meld_targets(seat, verb, cards)
+        if len(targets) == 1:
+            return build_move(verb, cards, to=targets[0])
+        if not targets:
+            return build_move(verb, cards, to=1)  # let the engine say why
+        content, view = target_message(state, verb, targets, user_locale(interaction))
+        await interaction.followup.send(content, view=view, ephemeral=True)
+        return None
+    return build_move(verb)
+
+
+@guarded
+async def rearrange(interaction: discord.Interaction, game_id: int, version: int, text: str) -> None:
+    """A rearrange modal submitted (live or across a restart): the whole table as one ``table`` move."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    client = client_of(interaction)
+    row = await client.service.get(game_id)
+    if row is None:
+        raise Refusal("no_game")
+    interaction.extras["names"] = row.names
+    change = await client.service.play(game_id, interaction.user.id, table_move(text),
+                                       interaction_id=interaction.id, version=version)
+    await send_hand(interaction, change.game, engine=change.engine)
+    await client.announcer.announce(change)

@@ -1,0 +1,135 @@
+"""The lobby: its public message, its buttons, and what joining, leaving, starting and cancelling do.
+
+What it is: ``lobby_message`` (variant, options, seats, timer and, while open, the Join / Leave /
+Start / Cancel / bot buttons), ``lobby_info`` (what the lobby picture shows), the persistent
+``LobbyButton`` (``rummy:<verb>:<game>``) and ``lobby_action``, the one handler behind both the
+buttons and the ``/rummy join|leave|start|cancel`` commands.
+What it is not: no rules about seats (``GameService`` decides and commits), no table (``cogs.table``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from bot.engine import PLAYERS
+from bot.i18n import timer_text
+from bot.service import ChangeKind, GameRow, GameStatus, Refusal
+from cogs.base import client_of, user_locale
+from cogs.guard import guarded
+from cogs.ui import file_of, nm, t, variant_name
+from renderers import LobbyInfo
+
+# How the lobby picture shows each status (``renderers.LobbyInfo.status``).
+PICTURED = {GameStatus.LOBBY: "open", GameStatus.PLAYING: "started", GameStatus.FINISHED: "started",
+            GameStatus.CANCELLED: "cancelled", GameStatus.EXPIRED: "expired"}
+LOBBY_ID = re.compile(r"rummy:(?P<verb>join|leave|start|cancel|bot|unbot):(?P<game>[0-9]{1,12})")
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY_ID):
+    def __init__(self, verb: str, game_id: int, label: str = "", style: discord.ButtonStyle | None = None) -> None:
+        super().__init__(discord.ui.Button(label=label or verb, custom_id=f"rummy:{verb}:{game_id}",
+                                           style=style or discord.ButtonStyle.secondary))
+        self.verb, self.game_id = verb, game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> LobbyButton:
+        return cls(match["verb"], int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await lobby_button(interaction, self.verb, self.game_id)
+
+
+def lobby_message(row: GameRow, locale: str, *, closed: str | None = None) -> tuple[str, discord.ui.View | None]:
+    """The public lobby: variant, options, seats, timer, and (while open) Join/Leave/Start/Cancel."""
+    lo, hi = PLAYERS[row.variant]
+    seats = ", ".join(
+        nm(s.name) + (f" ({t('lobby.host', locale)})" if s.user_id == row.host_id else "") for s in row.seats
+    )
+    timer = t("lobby.timer_none", locale) if not row.timer_minutes else t(
+        "lobby.timer", locale, time=timer_text(row.timer_minutes, locale))
+    lines = [
+        t("lobby.title", locale, variant=variant_name(row.variant, locale)),
+        t("lobby.options", locale, options=row.options or t("lobby.defaults", locale)),
+        t("lobby.seats", locale, count=len(row.seats), min=lo, max=hi, seats=seats or "-"),
+        timer,
+    ]
+    if closed:
+        lines.append(closed)
+        return "\n".join(lines), None
+    lines.append(t("lobby.help", locale))
+    view = discord.ui.View(timeout=None)
+    view.add_item(LobbyButton("join", row.id, t("button.join", locale), discord.ButtonStyle.success))
+    view.add_item(LobbyButton("leave", row.id, t("button.leave", locale)))
+    view.add_item(LobbyButton("start", row.id, t("button.start", locale), discord.ButtonStyle.primary))
+    view.add_item(LobbyButton("cancel", row.id, t("button.cancel", locale), discord.ButtonStyle.danger))
+    if len(row.seats) < hi:
+        view.add_item(LobbyButton("bot", row.id, t("button.add_bot", locale)))
+    if any(s.is_bot for s in row.seats):
+        view.add_item(LobbyButton("unbot", row.id, t("button.remove_bot", locale)))
+    return "\n".join(lines), view
+
+
+def lobby_info(row: GameRow) -> LobbyInfo:
+    """What the lobby picture shows (``renderers.LobbyInfo``)."""
+    lo, hi = PLAYERS[row.variant]
+    host = next((s.name for s in row.seats if s.user_id == row.host_id), "")
+    options = tuple(tuple(w.split("=", 1)) for w in row.options.split() if "=" in w)
+    return LobbyInfo(row.variant, options, tuple(s.name for s in row.seats), host, lo, hi, row.timer_minutes,
+                     PICTURED.get(row.status, "cancelled"))
+
+
+@guarded
+async def lobby_button(interaction: discord.Interaction, verb: str, game_id: int) -> None:
+    await lobby_action(interaction, verb, game_id, edit=True)
+
+
+async def lobby_action(interaction: discord.Interaction, verb: str, game_id: int, *, edit: bool) -> None:
+    """Join, leave, add or remove a bot, cancel or start: from a lobby button (``edit``: the lobby
+    is edited in place) or from a command (a private answer, and the lobby edited from afar)."""
+    # Acknowledge first: a button privately (type 6, the lobby is then edited in place), a
+    # command ephemerally; refusals that follow are ephemeral followups either way.
+    if edit:
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    client = client_of(interaction)
+    service = client.service
+    row = await service.get(game_id)
+    if row is None or row.guild_id != interaction.guild_id:
+        raise Refusal("no_game")
+    user = interaction.user
+    if verb == "join":
+        change = await service.join(game_id, user.id, user.display_name)
+    elif verb == "leave":
+        change = await service.leave(game_id, user.id)
+    elif verb == "bot":
+        change = await service.add_bot(game_id, user.id)
+    elif verb == "unbot":
+        change = await service.remove_bot(game_id, user.id)
+    elif verb == "cancel":
+        perms = interaction.permissions
+        is_admin = bool(perms.manage_guild or perms.administrator)  # checked now, not by Discord's defaults
+        change = await service.cancel(game_id, user.id, is_admin=is_admin)
+    else:
+        change = await service.start(game_id, user.id)
+    loc = change.game.locale
+    closed = None
+    if change.game.status == GameStatus.CANCELLED:
+        closed = t("lobby.cancelled", loc)
+    elif change.game.status == GameStatus.PLAYING:
+        closed = t("lobby.started", loc)
+    if change.kind == ChangeKind.CANCEL and row.status == GameStatus.PLAYING:
+        closed = t("game.cancelled", loc)
+    content, view = lobby_message(change.game, loc, closed=closed)
+    image = await client.announcer.lobby_picture(change.game)
+    if edit and row.status == GameStatus.LOBBY:
+        await interaction.edit_original_response(content=content, view=view, attachments=[file_of(image)])
+    else:
+        await interaction.followup.send(t(f"lobby.done.{verb}", user_locale(interaction)), ephemeral=True)
+        if row.status == GameStatus.LOBBY:
+            await client.announcer.update_lobby_message(change.game, content, view, image)
+    await client.announcer.announce(change)

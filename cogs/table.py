@@ -1,0 +1,137 @@
+"""The public table's message and buttons, the end of a deal and of a game, and what those buttons do.
+
+What it is: ``table_message`` (whose turn, the countdown, the last move; My hand always, Draw /
+Take while a turn runs, Next deal between deals), ``deal_end_message`` and ``final_message``, the
+persistent ``TableButton`` (``rummy:<verb>:<game>[:<version>]``) and its handler: open my hand,
+draw or take, deal the next deal, or open a rematch lobby.
+What it is not: no posting or editing of the table (``bot.announcer`` does that, coalesced), no
+rules (``GameService`` plays the move).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot.engine import Game, Phase
+from bot.moves import build_move
+from bot.service import GameRow, Refusal, ResultRow
+from cogs.base import client_of
+from cogs.guard import guarded
+from cogs.hand import send_hand
+from cogs.ui import clock_text, last_move_text, nm, result_lines, t, variant_name
+
+TABLE_ID = re.compile(r"rummy:(?P<verb>hand|draw|take|next|rematch):(?P<game>[0-9]{1,12})"
+                      r"(?::(?P<version>[0-9]{1,9}))?")
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE_ID):
+    def __init__(self, verb: str, game_id: int, version: int | None = None, label: str = "",
+                 style: discord.ButtonStyle | None = None) -> None:
+        cid = f"rummy:{verb}:{game_id}" + ("" if version is None else f":{version}")
+        super().__init__(discord.ui.Button(label=label or verb, custom_id=cid,
+                                           style=style or discord.ButtonStyle.secondary))
+        self.verb, self.game_id, self.version = verb, game_id, version
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> TableButton:
+        version = int(match["version"]) if match["version"] else None
+        return cls(match["verb"], int(match["game"]), version)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await table_button(interaction, self.verb, self.game_id, self.version)
+
+
+def next_deal_button(row: GameRow, locale: str) -> TableButton:
+    return TableButton("next", row.id, row.version, label=t("button.next", locale), style=discord.ButtonStyle.success)
+
+
+def table_message(row: GameRow, game: Game, locale: str, *, note: str | None = None) -> tuple[str, discord.ui.View]:
+    """The public table's text line and buttons (My hand always; Draw/Take while a turn runs)."""
+    view_ = game.public_view()
+    lines = []
+    if note:
+        lines.append(note)
+    if game.game_over:
+        lines.append(t("table.line.game_over", locale))
+    elif game.hand_over:
+        lines.append(t("table.line.deal_over", locale, deal=view_.deal_number))
+    elif view_.phase == Phase.WINDOW:
+        lines.append(t("table.line.window", locale, names=", ".join(nm(row.names.get(s, s)) for s in view_.actors))
+                     + clock_text(row, game, locale))
+    elif game.current_seat is not None:
+        name = nm(row.names.get(game.current_seat, game.current_seat))
+        lines.append(t("table.line.turn", locale, name=name, deal=view_.deal_number,
+                       variant=variant_name(row.variant, locale)) + clock_text(row, game, locale))
+    last = last_move_text(row, game, locale)
+    if last:
+        lines.append(last)
+    view = discord.ui.View(timeout=None)
+    view.add_item(TableButton("hand", row.id, label=t("button.hand", locale), style=discord.ButtonStyle.primary))
+    if not game.hand_over:
+        view.add_item(TableButton("draw", row.id, row.version, label=t("verb.draw", locale)))
+        view.add_item(TableButton("take", row.id, row.version, label=t("verb.take", locale)))
+    elif not game.game_over:
+        view.add_item(next_deal_button(row, locale))
+    return "\n".join(lines), view
+
+
+def deal_end_message(row: GameRow, game: Game, locale: str, pause: float) -> tuple[str, discord.ui.View | None]:
+    """The end of a deal: everybody's points and, unless the game is over, when the next deal
+    comes by itself (after ``pause`` seconds) and the button that deals it now."""
+    lines = [t("deal.over", locale, deal=game.public_view().deal_number), *result_lines(row, game, locale)]
+    if game.game_over:
+        return "\n".join(lines)[:2000], None
+    lines.append(t("deal.next_hint", locale, seconds=int(pause)))
+    view = discord.ui.View(timeout=None)
+    view.add_item(next_deal_button(row, locale))
+    return "\n".join(lines)[:2000], view
+
+
+def final_message(row: GameRow, game: Game, results: Sequence[ResultRow], locale: str) -> tuple[str, discord.ui.View]:
+    """The end of the game: the winners, everybody's place and score, and a Rematch button."""
+    names = {s.user_id: nm(s.name) for s in row.seats}
+    winners = ", ".join(nm(row.names.get(w, w)) for w in game.winners) or "-"
+    lines = [t("final.title", locale, variant=variant_name(row.variant, locale), winners=winners, game=row.id)]
+    for r in results:
+        lines.append(t("final.line", locale, place=r.place, name=names.get(r.user_id, "?"), score=r.score))
+    view = discord.ui.View(timeout=None)
+    view.add_item(TableButton("rematch", row.id, label=t("button.rematch", locale),
+                              style=discord.ButtonStyle.success))
+    return "\n".join(lines), view
+
+
+@guarded
+async def table_button(interaction: discord.Interaction, verb: str, game_id: int, version: int | None) -> None:
+    """My hand, Draw / Take (a move from the table), Next deal, or Rematch."""
+    client = client_of(interaction)
+    service = client.service
+    row = await service.get(game_id)
+    if row is None or row.guild_id != interaction.guild_id:
+        raise Refusal("no_game")
+    interaction.extras["names"] = row.names
+    if verb == "rematch":
+        await interaction.response.defer()
+        change = await service.rematch(game_id, interaction.user.id, interaction.user.display_name)
+        await client.announcer.post_lobby(change.game)
+        return
+    if verb == "next":
+        await interaction.response.defer()
+        change = await service.next_deal(game_id, interaction.user.id, version=version)
+        await client.announcer.announce(change)
+        return
+    # A hand may follow: acknowledge privately first (a public defer would make it public).
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    if row.seat_of(interaction.user.id) is None:
+        raise Refusal("not_seated")
+    if verb == "hand":
+        await send_hand(interaction, row)
+        return
+    change = await service.play(game_id, interaction.user.id, build_move(verb), interaction_id=interaction.id,
+                                version=version)
+    await send_hand(interaction, change.game, engine=change.engine)
+    await client.announcer.announce(change)
