@@ -21,10 +21,12 @@ from cogs.base import client_of, user_locale
 from cogs.guard import guarded
 from cogs.ui import file_of, nm, t, variant_name
 from renderers import LobbyInfo
+from renderers.lobby import LobbyStatus
 
 # How the lobby picture shows each status (``renderers.LobbyInfo.status``).
-PICTURED = {GameStatus.LOBBY: "open", GameStatus.PLAYING: "started", GameStatus.FINISHED: "started",
-            GameStatus.CANCELLED: "cancelled", GameStatus.EXPIRED: "expired"}
+PICTURED = {GameStatus.LOBBY: LobbyStatus.OPEN, GameStatus.PLAYING: LobbyStatus.STARTED,
+            GameStatus.FINISHED: LobbyStatus.STARTED, GameStatus.CANCELLED: LobbyStatus.CANCELLED,
+            GameStatus.EXPIRED: LobbyStatus.EXPIRED}
 LOBBY_ID = re.compile(r"rummy:(?P<verb>join|leave|start|cancel|bot|unbot):(?P<game>[0-9]{1,12})")
 
 

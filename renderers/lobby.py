@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -27,13 +28,22 @@ from .encode import Rendered, encode_still
 from .theme import CLASSIC, RGB, SEAT_COLOURS, Palette
 from .words import KEY_OPTIONS, option_chips, variant_name
 
-__all__ = ["STATUSES", "WIDTH", "LobbyInfo", "draw_lobby", "lobby_chips", "render_lobby"]
+__all__ = ["STATUSES", "WIDTH", "LobbyInfo", "LobbyStatus", "draw_lobby", "lobby_chips", "render_lobby"]
 
 WIDTH = 960
 MARGIN = 22
 GAP = 12
 HEADER_H = 66
-STATUSES = ("open", "started", "cancelled", "expired")
+class LobbyStatus(StrEnum):
+    """What the lobby picture's ribbon says (the picture's words, not the stored game status)."""
+
+    OPEN = "open"
+    STARTED = "started"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+
+
+STATUSES = tuple(LobbyStatus)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +59,7 @@ class LobbyInfo:
     min_players: int
     max_players: int
     timer_minutes: float
-    status: str = "open"
+    status: str = LobbyStatus.OPEN
 
 
 def lobby_chips(variant: str, options: Sequence[tuple[str, str]], locale: str) -> list[str]:
@@ -110,10 +120,10 @@ def _paint(scene: Scene, kind: str, x: float, y: float, w: int, h: int, colour: 
 # --- header ----------------------------------------------------------------------------------------
 
 _STATUS_LOOK: dict[str, tuple[RGB, RGB, str]] = {  # fill, ink, icon
-    "open": (Palette.green_ok, Palette.chip_ink, "dot"),
-    "started": (Palette.gold, Palette.chip_ink, "play"),
-    "cancelled": (Palette.red_bad, Palette.chip_ink, "cross"),
-    "expired": (Palette.ink_faint, Palette.chip_ink, "clock"),
+    LobbyStatus.OPEN: (Palette.green_ok, Palette.chip_ink, "dot"),
+    LobbyStatus.STARTED: (Palette.gold, Palette.chip_ink, "play"),
+    LobbyStatus.CANCELLED: (Palette.red_bad, Palette.chip_ink, "cross"),
+    LobbyStatus.EXPIRED: (Palette.ink_faint, Palette.chip_ink, "clock"),
 }
 RIBBON_H = 38
 RIBBON_TEXT = 18
@@ -227,7 +237,7 @@ def _count_line(scene: Scene, y: int, lobby: LobbyInfo, locale: str) -> None:
 def _slot_count(lobby: LobbyInfo) -> int:
     """Seats shown: the seated, then empty slots up to the maximum while the lobby matters (a
     started game shows only who plays)."""
-    if lobby.status == "started":
+    if lobby.status == LobbyStatus.STARTED:
         return max(1, len(lobby.seats))
     return max(lobby.max_players, len(lobby.seats), 1)
 
@@ -294,9 +304,9 @@ def _empty(scene: Scene, box: Box, i: int, lobby: LobbyInfo, locale: str) -> Non
     cx = (x0 + x1) / 2
     dy = y0 + 14
     needed = i < lobby.min_players
-    ring = Palette.ink_soft if needed and lobby.status == "open" else Palette.ink_faint
+    ring = Palette.ink_soft if needed and lobby.status == LobbyStatus.OPEN else Palette.ink_faint
     _paint(scene, "ring", cx - DISC / 2, dy, DISC, DISC, ring)
-    if lobby.status == "open":
+    if lobby.status == LobbyStatus.OPEN:
         _paint(scene, "plus", cx - 9, dy + DISC / 2 - 9, 18, 18, ring)
     key = "lobbyimg.seat_needed" if needed else "lobbyimg.seat_free"
     scene.text(cx, dy + DISC + 12, translate(key, locale), 16, ring, "semibold", align="centre",

@@ -24,9 +24,6 @@ from .options import clean_name, lobby_options, split_options
 
 # What ``set_messages`` may write: the ids of the messages that show a game, never the game itself.
 MESSAGE_COLUMNS = frozenset({"lobby_message_id", "table_message_id", "turn_message_id", "table_posted_at"})
-# TEMPORARY (issue 14): cogs/rummy.py ``resume_games`` still restarts turn timers through
-# ``set_messages``; remove this (and its use in ``set_messages``) once it calls ``GameService.resume``.
-_LEGACY_TIMER_COLUMNS = frozenset({"turn_deadline", "turn_reminded"})
 RESIGN = "resign"  # the RGN verb (notation.md "Resigning"): played out of turn too, and by a manager's kick
 CLOCK_VERBS = ("timeout",)  # RGN verbs only the clock plays (notation.md), never a person
 
@@ -259,7 +256,7 @@ class Games(ServiceCore):
     async def set_messages(self, game_id: int, **ids: int | float | None) -> None:
         """Remember the ids of the table / turn / lobby messages and when the table was posted
         (``MESSAGE_COLUMNS``; views only: no version bump). Anything else is a ``TypeError``."""
-        unknown = set(ids) - MESSAGE_COLUMNS - _LEGACY_TIMER_COLUMNS
+        unknown = set(ids) - MESSAGE_COLUMNS
         if unknown:
             raise TypeError(f"set_messages sets only {sorted(MESSAGE_COLUMNS)}, not {sorted(unknown)}")
         async with self._transaction() as tx:
