@@ -21,8 +21,6 @@ import ast
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("bot", "cogs", "renderers")
 
