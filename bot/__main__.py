@@ -2,6 +2,8 @@
 
 ``--sync`` forces a command sync (whoever can start the bot is its owner). ``--backup FILE`` copies
 the database (``RUMMY_DB``) to a new file, safely while the bot runs, and exits; no token needed.
+``--copy-to URL`` copies the SQLite database (``RUMMY_DB``) into an empty PostgreSQL database and
+exits (docs/deploy.md, "Moving from SQLite"); no token needed either.
 """
 
 from __future__ import annotations
@@ -11,7 +13,6 @@ import asyncio
 import contextlib
 import logging
 import signal
-import sqlite3
 import sys
 
 from bot.config import ConfigError, db_path, load_settings
@@ -21,7 +22,7 @@ def setup_logging(level: str) -> None:
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     # discord.py logs gateway payloads and interaction tokens at DEBUG, aiosqlite logs SQL parameters
     # (hands) at DEBUG: never below INFO, whatever the bot's own level (reliability.md §4.1).
-    for name in ("discord", "aiosqlite"):
+    for name in ("discord", "aiosqlite", "asyncpg"):
         logging.getLogger(name).setLevel(max(logging.INFO, logging.getLevelName(level)))
 
 
@@ -31,10 +32,24 @@ def run_backup(target: str) -> int:
     source = db_path()
     try:
         games = backup(source, target)
-    except (BackupError, sqlite3.Error) as exc:
+    except BackupError as exc:
         print(f"No backup made: {exc}.", file=sys.stderr)
         return 2
     print(f"Backed up {source} to {target} ({games} games); it passed SQLite's integrity check.")
+    return 0
+
+
+def run_copy(url: str) -> int:
+    from bot.store.copy import CopyError, copy_to_postgres
+
+    source = db_path()
+    try:
+        counts = asyncio.run(copy_to_postgres(source, url))
+    except CopyError as exc:
+        print(f"Nothing copied: {exc}.", file=sys.stderr)
+        return 2
+    rows = ", ".join(f"{table} {n}" for table, n in counts.items())
+    print(f"Copied {source} into PostgreSQL ({rows}); every table has as many rows on both sides.")
     return 0
 
 
@@ -42,9 +57,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bot", description="Rummy for Discord")
     ap.add_argument("--sync", action="store_true", help="sync the slash commands now, changed or not")
     ap.add_argument("--backup", metavar="FILE", help="copy the database to FILE (safe while the bot runs) and exit")
+    ap.add_argument("--copy-to", metavar="URL", help="copy the SQLite database into an empty PostgreSQL one and exit")
     args = ap.parse_args(argv)
     if args.backup:
         return run_backup(args.backup)
+    if args.copy_to:
+        return run_copy(args.copy_to)
     try:
         settings = load_settings()
     except ConfigError as exc:

@@ -1,13 +1,17 @@
 """The Discord client: start-up, command sync, the clock, shutdown.
 
-What it is: ``RummyBot`` opens and migrates the database in ``setup_hook`` (never in ``on_ready``,
-which fires again after reconnects), makes the service and the announcer, loads the cogs as
+What it is: ``RummyBot``, an ``AutoShardedBot``: by default one process holds every shard; with
+``RUMMY_SHARD_COUNT``/``RUMMY_SHARD_IDS`` it is one process of a cluster on one PostgreSQL database
+(docs/deploy.md), serving only its own shards' guilds, taking its turn to IDENTIFY through the
+database, and syncing the commands once per deploy. It opens and migrates the database in
+``setup_hook`` (never in ``on_ready``, which fires again after reconnects), makes the service and
+the announcer, loads the cogs as
 extensions (``cogs.rummy``, ``cogs.admin``: each registers its own commands and persistent
 items), syncs the slash commands only when their definition changed (a hash kept in the
 database; ``--sync`` forces it), resumes the games that were running (a whole turn for the
 player to move, ``GameService.resume``) before the clock starts, and re-posts their tables once
 connected. One clock task serves turn timers, reminders, claim windows, lobby expiry, the pause
-between deals and scheduled new seasons from the deadlines stored in SQLite, and hands every
+between deals and scheduled new seasons from the deadlines stored in the database, and hands every
 change to the announcer. On SIGTERM it stops gracefully (reliability.md R3): new clicks are
 refused (``cogs.guard``), the work in flight (moves, their answers, table edits, the clock's
 tick) is finished within ``STOP_GRACE`` seconds, and only then are the gateway, HTTP and the
@@ -23,6 +27,7 @@ import hashlib
 import json
 import logging
 import re
+import time
 
 import discord
 from discord import app_commands
@@ -32,12 +37,13 @@ from bot.announcer import Announcer
 from bot.config import Settings
 from bot.i18n import catalog
 from bot.service import Change, GameService
-from bot.store import Database, repo
+from bot.store import Store, open_database, repo
 from cogs.guard import Guard
 
 log = logging.getLogger(__name__)
 
 STOP_GRACE = 8.0  # seconds of a graceful stop for work in flight (below a supervisor's usual 10 s)
+IDENTIFY_SPACING = 5.5  # Discord: one IDENTIFY per 5 s per max_concurrency bucket (and a margin)
 EXTENSIONS = ("cogs.rummy", "cogs.admin")
 
 
@@ -53,7 +59,7 @@ class CatalogTranslator(app_commands.Translator):
         return catalog("es").get(key)
 
 
-class RummyBot(commands.Bot):
+class RummyBot(commands.AutoShardedBot):
     def __init__(self, settings: Settings, *, force_sync: bool = False) -> None:
         if settings.api_base:
             # Tests point the unmodified client at a fake Discord on 127.0.0.1 (tests/fakediscord).
@@ -70,12 +76,15 @@ class RummyBot(commands.Bot):
             intents=intents,
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
+            shard_count=settings.shard_count,
+            shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,
         )
         self.settings = settings
         self.force_sync = force_sync
         self.item_patterns: list[re.Pattern[str]] = []  # every persistent item's custom_id (cogs.base)
         self.guard = Guard(settings.flood)
-        self.db: Database | None = None
+        self.db: Store | None = None
+        self._identify_buckets = 1  # Discord's max_concurrency, read in setup_hook
         self._service: GameService | None = None
         self._announcer: Announcer | None = None
         self._clock_task: asyncio.Task[None] | None = None
@@ -92,8 +101,14 @@ class RummyBot(commands.Bot):
         return self._announcer
 
     async def setup_hook(self) -> None:
-        self.db = await Database.open(self.settings.db_path)
-        self._service = GameService(self.db, bot_delay=self.settings.bot_delay)
+        self.db = await open_database(self.settings.database)
+        self._service = GameService(self.db, bot_delay=self.settings.bot_delay, shards=self.settings.shards)
+        _, _, limits = await self.http.get_bot_gateway()
+        self._identify_buckets = max(1, int(limits.get("max_concurrency", 1)))
+        held = "every shard" if self.settings.shard_ids is None else (
+            f"shards {', '.join(map(str, self.settings.shard_ids))} of {self.settings.shard_count}")
+        log.info("this process holds %s (%s database)", held,
+                 "PostgreSQL" if self.settings.database_url else "SQLite")
         self._announcer = Announcer(self, self._service)
         self.add_listener(self._announcer.count_message, "on_message")
         await self.tree.set_translator(CatalogTranslator())
@@ -111,7 +126,9 @@ class RummyBot(commands.Bot):
         asyncio.create_task(asyncio.to_thread(warm_up))  # noqa: RUF006
 
     async def sync_commands(self) -> None:
-        """Sync only when the command tree changed since the last sync (or when forced)."""
+        """Sync only when the command tree changed since the last sync (or when forced), once per
+        deploy: the processes of a cluster start together, and only the first to claim the new
+        tree's hash in the database syncs it."""
         assert self.db is not None
         guild = discord.Object(self.settings.dev_guild) if self.settings.dev_guild else None
         if guild is not None:
@@ -119,13 +136,45 @@ class RummyBot(commands.Bot):
         payload = [cmd.to_dict(self.tree) for cmd in self.tree.get_commands(guild=guild)]
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
         key = f"commands_hash:{guild.id if guild else 'global'}"
-        if not self.force_sync and await repo.get_meta(self.db, key) == digest:
+        async with self.db.transaction() as tx:
+            replaced = await repo.claim_command_sync(tx, key, digest, force=self.force_sync)
+        if replaced is None:
             log.info("slash commands unchanged; not syncing")
             return
-        await self.tree.sync(guild=guild)
-        async with self.db.transaction() as tx:
-            await repo.set_meta(tx, key, digest)
+        try:
+            await self.tree.sync(guild=guild)
+        except BaseException:
+            async with self.db.transaction() as tx:  # not synced after all: the next start tries again
+                await repo.set_meta(tx, key, replaced)
+            raise
         log.info("slash commands synced (%s)", "guild" if guild else "global")
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Take this shard's turn to IDENTIFY through the database: Discord allows one IDENTIFY per
+        5 seconds in each ``shard_id % max_concurrency`` bucket, counted over every process of the
+        bot, so the processes of a cluster starting together wait for each other instead of being
+        refused."""
+        assert self.db is not None
+        bucket = (shard_id or 0) % self._identify_buckets
+        while True:
+            async with self.db.transaction() as tx:
+                wait = await repo.claim_identify(tx, bucket, time.time(), IDENTIFY_SPACING)
+            if wait <= 0:
+                log.info("shard %s identifying (bucket %s)", shard_id, bucket)
+                return
+            await asyncio.sleep(wait)
+
+    async def on_shard_connect(self, shard_id: int) -> None:
+        log.info("shard %s connected", shard_id)
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        log.info("shard %s ready", shard_id)
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        log.info("shard %s resumed", shard_id)
+
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        log.info("shard %s disconnected", shard_id)
 
     async def _resume_games(self) -> list[Change]:
         """Every game that was running when the bot stopped, resumed by the service (a whole turn
@@ -151,8 +200,8 @@ class RummyBot(commands.Bot):
                 log.exception("could not post the table of resumed game %s", change.game.id)
 
     async def _clock(self) -> None:
-        """Serve every stored deadline. Polls once a second: deadlines live in SQLite, so a restart
-        only delays them by the downtime."""
+        """Serve every stored deadline of this process's guilds. Polls once a second: deadlines live
+        in the database, so a restart only delays them by the downtime."""
         await self.wait_until_ready()
         while not self.stopping:
             try:

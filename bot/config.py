@@ -1,6 +1,8 @@
 """Settings from the environment and an optional ``.env`` file.
 
-What it is: ``load_settings()`` reads DISCORD_TOKEN (required), RUMMY_DB, RUMMY_DEV_GUILD,
+What it is: ``load_settings()`` reads DISCORD_TOKEN (required), RUMMY_DB (the SQLite file) or
+RUMMY_DATABASE_URL (PostgreSQL, for several processes), RUMMY_SHARD_COUNT and RUMMY_SHARD_IDS (this
+process's shards of a cluster, docs/deploy.md), RUMMY_DEV_GUILD,
 RUMMY_LOG_LEVEL, RUMMY_FLOOD (per-user click limit), RUMMY_BOT_DELAY (a computer player's pause),
 and RUMMY_DISCORD_API / RUMMY_DISCORD_GATEWAY (tests only: where the fake Discord listens). Values already
 in the environment win over ``.env``. What it is not: no Discord and no secrets in logs.
@@ -35,9 +37,26 @@ class Settings:
     gateway: str | None = None
     flood: tuple[float, int] | None = (CLICK_RATE, CLICK_BURST)  # clicks a second, burst; None: no limit
     bot_delay: float = 2.0  # seconds a computer player waits before each move
+    database_url: str | None = None  # postgresql://...; None: the SQLite file ``db_path``
+    shard_count: int | None = None  # None: Discord's recommended count, every shard in this process
+    shard_ids: tuple[int, ...] | None = None  # this process's shards of a cluster; None: all of them
+
+    @property
+    def database(self) -> str:
+        """Where the games are: the PostgreSQL URL if set, else the SQLite file."""
+        return self.database_url or self.db_path
+
+    @property
+    def shards(self) -> tuple[int, tuple[int, ...]] | None:
+        """(shard count, this process's shards) when it is one process of a cluster, else None."""
+        if self.shard_count is None or self.shard_ids is None or len(self.shard_ids) == self.shard_count:
+            return None
+        return self.shard_count, self.shard_ids
 
     def __repr__(self) -> str:  # never print the token
-        return f"Settings(db_path={self.db_path!r}, dev_guild={self.dev_guild!r}, log_level={self.log_level!r})"
+        shards = f", shards={self.shard_ids!r}/{self.shard_count!r}" if self.shard_count else ""
+        where = "database_url=<set>" if self.database_url else f"db_path={self.db_path!r}"
+        return f"Settings({where}, dev_guild={self.dev_guild!r}, log_level={self.log_level!r}{shards})"
 
 
 def read_env_file(path: Path) -> dict[str, str]:
@@ -73,6 +92,35 @@ def parse_flood(text: str) -> tuple[float, int] | None:
     return value
 
 
+def parse_shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...] | None]:
+    """``RUMMY_SHARD_COUNT`` and ``RUMMY_SHARD_IDS`` (``0,1``, ``0-3`` or ``4-7,9``)."""
+    if not count_text:
+        if ids_text:
+            raise ConfigError("RUMMY_SHARD_IDS needs RUMMY_SHARD_COUNT (the total number of shards) too.")
+        return None, None
+    if not count_text.isdigit() or int(count_text) < 1:
+        raise ConfigError(f"RUMMY_SHARD_COUNT must be a whole number of shards, 1 or more, not {count_text!r}.")
+    count = int(count_text)
+    if not ids_text:
+        return count, None
+    ids: list[int] = []
+    for part in ids_text.replace(" ", "").split(","):
+        first, dash, last = part.partition("-")
+        if not first.isdigit() or (dash and not last.isdigit()):
+            raise ConfigError(f"RUMMY_SHARD_IDS must be shard numbers like 0,1 or 0-3, not {ids_text!r}.")
+        ids += range(int(first), int(last if dash else first) + 1)
+    if not ids or len(set(ids)) != len(ids) or max(ids) >= count:
+        raise ConfigError(f"RUMMY_SHARD_IDS must name different shards from 0 to {count - 1}, not {ids_text!r}.")
+    return count, tuple(sorted(ids))
+
+
+def database_url(values: dict[str, str]) -> str | None:
+    url = values.get("RUMMY_DATABASE_URL", "").strip()
+    if url and not url.startswith(("postgresql://", "postgres://")):
+        raise ConfigError("RUMMY_DATABASE_URL must be a PostgreSQL URL like postgresql://user:pass@host/db.")
+    return url or None
+
+
 def db_path(env: dict[str, str] | None = None, env_file: Path | None = Path(".env")) -> str:
     """``RUMMY_DB`` alone (for ``--backup``, which needs no token)."""
     values = read_env_file(env_file) if env_file is not None else {}
@@ -99,7 +147,12 @@ def load_settings(env: dict[str, str] | None = None, env_file: Path | None = Pat
         bot_delay = -1.0
     if not 0 <= bot_delay <= 60:
         raise ConfigError(f"RUMMY_BOT_DELAY must be a number of seconds from 0 to 60, not {delay!r}.")
+    shard_count, shard_ids = parse_shards(values.get("RUMMY_SHARD_COUNT", "").strip(),
+                                          values.get("RUMMY_SHARD_IDS", "").strip())
     return Settings(
+        database_url=database_url(values),
+        shard_count=shard_count,
+        shard_ids=shard_ids,
         bot_delay=bot_delay,
         flood=parse_flood(values.get("RUMMY_FLOOD", "").strip()),
         token=token,

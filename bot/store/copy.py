@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import asyncpg
+
 from .db import Database
 from .postgres import PgDatabase
 
@@ -42,7 +44,10 @@ async def copy_to_postgres(source: str | Path, url: str) -> dict[str, int]:
         raise CopyError(f"there is no database at {source}")
     src = await Database.open(source)
     try:
-        dst = await PgDatabase.open(url)
+        try:
+            dst = await PgDatabase.open(url)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise CopyError(f"could not open the PostgreSQL database: {exc}") from exc
         try:
             return await _copy(src, dst)
         finally:

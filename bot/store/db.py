@@ -37,6 +37,13 @@ def backup(source: str | Path, target: str | Path) -> int:
     one consistent snapshot, reliability.md R23), then check the copy with ``integrity_check``.
     Returns how many games the copy holds. Never overwrites a file. Restoring is starting the bot
     with ``RUMMY_DB`` pointing at the copy (it is migrated on open like any database)."""
+    try:
+        return _backup(source, target)
+    except sqlite3.Error as exc:
+        raise BackupError(f"SQLite could not copy {source}: {exc}") from exc
+
+
+def _backup(source: str | Path, target: str | Path) -> int:
     source, target = Path(source), Path(target)
     if not source.is_file():
         raise BackupError(f"there is no database at {source}")
