@@ -26,6 +26,8 @@ def required() -> bool:
 
 
 def server() -> Any:
+    # pgserver keeps its lock files in the user's runtime directory; give it one of its own.
+    os.environ.setdefault("XDG_RUNTIME_DIR", tempfile.mkdtemp(prefix="rummy-run-"))
     try:
         import pgserver
 

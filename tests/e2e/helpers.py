@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import re
 import sqlite3
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,32 @@ def custom_ids(message: Any) -> list[str]:
     return [c.get("custom_id", "") for c in components(message)]
 
 
+class PgReader:
+    """Synchronous reads of a PostgreSQL database for the tests' predicates (asyncpg on a thread of
+    its own, so ``Table.query`` reads the same whichever backend the bot uses)."""
+
+    def __init__(self, url: str) -> None:
+        import asyncpg
+
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._thread.start()
+        self._conn = self._run(asyncpg.connect(url))
+
+    def _run(self, coro: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result(timeout=30)
+
+    def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        from bot.store.postgres import placeholders
+
+        return list(self._run(self._conn.fetch(placeholders(sql), *params)))
+
+    def close(self) -> None:
+        self._run(self._conn.close())
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=5)
+
+
 @dataclass
 class Table:
     fake: FakeDiscord
@@ -51,9 +78,13 @@ class Table:
     lobby: Any = None
     moves: int = 0
     refusals: list[str] = field(default_factory=list)
+    channel: int | None = None  # where the game is played (default: the first guild's channel)
+    pg: PgReader | None = None  # the database is PostgreSQL, not the SQLite file ``db_path``
 
     # ------------------------------------------------------------------ the database, read-only
     def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        if self.pg is not None:
+            return self.pg.query(sql, params)
         conn = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True)
         conn.row_factory = sqlite3.Row
         try:
@@ -79,7 +110,7 @@ class Table:
         args: dict[str, Any] = {"variant": variant, "timer": timer}
         if options:
             args["options"] = options
-        rec = await (await self.fake.slash(self.users[0], "rummy new", args)).settled(timeout=15)
+        rec = await (await self.fake.slash(self.users[0], "rummy new", args, channel=self.channel)).settled(timeout=15)
         assert rec.original is not None and not rec.original.ephemeral
         self.lobby = rec.original
         self.game_id = int(custom_ids(self.lobby)[0].split(":")[2])
@@ -104,12 +135,13 @@ class Table:
 
     # ------------------------------------------------------------------ playing
     async def suggestions(self, user: Any, typed: str = "") -> list[dict[str, Any]]:
-        rec = await self.fake.autocomplete(user, "rummy play", {"move": typed}, focused="move")
+        rec = await self.fake.autocomplete(user, "rummy play", {"move": typed}, focused="move", channel=self.channel)
         return rec if isinstance(rec, list) else list(rec.choices or [])
 
     async def play(self, user: Any, move: str) -> Any:
         # Settled once the private answer is filled; the table edit may land later (it is coalesced).
-        rec = await (await self.fake.slash(user, "rummy play", {"move": move})).settled(timeout=20, quiet=0.05)
+        rec = await (await self.fake.slash(user, "rummy play", {"move": move}, channel=self.channel)).settled(
+            timeout=20, quiet=0.05)
         self.moves += 1
         return rec
 
