@@ -1,9 +1,11 @@
 """The real bot under load, through our fake Discord on 127.0.0.1 (reliability.md R17).
 
     python bench/load.py [--games G] [--rounds R] [--seats S] [--variant V]
+                         [--database-url URL|pgserver] [--processes N]
 
 Starts the fake Discord (``tests/fakediscord``) and the unmodified bot (``python -m bot``, its
-own process and database), opens G lobbies in G channels with S players each, starts them, then
+own process and database: SQLite by default; ``--database-url`` a PostgreSQL URL, or ``pgserver``
+for a throwaway local PostgreSQL 16), opens G lobbies in G channels with S players each, starts them, then
 plays R rounds: in each round every game's player to move asks for suggestions (autocomplete)
 and plays one through ``/rummy play``, all G games at the same moment. Each move makes the bot
 commit, answer with the player's hand picture (rendered) and refresh the table picture, so the
@@ -13,8 +15,9 @@ Printed, over every ``/rummy play`` interaction: the acknowledgement (dispatch â
 callback, what Discord's 3-second rule is about; goal p99 < 1 s), the answer (dispatch â†’ the
 last request the bot made with the interaction's token: the hand picture delivered), and the
 autocomplete answer; then the moves committed against the moves sent (nothing may be lost), and
-how many "heartbeat blocked" warnings discord.py logged (the event loop stalled). Nothing here
-asserts a time.
+how many "heartbeat blocked" warnings discord.py logged (the event loop stalled). With
+``--processes N`` (PostgreSQL only) the bot runs as N shard processes of one cluster, the fake
+Discord has a guild on each shard and the games are spread over them. Nothing here asserts a time.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.engine import load_game
-from tests.e2e.helpers import custom_ids
+from tests.e2e.helpers import PgReader, custom_ids
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.process import BotProcess
 
@@ -51,11 +54,13 @@ def line(name: str, values: list[float]) -> str:
 
 
 class Game:
-    def __init__(self, fake: FakeDiscord, db: Path, channel: int, users: list[Any]) -> None:
-        self.fake, self.db, self.channel, self.users = fake, db, channel, users
+    def __init__(self, fake: FakeDiscord, db: Path, channel: int, users: list[Any], pg: PgReader | None) -> None:
+        self.fake, self.db, self.channel, self.users, self.pg = fake, db, channel, users, pg
         self.game_id = 0
 
-    def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+    def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        if self.pg is not None:
+            return self.pg.query(sql, params)
         conn = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True)
         try:
             return list(conn.execute(sql, params))
@@ -102,17 +107,39 @@ class Game:
 
 async def run(args: argparse.Namespace) -> None:
     tmp = Path(tempfile.mkdtemp(prefix="rummy-load-"))
-    fake = FakeDiscord()
+    url = args.database_url
+    server = None
+    if url == "pgserver":
+        import pgserver
+
+        os.environ.setdefault("XDG_RUNTIME_DIR", str(tmp))
+        server = pgserver.get_server(str(tmp / "pg"), cleanup_mode="stop")
+        url = server.get_uri()
+    if args.processes > 1 and not url:
+        raise SystemExit("--processes needs PostgreSQL (--database-url)")
+    pg = PgReader(url) if url else None
+    fake = FakeDiscord(shard_count=args.processes, guild_shard=0)
     await fake.start()
-    bot = BotProcess(fake, db_path=tmp / "rummy.sqlite3", log_path=tmp / "bot.log", patch_gateway=False,
-                     env={"RUMMY_FLOOD": "off"})
+    guilds = [fake.guild] + [fake.add_guild(f"Servidor {k}", shard=k) for k in range(1, args.processes)]
+    bots = []
+    for k in range(args.processes):
+        env = {"RUMMY_FLOOD": "off"}
+        if url:
+            env["RUMMY_DATABASE_URL"] = url
+        if args.processes > 1:
+            env.update(RUMMY_SHARD_COUNT=str(args.processes), RUMMY_SHARD_IDS=str(k), RUMMY_DEV_GUILD="")
+        bots.append(BotProcess(fake, db_path=tmp / "rummy.sqlite3", log_path=tmp / f"bot{k}.log",
+                               patch_gateway=False, env=env))
     try:
-        await bot.start(ready_timeout=60)
+        shards = (lambda k: [k]) if args.processes > 1 else (lambda k: None)
+        await asyncio.gather(*(b.start(ready_timeout=120, shards=shards(k)) for k, b in enumerate(bots)))
         games = []
         for g in range(args.games):
-            channel = fake.add_channel(f"mesa-{g}")
-            users = [fake.add_user(f"P{g}-{s}", locale="es-ES") for s in range(args.seats)]
-            games.append(Game(fake, tmp / "rummy.sqlite3", channel, users))
+            guild = guilds[g % len(guilds)]
+            channel = fake.add_channel(f"mesa-{g}", guild=guild)
+            users = [fake.add_user(f"P{g}-{s}", locale="es-ES", guild=guild) for s in range(args.seats)]
+            games.append(Game(fake, tmp / "rummy.sqlite3", channel, users, pg))
+        await asyncio.sleep(0.5)  # the new channels and members reach the bots
         t0 = time.monotonic()
         await asyncio.gather(*(g.open(args.variant) for g in games))
         opened = time.monotonic() - t0
@@ -128,20 +155,29 @@ async def run(args: argparse.Namespace) -> None:
         played = time.monotonic() - t0
         committed = sum(g.query("SELECT version FROM games WHERE id = ?", (g.game_id,))[0][0] - versions[g.game_id]
                         for g in games)
-        log = bot.log_text()
+        log = "".join(b.log_text() for b in bots)
+        backend = "PostgreSQL" if url else "SQLite"
         print(f"bench/load.py  {platform.python_implementation()} {platform.python_version()}  "
-              f"{os.cpu_count()} cores  load average {os.getloadavg()[0]:.1f}")
+              f"{os.cpu_count()} cores  load average {os.getloadavg()[0]:.1f}  {backend}, "
+              f"{args.processes} process{'es' if args.processes > 1 else ''}")
         print(f"{args.games} games of {args.variant}, {args.seats} seats each; lobbies opened and started in "
               f"{opened:.1f} s; {args.rounds} rounds of one move per game at once in {played:.1f} s")
         print(line("/rummy play: acknowledgement", acks))
         print(line("/rummy play: hand answered", answers))
         print(line("autocomplete answered (wall clock)", suggest))
-        print(f"moves sent {sent}, committed {committed}; refused or lost: {sent - committed}")
+        print(f"turns per second {committed / played:.1f}; moves sent {sent}, committed {committed}; "
+              f"refused or lost: {sent - committed}")
         print(f"'heartbeat blocked' warnings: {log.count('heartbeat blocked')}; tracebacks: {log.count('Traceback')}; "
               f"fake Discord violations: {len(fake.violations)}")
     finally:
-        await bot.terminate()
+        for b in bots:
+            if b.proc is not None and b.returncode is None:
+                await b.terminate()
         await fake.stop()
+        if pg is not None:
+            pg.close()
+        if server is not None:
+            server.cleanup()
 
 
 def main() -> None:
@@ -150,6 +186,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=10)
     ap.add_argument("--seats", type=int, default=2)
     ap.add_argument("--variant", default="basic")
+    ap.add_argument("--database-url", default="", help="PostgreSQL URL, or 'pgserver' for a local throwaway one")
+    ap.add_argument("--processes", type=int, default=1, help="shard processes of one cluster (PostgreSQL)")
     asyncio.run(run(ap.parse_args()))
 
 
