@@ -60,3 +60,48 @@ def test_backup_command_needs_no_token_and_never_overwrites(tmp_path: Path) -> N
     assert (tmp_path / "copy.sqlite3").is_file()
     again = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert again.returncode == 2 and "already exists" in again.stderr and "Traceback" not in again.stderr
+
+
+def test_cluster_settings_name_the_database_and_this_process_shards() -> None:
+    s = load_settings({"DISCORD_TOKEN": "t", "RUMMY_DATABASE_URL": "postgresql://u:secret@h/db",
+                       "RUMMY_SHARD_COUNT": "4", "RUMMY_SHARD_IDS": "2-3"}, None)
+    assert s.database == "postgresql://u:secret@h/db" and s.shards == (4, (2, 3))
+    assert "secret" not in repr(s)
+    every = load_settings({"DISCORD_TOKEN": "t", "RUMMY_SHARD_COUNT": "2", "RUMMY_SHARD_IDS": "0,1"}, None)
+    assert every.shards is None  # one process holding every shard serves every guild
+    assert load_settings({"DISCORD_TOKEN": "t"}, None).database == "data/rummy.sqlite3"
+
+
+@pytest.mark.parametrize(("env", "word"), [
+    ({"RUMMY_DATABASE_URL": "mysql://x"}, "RUMMY_DATABASE_URL"),
+    ({"RUMMY_SHARD_IDS": "0"}, "RUMMY_SHARD_COUNT"),
+    ({"RUMMY_SHARD_COUNT": "two"}, "RUMMY_SHARD_COUNT"),
+    ({"RUMMY_SHARD_COUNT": "2", "RUMMY_SHARD_IDS": "2"}, "RUMMY_SHARD_IDS"),
+    ({"RUMMY_SHARD_COUNT": "4", "RUMMY_SHARD_IDS": "1,1"}, "RUMMY_SHARD_IDS"),
+])
+def test_bad_cluster_settings_are_refused_with_one_sentence(env: dict[str, str], word: str) -> None:
+    with pytest.raises(ConfigError, match=word):
+        load_settings({"DISCORD_TOKEN": "t", **env}, None)
+
+
+def test_copy_to_command_needs_no_token_and_refuses_a_used_target(tmp_path: Path, pg_url: str) -> None:
+    import asyncio
+
+    from bot.store import open_database
+
+    async def a_database_with_a_game() -> None:
+        db = await open_database(str(tmp_path / "rummy.sqlite3"))
+        async with db.transaction() as tx:
+            await tx.insert("INSERT INTO games (guild_id, channel_id, host_id, variant, status, created_at, "
+                            "updated_at) VALUES (7, 8, 9, 'gin', 'lobby', 0, 0)")
+        await db.close()
+
+    asyncio.run(a_database_with_a_game())
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(tmp_path),
+           "RUMMY_DB": str(tmp_path / "rummy.sqlite3")}
+    run = [sys.executable, "-m", "bot", "--copy-to", pg_url]
+    first = subprocess.run(run, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert first.returncode == 0, first.stderr
+    assert "games 1" in first.stdout and "Traceback" not in first.stderr
+    again = subprocess.run(run, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert again.returncode == 2 and "not empty" in again.stderr and "Traceback" not in again.stderr

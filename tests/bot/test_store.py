@@ -310,3 +310,14 @@ async def test_backup_while_games_are_being_written_is_whole_and_restores(tmp_pa
         dbmod.backup(tmp_path / "rummy.db", copies[0][0])
     with pytest.raises(dbmod.BackupError, match="no database"):
         dbmod.backup(tmp_path / "missing.db", tmp_path / "x.db")
+
+
+async def test_processes_opening_a_new_file_together_migrate_it_once(tmp_path):
+    """Migrations read the version inside SQLite's write lock: connections opening one new file at
+    the same moment wait for each other instead of racing to create the same tables."""
+    dbs = await asyncio.gather(*(Database.open(tmp_path / "shared.db") for _ in range(4)))
+    try:
+        assert [await db.user_version() for db in dbs] == [SCHEMA_VERSION] * 4
+    finally:
+        for db in dbs:
+            await db.close()
