@@ -4,7 +4,8 @@ What a user would notice if these failed: a bot that loses or half-applies a mov
 or a cancelled interaction, a bot that wedges ("cannot start a transaction within a transaction")
 and stops answering everyone, a bot that re-runs its migrations on every start or happily writes
 to a database made by a newer version of itself, or one that never exits after refusing to start.
-Every test uses a real file in ``tmp_path`` (WAL needs one).
+Every test uses a real file in ``tmp_path`` (WAL needs one); the transaction tests run once more
+on a real PostgreSQL (the ``opener`` fixture), with the same assertions.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import threading
 
 import pytest
 
-from bot.store import SCHEMA_VERSION, Database, DatabaseTooNew, Duplicate
+from bot.store import SCHEMA_VERSION, Database, DatabaseTooNew, Duplicate, open_database
 from bot.store import db as dbmod
 from bot.store.schema import MIGRATIONS
 
@@ -35,7 +36,14 @@ def user_version(path) -> int:
         return c.execute("PRAGMA user_version").fetchone()[0]
 
 
-async def meta_keys(db: Database) -> set[str]:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def opener(request, tmp_path):
+    """Opens the same database each call: a SQLite file, or a real PostgreSQL database."""
+    target = str(tmp_path / "rummy.db") if request.param == "sqlite" else request.getfixturevalue("pg_url")
+    return lambda: open_database(target)
+
+
+async def meta_keys(db) -> set[str]:
     return {r["key"] for r in await db.fetchall("SELECT key FROM meta")}
 
 
@@ -145,8 +153,8 @@ async def test_pragmas_wal_foreign_keys_full_sync(tmp_path):
 
 
 # ---------------------------------------------------------------------------------- transactions
-async def test_transaction_that_raises_leaves_nothing_and_connection_usable(tmp_path):
-    db = await open_db(tmp_path)
+async def test_transaction_that_raises_leaves_nothing_and_connection_usable(opener):
+    db = await opener()
     try:
         with pytest.raises(RuntimeError, match="boom"):
             async with db.transaction() as tx:
@@ -154,7 +162,7 @@ async def test_transaction_that_raises_leaves_nothing_and_connection_usable(tmp_
                 await tx.execute("INSERT INTO meta (key, value) VALUES ('b', '2')")
                 raise RuntimeError("boom")
         assert await meta_keys(db) == set()
-        assert not db.conn.in_transaction
+        assert not db.in_transaction
         async with db.transaction() as tx:
             await tx.execute("INSERT INTO meta (key, value) VALUES ('c', '3')")
         assert await meta_keys(db) == {"c"}
@@ -162,8 +170,8 @@ async def test_transaction_that_raises_leaves_nothing_and_connection_usable(tmp_
         await db.close()
 
 
-async def test_sql_error_mid_transaction_rolls_back_the_earlier_statements(tmp_path):
-    db = await open_db(tmp_path)
+async def test_sql_error_mid_transaction_rolls_back_the_earlier_statements(opener):
+    db = await opener()
     try:
         with pytest.raises(Duplicate):  # the store's own error, never the driver's
             async with db.transaction() as tx:
@@ -204,12 +212,12 @@ async def test_cancelled_while_beginning_does_not_wedge_the_connection(tmp_path)
         await db.close()
 
 
-async def test_many_concurrent_transactions_with_some_cancelled(tmp_path):
+async def test_many_concurrent_transactions_with_some_cancelled(opener):
     """R22: 100 coroutines each write two rows in one transaction on the shared connection, with
     awaits in between; a third are cancelled at random moments and some raise. Every transaction
     is all-or-nothing, nobody's statement lands in someone else's transaction, and the connection
     is left idle and usable."""
-    db = await open_db(tmp_path)
+    db = await opener()
     rng = random.Random(22)
     outcome: dict[int, str] = {}
 
@@ -244,21 +252,22 @@ async def test_many_concurrent_transactions_with_some_cancelled(tmp_path):
                 assert pair in (set(), {f"{i}a", f"{i}b"}), f"transaction {i} left half: {pair}"
         assert 0 < list(outcome.values()).count("committed") < 100
         assert any(v == "CancelledError" and f"{i}a" not in keys for i, v in outcome.items())
-        assert not db.conn.in_transaction
+        assert not db.in_transaction
         async with db.transaction() as tx:
             await tx.execute("INSERT INTO meta (key, value) VALUES ('after', '1')")
         assert "after" in await meta_keys(db)
-        assert (await db.fetchone("PRAGMA integrity_check"))[0] == "ok"
+        if isinstance(db, Database):
+            assert (await db.fetchone("PRAGMA integrity_check"))[0] == "ok"
     finally:
         await db.close()
 
 
-async def test_committed_transaction_survives_reopening(tmp_path):
-    db = await open_db(tmp_path)
+async def test_committed_transaction_survives_reopening(opener):
+    db = await opener()
     async with db.transaction() as tx:
         await tx.execute("INSERT INTO meta (key, value) VALUES ('durable', '1')")
     await db.close()
-    db = await open_db(tmp_path)
+    db = await opener()
     try:
         assert await meta_keys(db) == {"durable"}
     finally:
