@@ -460,7 +460,10 @@ async def test_seasons_start_by_themselves_on_the_managers_schedule(table: Table
 async def test_playing_against_a_computer_player_to_the_end(fake: FakeDiscord, tmp_path: Path) -> None:
     ana = fake.add_user("Ana", locale="es-ES")
     bot = await boot(fake, tmp_path / "rummy.sqlite3", tmp_path / "bot.log",
-                     {"RUMMY_FLOOD": "off", "RUMMY_BOT_DELAY": "0.1"})
+                     # A pause of a whole clock tick: the bot's turn then lasts 1-2 s, long enough for this
+                     # test to see it every time (at 0.1 s a tick could land before the test looked, and
+                     # a short deal's every bot turn could go unseen: a flaky failure).
+                     {"RUMMY_FLOOD": "off", "RUMMY_BOT_DELAY": "1.0"})
     table = Table(fake, bot, tmp_path / "rummy.sqlite3", [ana])
     try:
         rec = await (await fake.slash(ana, "rummy new", {"variant": "gin", "options": "target=1", "timer": 0})
