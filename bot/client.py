@@ -43,7 +43,8 @@ from cogs.guard import Guard
 log = logging.getLogger(__name__)
 
 STOP_GRACE = 8.0  # seconds of a graceful stop for work in flight (below a supervisor's usual 10 s)
-IDENTIFY_SPACING = 5.5  # Discord: one IDENTIFY per 5 s per max_concurrency bucket (and a margin)
+IDENTIFY_SPACING = 6.5  # Discord: one IDENTIFY per 5 s per max_concurrency bucket, and 1.5 s for a busy
+# process whose IDENTIFY leaves late (Discord counts when it arrives; seen: a 0.5 s margin was not enough)
 EXTENSIONS = ("cogs.rummy", "cogs.admin")
 
 
