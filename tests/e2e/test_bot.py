@@ -63,9 +63,12 @@ async def test_four_player_basic_game_with_buttons_to_the_end(table: Table) -> N
         if game.hand_over:
             break
         user = table.user_of(game.actors[0])
-        tab = table.table_message()
         version = table.row()["version"]
-        rec = await (await table.fake.click(user, tab, f"rummy:draw:{table.game_id}:{version}")).settled(timeout=20)
+        draw = f"rummy:draw:{table.game_id}:{version}"
+        # Table edits are coalesced: wait for the edit that carries this version's buttons.
+        await table.wait_until(lambda d=draw: d in custom_ids(table.table_message()), timeout=20)
+        tab = table.table_message()
+        rec = await (await table.fake.click(user, tab, draw)).settled(timeout=20)
         hand = answers(rec)[-1]
         assert hand.ephemeral and hand.visible_to == user.id and hand.attachments
         assert table.row()["version"] == version + 1
