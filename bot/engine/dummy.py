@@ -259,7 +259,7 @@ class DummyRummy(Game):
         if not self.hands[seat]:
             return events + self.end_out(seat), f"discard {card_code(card)}"
         discarder = self.turn
-        self.end_turn()
+        events += self.end_turn()
         if self.hand_over:
             return events, f"discard {card_code(card)}"
         self.laid_turn = False
@@ -391,8 +391,8 @@ class DummyRummy(Game):
         self.close_deal("void", None, self.hand_results())
         return [Event(EventKind.DEAL_VOID, None, {"reason": reason})]
 
-    def on_turn_limit(self) -> None:
-        self.end_void("turn_limit")
+    def on_turn_limit(self) -> list[Event]:
+        return self.end_void("turn_limit")
 
     def check_game_end(self) -> list[Event]:
         done = [s for s in self.active if self.contract.get(s, 1) > LAST]

@@ -191,17 +191,17 @@ class GinRummy(Game):
         events = [Event(EventKind.DISCARDED, seat, {"card": card_code(card)})]
         if self.last_turn:
             if self.rules["dead_hand"] == "wall":
-                self.end_turn()
+                events += self.end_turn()
                 if not self.hand_over:
                     self.wall = True
             else:
                 events += self.end_void("dead_hand")
         else:
-            self.end_turn()
+            events += self.end_turn()
         return events, f"discard {card_code(card)}"
 
-    def on_turn_limit(self) -> None:
-        self.end_void("turn_limit")
+    def on_turn_limit(self) -> list[Event]:
+        return self.end_void("turn_limit")
 
     def move_knock(self, seat: str, args: str) -> tuple[list[Event], str]:
         self.need_phase(Phase.PLAY)

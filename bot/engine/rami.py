@@ -431,7 +431,7 @@ class Rami(TableManipulation, RamiScoring, Game):
             return events + self.end_out(seat, final_discard=True), f"discard {card_code(card)}"
         if len(self.hands[seat]) <= 3:
             events.append(Event(EventKind.FEW_CARDS, seat, {"count": len(self.hands[seat])}))
-        self.end_turn()
+        events += self.end_turn()
         return events, f"discard {card_code(card)}"
 
     def move_done(self, seat: str, args: str) -> tuple[list[Event], str]:
@@ -439,15 +439,14 @@ class Rami(TableManipulation, RamiScoring, Game):
         self.need_phase(Phase.PLAY)
         self.no_args(args, "done")
         self.check_turn_can_end(seat)
-        self.end_turn()
-        return [Event(EventKind.TURN_ENDED, seat, {})], "done"
+        return [Event(EventKind.TURN_ENDED, seat, {}), *self.end_turn()], "done"
 
-    def end_turn(self) -> None:
+    def end_turn(self) -> list[Event]:
         self.reset_turn()
-        super().end_turn()
+        return super().end_turn()
 
-    def on_turn_limit(self) -> None:
-        self.end_void()
+    def on_turn_limit(self) -> list[Event]:
+        return self.end_void()
 
     # ---------------------------------------------------------------- timeout (§0.4, §3.9)
     def timeout_moves(self, seat: str) -> list[Event]:

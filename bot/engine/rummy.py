@@ -73,8 +73,8 @@ class BasicRummy(Game):
         # §1.4: turned over unshuffled (the bottom discard becomes the top), or shuffled (§1.7)
         return self.renew_stock(seat, pile, shuffle=self.opt("stock_exhaustion") == "shuffle")
 
-    def on_turn_limit(self) -> None:
-        self.end_blocked("turn_limit")
+    def on_turn_limit(self) -> list[Event]:
+        return self.end_blocked("turn_limit")
 
     # ---------------------------------------------------------------- melding
     def all_seven_deal(self) -> bool:
@@ -169,7 +169,7 @@ class BasicRummy(Game):
         if not self.hands[seat]:
             events += self.end_out(seat)
         else:
-            self.end_turn()
+            events += self.end_turn()
         return events, f"discard {card_code(card)}"
 
     # ---------------------------------------------------------------- scoring (§1.5, §1.7)

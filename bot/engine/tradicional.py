@@ -113,17 +113,19 @@ class Tradicional(TableManipulation, BasicRummy):
     def after_layout(self, layout: dict) -> None:  # type: ignore[override]
         super().after_layout(layout)
         if self.phase == Phase.DRAW and not self.stock:
-            self.restock()  # a position may start a turn with an empty stock (§4.4)
+            self.restock()  # a position may start a turn with an empty stock (§4.4); no move, no events
 
     # ---------------------------------------------------------------- restock (§4.4)
-    def end_turn(self) -> None:
-        super().end_turn()
+    def end_turn(self) -> list[Event]:
+        events = super().end_turn()
         if not self.hand_over and not self.stock:
-            self.restock()
+            events += self.restock()
+        return events
 
-    def restock(self) -> None:
+    def restock(self) -> list[Event]:
         """keep_top: the top discard stays as the pozo, the rest is turned over unshuffled (oldest on
-        top). flip_all_then_upcard: all of it is turned over and a new upcard turned."""
+        top). flip_all_then_upcard: all of it is turned over and a new upcard turned. With nothing
+        to turn over the deal is void; returns its events."""
         if self.rules["restock"] == "keep_top":
             if len(self.discard) > 1:
                 pile, self.discard = self.discard[:-1], self.discard[-1:]
@@ -133,7 +135,8 @@ class Tradicional(TableManipulation, BasicRummy):
             self.stock = pile[::-1]
             self.discard = [self.stock.pop()]
         if not self.stock and not self.discard:
-            self.end_void_deal()
+            return self.end_void_deal()
+        return []
 
     def stock_empty(self, seat: str) -> list[Event]:
         raise IllegalMove("stock_empty", "the stock is empty: take the top discard", {})
@@ -144,8 +147,8 @@ class Tradicional(TableManipulation, BasicRummy):
         self.void = True
         return [Event(EventKind.DEAL_VOID, None, {})]
 
-    def on_turn_limit(self) -> None:
-        self.end_void_deal()  # §0.4: void everywhere but basic and Wrotham
+    def on_turn_limit(self) -> list[Event]:
+        return self.end_void_deal()  # §0.4: void everywhere but basic and Wrotham
 
     # ---------------------------------------------------------------- option 2: claims (§4.6)
     def move_discard(self, seat: str, args: str) -> tuple[list[Any], str]:

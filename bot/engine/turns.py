@@ -8,7 +8,10 @@ melds, layoffs, joker exchanges and discards, resigning, the timeout rule of rul
 with the questions the bot asks about moves (``accepts``, ``meld_targets``, ``can_rearrange``).
 Hooks a variant may override: ``verbs``, ``check_draw``, ``after_draw``, ``stock_empty``,
 ``check_take``, ``check_discard``, ``on_turn_limit``, ``on_resign_turn``, ``timeout_moves``,
-``next_dealer_index``, ``rearranging_allowed`` and ``swap_open_suits``.
+``next_dealer_index``, ``rearranging_allowed`` and ``swap_open_suits``. Whatever can end the
+deal returns the events of that end (``end_turn`` and ``on_turn_limit`` at the cap, ``stock_empty``,
+``after_draw``), and the move that called it returns them with its own: ``play`` reports all a
+move caused (notation.md).
 What it is not: dealing and positions (``layout.py``), scores (``scoring.py``), or any
 variant's own rules (the variant modules).
 """
@@ -154,8 +157,11 @@ class TurnLoop:
         for c in cards:
             hand.remove(c)
 
-    def end_turn(self) -> None:
-        """Pass the turn to the next seat; the hand safety cap (rules.md §0.4) ends runaway deals."""
+    def end_turn(self) -> list[Event]:
+        """Pass the turn to the next seat; the hand safety cap (rules.md §0.4) ends runaway deals.
+
+        Returns what that caused (the end of the deal, and of the game, at the cap), which the
+        move that ended the turn must return with its own events (notation.md)."""
         self.turns += 1
         self.turn = self.seat_after(self.turn)
         self.phase = Phase.DRAW
@@ -164,9 +170,11 @@ class TurnLoop:
         self.melds_this_turn = 0
         self.placed_before_turn = self.seats[self.turn] in self.placed
         if self.turns >= self.turn_limit:
-            self.on_turn_limit()
+            return self.on_turn_limit()
+        return []
 
-    def on_turn_limit(self) -> None:
+    def on_turn_limit(self) -> list[Event]:
+        """End the deal at the safety cap (rules.md §0.4); returns its events."""
         raise NotImplementedError
 
     # draw / take ------------------------------------------------------
