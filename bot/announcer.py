@@ -7,8 +7,9 @@ the previous one deleted), a turn that timed out, the end of a deal and of the g
 table is edited through one coalescing task per channel (``request_table``), and posted afresh
 when asked, when it is old (Discord caps edits of old messages) or when enough messages buried
 it (``count_message``, the client's ``on_message`` listener). It also posts lobbies, season
-standings and managers' notices, renders pictures off the event loop (a bounded number at once)
-and, for a graceful stop, waits for the table edits still pending (``drain``).
+standings and managers' notices, renders pictures off the event loop through ``bot.renders`` (a
+bounded number at once; replays in a slot of their own, drawn once per deal) and, for a graceful
+stop, waits for the table edits still pending (``drain``).
 What it is not: no decisions and no writes but message ids (``GameService``), no private
 answers (those are the cogs'), no message layout (``cogs.lobby``, ``cogs.table``, ``cogs.ui``).
 Discord errors are logged, never undone: the change is committed and the next refresh shows it.
@@ -28,12 +29,13 @@ import discord
 
 from bot.engine import EventKind, Game, Phase
 from bot.i18n import translate
+from bot.renders import Renders
 from bot.service import Change, ChangeKind, GameRow, GameService, GameStatus
 from cogs.lobby import lobby_info, lobby_message
 from cogs.standings import scores_message, standings_info
 from cogs.table import deal_end_message, final_message, table_message
 from cogs.ui import clock_text, file_of, nm, variant_name
-from renderers import Rendered, render_lobby, render_result, render_table
+from renderers import Rendered, render_lobby, render_replay, render_result, render_table
 from renderers.standings import render_standings
 
 log = logging.getLogger(__name__)
@@ -43,7 +45,6 @@ T = TypeVar("T")
 TABLE_MAX_AGE = 45 * 60  # re-post instead of editing well before Discord's one-hour edit cap
 BURIED_AFTER = 8  # re-post when this many messages arrived under the table
 COALESCE = 0.25  # seconds: edits of one channel's table within this window become one
-RENDER_SLOTS = 2  # renders at once (the machine's cores); more would only queue inside threads
 SEATING = (ChangeKind.JOIN, ChangeKind.LEAVE)  # the lobby message shows these; nothing else to say
 CLOSING = (ChangeKind.CANCEL, ChangeKind.EXPIRE)  # a lobby or game that ended without a result
 TABLED = (GameStatus.PLAYING, GameStatus.FINISHED)  # the statuses that have a table to show
@@ -59,15 +60,19 @@ class Announcer:
     def __init__(self, client: discord.Client, service: GameService) -> None:
         self.client = client
         self.service = service
-        self._render = asyncio.Semaphore(RENDER_SLOTS)
+        self.renders = Renders()
         self._dirty: dict[int, int] = {}
         self._refreshers: dict[int, asyncio.Task[None]] = {}
         self._under_table: dict[int, int] = {}
 
     async def render(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Pillow off the event loop, bounded (reliability.md §1.4, style.md pattern 10)."""
-        async with self._render:
-            return await asyncio.to_thread(fn, *args, **kwargs)
+        """A picture a player waits for, off the event loop in a render slot (``bot.renders``)."""
+        return await self.renders.render(fn, *args, **kwargs)
+
+    async def replay_picture(self, row: GameRow, deal: int) -> Rendered:
+        """The replay of a finished deal of ``row``: drawn once, in the replay slot, then cached."""
+        return await self.renders.replay(row.id, deal, render_replay, row.record, deal=deal, locale=row.locale,
+                                         names=row.names)
 
     # ------------------------------------------------------------------ committed changes
     async def announce(self, change: Change) -> None:

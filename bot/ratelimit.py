@@ -1,9 +1,11 @@
-"""Per-user flood control for interactions (reliability.md R20): one token bucket per user id.
+"""Per-user flood control for interactions (reliability.md R20): one token bucket per user id;
+and a cooldown per key for expensive public work (``/rummy table`` re-posts, per channel).
 
-What it is: a pure, clock-injected limiter the cog asks before doing any work for a click or
+What it is: pure, clock-injected limiters the guard asks before doing any work for a click or
 command, so one user clicking 50 times a second gets a quick "slow down" while everybody else's
-games keep their speed. What it is not: a replacement for Discord's own rate limits (discord.py
-handles those on our outgoing requests), and it stores nothing: a restart forgets every bucket.
+games keep their speed, and a channel's table is re-posted at most once per ``REPOST_COOLDOWN``.
+What it is not: a replacement for Discord's own rate limits (discord.py handles those on our
+outgoing requests), and it stores nothing: a restart forgets every bucket and every cooldown.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ CLICK_BURST = 8
 TYPING_RATE = 5.0  # autocomplete requests per second: one per keystroke pause
 TYPING_BURST = 15
 MAX_USERS = 10_000  # buckets kept before the idle ones are dropped
+REPOST_COOLDOWN = 30.0  # seconds between two /rummy table re-posts in one channel
 
 
 class FloodGate:
@@ -64,3 +67,33 @@ class FloodGate:
         full = [u for u, (tokens, then) in self._buckets.items() if tokens + (now - then) * self.rate >= self.burst]
         for user_id in full:
             del self._buckets[user_id]
+
+
+class Cooldown:
+    """One use per key (a channel id) within ``seconds``; the ones asked sooner are told how long
+    to wait, and nothing is taken from them."""
+
+    def __init__(self, seconds: float = REPOST_COOLDOWN, *, clock: Callable[[], float] = time.monotonic,
+                 max_keys: int = MAX_USERS) -> None:
+        if seconds <= 0:
+            raise ValueError("a cooldown needs a positive number of seconds")
+        self.seconds = seconds
+        self.clock = clock
+        self.max_keys = max_keys
+        self._used: dict[int, float] = {}  # key -> when it was last used
+        self._sweep_at = max_keys
+
+    def take(self, key: int) -> float:
+        """Use ``key`` now and return 0.0, or, within the cooldown of its last use, return the
+        seconds still to wait (the cooldown is not restarted)."""
+        now = self.clock()
+        last = self._used.get(key)
+        if last is not None and now - last < self.seconds:
+            return self.seconds - (now - last)
+        self._used[key] = now
+        if len(self._used) > self._sweep_at:
+            # A key whose cooldown is over is the same as no key at all; sweep again only when
+            # the table has doubled (amortised), as ``FloodGate`` does.
+            self._used = {k: t for k, t in self._used.items() if now - t < self.seconds}
+            self._sweep_at = max(self.max_keys, 2 * len(self._used))
+        return 0.0

@@ -37,7 +37,7 @@ import discord
 from bot.engine import IllegalMove
 from bot.i18n import translate
 from bot.moves import refusal_text
-from bot.ratelimit import TYPING_BURST, TYPING_RATE, FloodGate
+from bot.ratelimit import REPOST_COOLDOWN, TYPING_BURST, TYPING_RATE, Cooldown, FloodGate
 from bot.service import Refusal, Stale
 from cogs.base import client_of, user_locale
 
@@ -73,6 +73,8 @@ class Guard:
         # Every command, click and modal; autocomplete (which cannot be answered in words) apart.
         self.clicks = FloodGate(*flood) if flood else None  # reliability.md R20
         self.typing = FloodGate(TYPING_RATE, TYPING_BURST) if flood else None
+        # Per channel, whatever the flood setting: a re-post costs a render and a public message.
+        self.reposts = Cooldown(REPOST_COOLDOWN)
         self._in_flight = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -80,6 +82,11 @@ class Guard:
     def typing_allowed(self, user_id: int) -> bool:
         """Whether an autocomplete request of this user is served (else it is offered nothing)."""
         return self.typing is None or self.typing.allow(user_id)
+
+    def repost_wait(self, channel_id: int) -> float:
+        """0.0 when the table of ``channel_id`` may be re-posted now (the cooldown starts), else the
+        seconds until it may (``/rummy table`` refuses, posting nothing)."""
+        return self.reposts.take(channel_id)
 
     async def run(self, interaction: discord.Interaction, work: Coroutine[Any, Any, None]) -> None:
         """Run ``work`` (a handler's coroutine, not started yet) for ``interaction`` under the guard."""

@@ -12,6 +12,7 @@ public table or turn messages (``bot.announcer``).
 
 from __future__ import annotations
 
+import math
 from typing import Any, cast
 
 import discord
@@ -39,7 +40,6 @@ from cogs.lobby import LOBBY_ID, LobbyButton, lobby_action, lobby_message
 from cogs.standings import history_message, scores_message, standings_info, stats_message
 from cogs.table import TABLE_ID, TableButton
 from cogs.ui import file_of
-from renderers import render_replay
 from renderers.standings import render_standings
 
 HISTORY_GAMES = 15  # games listed by /rummy history
@@ -194,6 +194,9 @@ class RummyCog(commands.Cog, name="RummyCog"):
         row = await channel_game(interaction)
         if row.status != GameStatus.PLAYING:
             raise Refusal("not_playing")
+        wait = self.bot.guard.repost_wait(row.channel_id)  # one re-post per channel per cooldown
+        if wait > 0:
+            raise Refusal("table_cooldown", seconds=max(1, math.ceil(wait)))
         await interaction.response.send_message(translate("table.reposting", user_locale(interaction)),
                                                 ephemeral=True)
         await self.bot.announcer.post_table(row.id, repost=True)
@@ -292,8 +295,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
         if deal < 1 or deal < game.first_deal:
             raise Refusal("no_replay")
         await interaction.response.defer(thinking=True)  # public: the replay is for the channel
-        image = await self.bot.announcer.render(render_replay, row.record, deal=deal, locale=row.locale,
-                                                names=row.names)
+        image = await self.bot.announcer.replay_picture(row, deal)  # drawn once per deal, then cached
         await interaction.followup.send(translate("replay.title", row.locale, deal=deal), file=file_of(image))
 
     # ------------------------------------------------------------------ what no handler takes

@@ -1,4 +1,5 @@
-"""``bot.ratelimit.FloodGate``: one user's flood is refused quickly, everybody else is untouched.
+"""``bot.ratelimit``: one user's flood is refused quickly, everybody else is untouched; a channel's
+table is re-posted at most once per cooldown.
 
 What a user would notice if these failed: a player selecting cards and pressing a button at a
 normal pace told to slow down, or one user clicking 50 times a second slowing everybody's games.
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.ratelimit import CLICK_BURST, CLICK_RATE, FloodGate
+from bot.ratelimit import CLICK_BURST, CLICK_RATE, Cooldown, FloodGate
 
 
 class Clock:
@@ -78,3 +79,32 @@ def test_a_gate_needs_a_rate_and_a_burst() -> None:
         FloodGate(0, 5)
     with pytest.raises(ValueError):
         FloodGate(1, 0)
+
+
+# ---------------------------------------------------------------------- the re-post cooldown
+def test_a_second_repost_in_a_channel_within_the_cooldown_waits_and_others_do_not() -> None:
+    clock = Clock()
+    cooldown = Cooldown(30, clock=clock)
+    assert cooldown.take(7) == 0.0  # the first re-post of channel 7 goes
+    clock.t += 10
+    assert cooldown.take(7) == pytest.approx(20)  # refused: 20 s still to wait
+    assert cooldown.take(8) == 0.0  # another channel is not concerned
+    clock.t += 5
+    assert cooldown.take(7) == pytest.approx(15)  # a refused ask does not restart the cooldown
+    clock.t += 15
+    assert cooldown.take(7) == 0.0  # 30 s after the first: allowed again, and the cooldown restarts
+    clock.t += 29.5
+    assert cooldown.take(7) == pytest.approx(0.5)
+
+
+def test_the_cooldown_forgets_channels_whose_time_is_over() -> None:
+    clock = Clock()
+    cooldown = Cooldown(30, clock=clock, max_keys=100)
+    for channel in range(100):
+        cooldown.take(channel)
+    clock.t += 31
+    for channel in range(100, 160):
+        assert cooldown.take(channel) == 0.0
+    assert len(cooldown._used) <= 100  # the 100 channels whose cooldown ended were dropped
+    assert cooldown.take(5) == 0.0 and cooldown.take(150) > 0
+

@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.engine import IllegalMove
-from bot.service import Refusal, Stale
+from bot.service import GameStatus, Refusal, Stale
 from cogs import admin, hand, lobby, rummy, table
 from cogs.guard import Guard, guarded
 
@@ -102,6 +102,31 @@ async def test_flooding_and_stopping_do_no_work() -> None:
     await guard.run(it, work())
     assert len(ran) == 2 and "restarting" in it.sent[0][0]
 
+
+
+async def test_a_second_table_repost_within_the_cooldown_is_refused_privately_and_posts_nothing() -> None:
+    """``/rummy table`` (issue 15, hole 5): one re-post per channel per ``REPOST_COOLDOWN``, even
+    with the flood limit off; the refusal says when to ask again."""
+    guard = Guard(None)
+    row = SimpleNamespace(id=5, guild_id=1, channel_id=10, status=GameStatus.PLAYING)
+
+    async def in_channel(channel_id: int) -> Any:
+        return row if channel_id == row.channel_id else None
+
+    cog = rummy.RummyCog(SimpleNamespace())  # type: ignore[arg-type]
+    handler = rummy.RummyCog.table.callback.__wrapped__  # type: ignore[attr-defined]  # the guard runs it here
+    reposted: list[int] = []
+    for user in (1, 2):
+        it = interaction(guard, user=user)
+        it.client.service = SimpleNamespace(in_channel=in_channel)
+        it.guild_id, it.channel_id = row.guild_id, row.channel_id
+        cog.bot = it.client
+        await guard.run(it, handler(cog, it))
+        reposted += it.reposted
+    assert it.sent == [("The table was posted again moments ago: you can ask again in 30 s. Nothing was posted.",
+                        True)]
+    assert reposted == [5]  # the first re-post only
+    assert guard.repost_wait(11) == 0.0  # another channel has a cooldown of its own
 
 async def test_a_graceful_stop_waits_for_the_handlers_in_flight() -> None:
     guard = Guard(None)
