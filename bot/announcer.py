@@ -69,10 +69,11 @@ class Announcer:
         """A picture a player waits for, off the event loop in a render slot (``bot.renders``)."""
         return await self.renders.render(fn, *args, **kwargs)
 
-    async def replay_picture(self, row: GameRow, deal: int) -> Rendered:
-        """The replay of a finished deal of ``row``: drawn once, in the replay slot, then cached."""
-        return await self.renders.replay(row.id, deal, render_replay, row.record, deal=deal, locale=row.locale,
-                                         names=row.names)
+    async def replay_picture(self, row: GameRow, deal: int, stamp: int) -> Rendered:
+        """The replay of a finished deal of ``row``: drawn once, in the replay slot, then cached
+        (``stamp``: the game's version while the deal is its last one, else 0; ``bot.renders``)."""
+        return await self.renders.replay((row.id, deal, stamp), render_replay, row.record, deal=deal,
+                                         locale=row.locale, names=row.names)
 
     # ------------------------------------------------------------------ committed changes
     async def announce(self, change: Change) -> None:

@@ -6,7 +6,10 @@ the pictures players wait for (hands, tables, deal ends, lobbies, standings). ``
 expensive replay animation (seconds of CPU, megabytes) under slots of its own (``REPLAY_SLOTS``):
 at most one replay is drawn at a time, and a hand or a table never queues behind one. A drawn
 replay is kept in ``ReplayCache``, a least-recently-used cache bounded by bytes and keyed by
-(game id, deal number): a finished deal never changes, so asking for it again draws nothing.
+(game id, deal number, stamp): a finished deal never changes, so asking for it again draws nothing.
+The stamp is the one exception's: while a finished deal is still the game's last one, a
+resignation between deals is added to its record (one more frame), so the caller stamps it with
+the game's version until the next deal begins, and with 0 from then on (``cogs.rummy``).
 What it is not: no drawing (``renderers``), no Discord, no decision about which deal to replay
 (``cogs.rummy``).
 """
@@ -29,7 +32,7 @@ RENDER_SLOTS = 2  # renders at once (the machine's cores); more would only queue
 REPLAY_SLOTS = 1  # replays drawn at once, beside the render slots, never in them
 REPLAY_CACHE_BYTES = 32 * 1024 * 1024  # a replay is up to about 6 MB: the last few deals asked for
 
-ReplayKey = tuple[int, int]  # (game id, deal number)
+ReplayKey = tuple[int, int, int]  # (game id, deal number, stamp: see above)
 
 
 class ReplayCache:
@@ -82,11 +85,10 @@ class Renders:
         async with self._slots:
             return await asyncio.to_thread(fn, *args, **kwargs)
 
-    async def replay(self, game_id: int, deal: int, fn: Callable[..., Rendered], /, *args: Any,
-                     **kwargs: Any) -> Rendered:
+    async def replay(self, key: ReplayKey, fn: Callable[..., Rendered], /, *args: Any, **kwargs: Any) -> Rendered:
         """The replay of a finished deal: from the cache, else drawn by ``fn(*args, **kwargs)`` in
         the replay slot (not a render slot) and kept."""
-        key = (game_id, deal)
+        game_id, deal, _ = key
         image = self.replays.get(key)
         if image is None:
             async with self._replay_slots:

@@ -295,7 +295,9 @@ class RummyCog(commands.Cog, name="RummyCog"):
         if deal < 1 or deal < game.first_deal:
             raise Refusal("no_replay")
         await interaction.response.defer(thinking=True)  # public: the replay is for the channel
-        image = await self.bot.announcer.replay_picture(row, deal)  # drawn once per deal, then cached
+        # Drawn once, then cached; while the deal is the last one, a resignation can still add to it.
+        stamp = row.version if game.hand_over else 0
+        image = await self.bot.announcer.replay_picture(row, deal, stamp)
         await interaction.followup.send(translate("replay.title", row.locale, deal=deal), file=file_of(image))
 
     # ------------------------------------------------------------------ what no handler takes
