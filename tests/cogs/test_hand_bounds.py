@@ -9,12 +9,27 @@ melds no message offered.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
+from types import SimpleNamespace
+from typing import Any
 
+import discord
 import pytest
 
 from bot.engine import new_game
 from bot.service import Refusal
-from cogs.hand import PAGE, HandState, check_offered, hand_message, picked_mask
+from cogs.guard import Guard
+from cogs.hand import (
+    PAGE,
+    TABLE_TEXT_MAX,
+    HandState,
+    check_offered,
+    hand_button,
+    hand_message,
+    hand_select,
+    picked_mask,
+    rearrange,
+)
 from tests.cogs.test_hand_message import row_for
 
 HUGE = ["2000000000", "1999999999", "2147483647"]
@@ -91,3 +106,70 @@ def test_a_mask_or_meld_number_no_message_offered_is_refused() -> None:
         with pytest.raises(Refusal) as info:
             check_offered(state, 11, verb, arg, melds)
         assert info.value.code == "not_offered"
+
+
+REFUSED = "That choice was not offered on this message: nothing was done."
+
+
+def fake_interaction(service: Any) -> tuple[discord.Interaction, list[tuple[str, bool]]]:
+    """An interaction the guard takes, answered into ``sent``; ``service`` is the client's."""
+    sent: list[tuple[str, bool]] = []
+
+    async def defer(**_: Any) -> None:
+        response.done = True
+
+    async def send(text: str, *, ephemeral: bool = False, **_: Any) -> None:
+        sent.append((text, ephemeral))
+
+    response = SimpleNamespace(done=False, defer=defer)
+    response.is_done = lambda: response.done
+    client = SimpleNamespace(stopping=False, guard=Guard(None), service=service)
+
+    class FakeInteraction(discord.Interaction):  # what the guard looks for; only what the handlers read
+        client = response = followup = user = locale = id = extras = guild_id = None  # type: ignore[assignment]
+
+        def __init__(self) -> None:
+            self.__dict__.update(client=client, user=SimpleNamespace(id=1000), locale=discord.Locale("en-US"),
+                                 id=99, extras={}, response=response, followup=SimpleNamespace(send=send),
+                                 guild_id=1)
+
+    return FakeInteraction(), sent
+
+
+def service_for(game: Any, row: Any, asked: list[str]) -> Any:
+    async def get(game_id: int) -> Any:
+        asked.append("get")
+        return row
+
+    async def play(*_: Any, **__: Any) -> None:
+        asked.append("play")
+        raise AssertionError("a refused value must not be played")
+
+    return SimpleNamespace(get=get, engine=lambda _: game, play=play)
+
+
+async def test_the_hand_handlers_refuse_values_no_message_offered_and_play_nothing() -> None:
+    game = new_game("gin", ["p1", "p2"], seed=2)
+    row = replace(row_for(game, "gin"), version=7)
+    asked: list[str] = []
+    service = service_for(game, row, asked)
+    it, sent = fake_interaction(service)
+    await hand_select(it, 0, HUGE, HandState(1, 7))
+    it2, sent2 = fake_interaction(service)
+    await hand_button(it2, "layoff", 99, HandState(1, 7, 1, 0))
+    it3, sent3 = fake_interaction(service)
+    await hand_button(it3, "discard", None, HandState(1, 7, 1 << 40, 0))
+    assert sent == sent2 == sent3 == [(REFUSED, True)]
+    assert "play" not in asked
+
+
+async def test_a_rearrangement_longer_than_the_modal_offered_is_refused_without_asking_the_service() -> None:
+    asked: list[int] = []
+
+    async def get(game_id: int) -> None:
+        asked.append(game_id)
+
+    it, sent = fake_interaction(SimpleNamespace(get=get))
+    await rearrange(it, 1, 7, "x" * (TABLE_TEXT_MAX + 1))
+    assert asked == []
+    assert sent == [(REFUSED, True)]
