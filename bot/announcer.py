@@ -54,6 +54,13 @@ TABLED = (GameStatus.PLAYING, GameStatus.FINISHED)  # the statuses that have a t
 DEAL_ENDING = (ChangeKind.MOVE, ChangeKind.TIMEOUT, ChangeKind.WINDOW, ChangeKind.RESIGN, ChangeKind.BOT)
 
 
+def has_deal_result(game: Game) -> bool:
+    """Whether the deal that ended has a result to show. A game ended by resignations (a player's,
+    three timeouts', a manager's kick) before its deal was scored has none: its end is the final
+    message alone, and the table shows the position as it stands."""
+    return game.public_view().result is not None
+
+
 class Announcer:
     """Posts and edits a client's public game messages."""
 
@@ -118,8 +125,11 @@ class Announcer:
             self.request_table(row)
         if change.kind == ChangeKind.TIMEOUT:
             await self._timed_out(row, change)
-        if change.deal_over and change.kind in DEAL_ENDING:
-            await self._post_deal_end(row, game)
+        if change.deal_over and change.kind in DEAL_ENDING and has_deal_result(game):
+            try:
+                await self._post_deal_end(row, game)
+            except Exception:  # the game's end below is posted all the same (issue 15, hole 7)
+                log.exception("posting the end of a deal of game %s failed", row.id)
         if change.game_over:
             await self._delete_turn_message(row)
             content, view = final_message(row, game, await self.service.results(row.id), loc)

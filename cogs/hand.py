@@ -36,6 +36,7 @@ HAND_VERBS = ("draw", "take", "pass", "meld", "layoff", "swap", "discard", "knoc
               "done", "auto", "table")
 NEEDS_ONE = ("discard", "knock", "claim")
 NEEDS_TARGET = ("layoff", "swap")
+TABLE_TEXT_MAX = 4000  # the rearrange modal's text input offers at most this many characters
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,36 @@ _STATE = r"(?P<game>[0-9]{1,12}):(?P<version>[0-9]{1,9}):(?P<mask>[0-9a-f]{1,16}
 HAND_BUTTON_ID = re.compile(r"rummy:h:(?P<verb>[a-z]{2,8})(?P<arg>[0-9]{0,3}):" + _STATE)
 HAND_SELECT_ID = re.compile(r"rummy:s(?P<page>[0-9]):" + _STATE)
 MODAL_ID = re.compile(r"rummy:m:(?P<game>[0-9]{1,12}):(?P<version>[0-9]{1,9})")
+
+
+def picked_mask(values: list[str], page: int, hand_size: int) -> int:
+    """The cards picked in page ``page`` of the hand select, as a mask over the whole hand. Every
+    value must be one the select offered: the index of a card of that page (issue 15, hole 4: a
+    forged value used as a bit position unchecked took seconds and hundreds of MB)."""
+    first, end = page * PAGE, min(hand_size, (page + 1) * PAGE)
+    if not 0 <= page < HAND_PAGES or len(values) > max(0, end - first):
+        raise Refusal("not_offered")
+    picked = 0
+    for v in values:
+        # ASCII digits, at most two, before int(): "²".isdigit() is true and int() of it fails.
+        if not (isinstance(v, str) and 0 < len(v) <= 2 and v.isascii() and v.isdigit()):
+            raise Refusal("not_offered")
+        i = int(v)
+        if not first <= i < end or v != str(i):  # "01" was not offered either
+            raise Refusal("not_offered")
+        picked |= 1 << i
+    return picked
+
+
+def check_offered(state: HandState, hand_size: int, verb: str | None = None, arg: int | None = None,
+                  melds: int = 0) -> None:
+    """What a hand message's custom_id carries, bounded by what that message could offer: a
+    selection of the hand's own cards, and a meld number (only on layoff/swap) of a meld on the
+    table. ``Refusal("not_offered")`` otherwise; nothing is done."""
+    if state.mask >> hand_size or not 0 <= state.sort < len(SORT_NAMES):
+        raise Refusal("not_offered")
+    if arg is not None and (verb not in NEEDS_TARGET or not 1 <= arg <= melds):
+        raise Refusal("not_offered")
 
 
 def _state(match: re.Match[str]) -> HandState:
@@ -112,7 +143,7 @@ class RearrangeModal(discord.ui.Modal):
         self.game_id, self.version = game_id, version
         self.table: discord.ui.TextInput[Any] = discord.ui.TextInput(
             label=t("ui.rearrange.label", locale)[:45], style=discord.TextStyle.paragraph,
-            default=text[:4000] or None, max_length=4000, required=True, custom_id="table",
+            default=text[:TABLE_TEXT_MAX] or None, max_length=TABLE_TEXT_MAX, required=True, custom_id="table",
         )
         self.add_item(self.table)
 
@@ -236,10 +267,12 @@ async def hand_select(interaction: discord.Interaction, page: int, values: list[
         raise Refusal("no_game")
     if row.version != state.version:
         raise Refusal("hand_changed")
-    picked = 0
-    for v in values:
-        if v.isdigit():
-            picked |= 1 << int(v)
+    seat = row.seat_of(interaction.user.id)
+    if seat is None:
+        raise Refusal("not_seated")
+    hand_size = len(client_of(interaction).service.engine(row).hand(seat.seat))
+    check_offered(state, hand_size)
+    picked = picked_mask(values, page, hand_size)
     page_bits = ((1 << PAGE) - 1) << (page * PAGE)
     mask = (state.mask & ~page_bits) | (picked & page_bits)
     await send_hand(interaction, row, state=HandState(row.id, row.version, mask, state.sort), edit=True)
@@ -269,6 +302,7 @@ async def hand_button(interaction: discord.Interaction, verb: str, arg: int | No
         sort = (state.sort + 1) % len(SORT_NAMES) if verb == "sort" else state.sort
         mask = 0
         if verb == "sort" and row.version == state.version:  # keep the same cards selected
+            check_offered(state, len(game.hand(seat.seat)))
             mask = mask_of(hand_order(game, seat.seat, sort), selected_cards(game, seat.seat, state))
         await send_hand(interaction, row, state=HandState(row.id, row.version, mask, sort), edit=True)
         return
@@ -277,6 +311,7 @@ async def hand_button(interaction: discord.Interaction, verb: str, arg: int | No
         await send_hand(interaction, row, edit=True)
         return
     game = service.engine(row)
+    check_offered(state, len(game.hand(seat.seat)), verb, arg, len(game.table))
     cards = selected_cards(game, seat.seat, state)
     move = await move_from_hand(interaction, game, seat.seat, verb, arg, cards, state)
     if move is None:
@@ -319,6 +354,8 @@ async def move_from_hand(interaction: discord.Interaction, game: Game, seat: str
 async def rearrange(interaction: discord.Interaction, game_id: int, version: int, text: str) -> None:
     """A rearrange modal submitted (live or across a restart): the whole table as one ``table`` move."""
     await interaction.response.defer(ephemeral=True, thinking=True)
+    if len(text) > TABLE_TEXT_MAX:  # more than the modal offered: a forged submission
+        raise Refusal("not_offered")
     client = client_of(interaction)
     row = await client.service.get(game_id)
     if row is None:
