@@ -188,7 +188,23 @@ class Table:
 def scan_for_leaks(fake: FakeDiscord, users: list[Any]) -> None:
     """No hand, nor anything derived from one, outside its owner's ephemeral messages: public
     messages carry no card list, no select menu, no card-bearing custom_id, only table/deal/replay
-    pictures; every message that shows a hand is ephemeral and visible to one user only."""
+    pictures; every message that shows a hand is ephemeral and visible to one user only.
+
+    Pictures too (reliability.md R12): no public message, deleted ones and every earlier state of
+    an edited one included, ever carried a hand picture, whether by its name (``hand.*``, what
+    ``renderers.render_hand`` names it) or by its bytes (the same picture sent under another name)."""
+    hands = {a.data for m in fake.messages if m.ephemeral for a in m.attachments if a.filename.startswith("hand.")}
+    for m in fake.messages:
+        if not m.public:
+            continue
+        names = [a.filename for a in m.attachments] + [n for e in m.edits for n in e.before.get("attachments", [])]
+        for name in names:
+            assert name.split(".")[0] != "hand", f"a hand picture in public message {m.id}: {m.content!r}"
+            assert PUBLIC_FILES.match(name), f"unexpected public file {name} in message {m.id}"
+        for a in m.attachments:
+            assert a.data not in hands, f"a hand picture as {a.filename} in public message {m.id}"
+        for text in [m.content] + [e.before.get("content") or "" for e in m.edits]:
+            assert not CARD_LIST.search(text or ""), f"card list in a public message: {text!r}"
     for m in fake.public_messages():
         texts = [m.content] + [c.get("label", "") or "" for c in components(m)]
         for text in texts:
@@ -202,5 +218,6 @@ def scan_for_leaks(fake: FakeDiscord, users: list[Any]) -> None:
     for user in users:
         for m in fake.ephemeral_messages(user):
             assert m.visible_to == user.id
-    for m in fake.public_messages():
-        assert "hand" not in {a.filename.split(".")[0] for a in m.attachments}
+    for m in fake.messages:
+        if any(a.filename.startswith("hand.") for a in m.attachments):
+            assert m.ephemeral and m.visible_to is not None, f"a hand picture seen by more than one: {m.id}"
