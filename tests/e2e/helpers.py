@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.engine import load_game
+from bot.engine import Phase, load_game
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.process import BotProcess
 
@@ -176,6 +176,10 @@ class Table:
         await (await self.fake.click(self.users[0], message, cid)).settled(timeout=15)
         await self.wait_until(lambda: self.row()["version"] > version)
 
+    def check_action_log(self) -> None:
+        """reliability.md R10 for every game in the database (see ``replay_action_log``)."""
+        replay_action_log(self.query)
+
     async def wait_until(self, predicate: Any, timeout: float = 15.0) -> None:
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
@@ -183,6 +187,67 @@ class Table:
             if loop.time() > end:
                 raise TimeoutError("condition not reached")
             await asyncio.sleep(0.05)
+
+
+MAX_TIMEOUTS = 3  # bot.service.clock: three timeouts in a row and the seat resigns (not imported: the bot's code)
+NO_ENGINE_CHANGE = {"new", "join", "leave", "cancel", "expire", "abandon", "resume"}
+
+
+def replay_action_log(query: Any) -> None:
+    """reliability.md R10: the stored action log, replayed from scratch, is the stored game record.
+
+    For every game (``query`` reads the database: ``Table.query``): one action per version, in
+    order (the lobby's opening is version 1, and every later change bumped the version once and
+    logged once); the record reads back to itself; and its first position (the header alone: the
+    seed, seats and options as dealt at the start) with the logged actions applied the way the
+    service applied them (a player's or computer's move, a resignation, a deal, a closed window, a
+    timeout and the resignation that a third timeout in a row brings) gives that same record."""
+    for game in query("SELECT id, version, status, record FROM games ORDER BY id"):
+        actions = query("SELECT version, user_id, kind, move FROM actions WHERE game_id = ? ORDER BY id", (game["id"],))
+        assert [a["version"] for a in actions] == list(range(1, game["version"] + 1)), (game["id"], game["version"])
+        assert actions[0]["kind"] == "new"
+        record = game["record"]
+        if not record:
+            assert "start" not in [a["kind"] for a in actions], game["id"]
+            continue
+        stored = load_game(record)
+        assert stored.record() == record, game["id"]
+        seats = {r["user_id"]: r["seat"] for r in query("SELECT user_id, seat FROM seats WHERE game_id = ?",
+                                                         (game["id"],))}
+        replayed = load_game("\n".join(stored.header) + "\n")
+        started = False
+        timeouts: dict[str, int] = {}
+        for a in actions:
+            kind, move = a["kind"], a["move"]
+            if kind in NO_ENGINE_CHANGE or (kind == "bot" and not started):
+                continue
+            if kind == "start":
+                assert not started and replayed.log == [], game["id"]
+                started = True
+            elif kind in ("move", "resign", "bot"):
+                seat = seats[a["user_id"]]
+                replayed.play(seat, move)
+                if kind != "bot":
+                    timeouts[seat] = 0
+            elif kind == "deal":
+                replayed.next_deal()
+            elif kind == "window":
+                for seat in list(replayed.actors):
+                    if replayed.phase != Phase.WINDOW:
+                        break
+                    if seat in replayed.actors and "pass" in replayed.legal_moves(seat):
+                        replayed.play(seat, "pass")
+            elif kind == "timeout":
+                seat = replayed.current_seat
+                assert seat is not None, (game["id"], a["version"])
+                replayed.timeout(seat)
+                timeouts[seat] = timeouts.get(seat, 0) + 1
+                if timeouts[seat] >= MAX_TIMEOUTS and seat not in replayed.resigned:
+                    replayed.play(seat, "resign")
+            else:
+                raise AssertionError(f"game {game['id']}: an action of unknown kind {kind!r}")
+        assert started, game["id"]
+        assert replayed.record() == record, (game["id"], replayed.record(), record)
 
 
 def scan_for_leaks(fake: FakeDiscord, users: list[Any]) -> None:

@@ -88,6 +88,7 @@ async def test_every_way_to_see_a_hand_is_private_and_shows_the_callers_own(tabl
     choices = await table.suggestions(mover)
     rec = await table.play(mover, choices[0]["value"])
     assert_own_hand(table, rec, mover)
+    table.check_action_log()
     scan_for_leaks(table.fake, [ana, bea, stranger])
     assert "Traceback" not in table.bot.log_text()
     assert table.fake.violations == []

@@ -78,6 +78,7 @@ async def test_every_admin_command_refuses_a_member_without_manage_server(table:
     # The same commands do work for a manager (the refusals above were about the permission).
     rec = await (await table.fake.slash(mod, "rummy-admin audit", {})).settled(timeout=15)
     assert f"voided game {finished}" in answers(rec)[-1].content
+    table.check_action_log()
     scan_for_leaks(table.fake, [ana, bea, mod])
     assert table.fake.violations == []
 

@@ -81,5 +81,6 @@ async def test_strangers_pressing_a_games_buttons_change_nothing(table: Table) -
     final = await table.fake.wait_for_message(lambda m: rematch in custom_ids(m), timeout=20)
     await press(table, eve, final, rematch)
     assert table.query("SELECT COUNT(*) FROM games")[0][0] == 1
+    table.check_action_log()
     scan_for_leaks(table.fake, [ana, bea, eve])
     assert table.fake.violations == []
