@@ -219,35 +219,47 @@ def replay_action_log(query: Any) -> None:
         timeouts: dict[str, int] = {}
         for a in actions:
             kind, move = a["kind"], a["move"]
-            if kind in NO_ENGINE_CHANGE or (kind == "bot" and not started):
-                continue
-            if kind == "start":
-                assert not started and replayed.log == [], game["id"]
-                started = True
-            elif kind in ("move", "resign", "bot"):
-                seat = seats[a["user_id"]]
-                replayed.play(seat, move)
-                if kind != "bot":
-                    timeouts[seat] = 0
-            elif kind == "deal":
-                replayed.next_deal()
-            elif kind == "window":
-                for seat in list(replayed.actors):
-                    if replayed.phase != Phase.WINDOW:
-                        break
-                    if seat in replayed.actors and "pass" in replayed.legal_moves(seat):
-                        replayed.play(seat, "pass")
-            elif kind == "timeout":
-                seat = replayed.current_seat
-                assert seat is not None, (game["id"], a["version"])
-                replayed.timeout(seat)
-                timeouts[seat] = timeouts.get(seat, 0) + 1
-                if timeouts[seat] >= MAX_TIMEOUTS and seat not in replayed.resigned:
-                    replayed.play(seat, "resign")
-            else:
-                raise AssertionError(f"game {game['id']}: an action of unknown kind {kind!r}")
+            try:
+                started = _replay(replayed, a, seats, timeouts, started)
+            except Exception as exc:  # the log does not replay: say where
+                raise AssertionError(f"game {game['id']}, version {a['version']}: {kind} {move!r}: {exc!r}") from exc
         assert started, game["id"]
         assert replayed.record() == record, (game["id"], replayed.record(), record)
+
+
+def _replay(game: Any, action: Any, seats: dict[int, str], timeouts: dict[str, int], started: bool) -> bool:
+    """Apply one logged action to ``game`` as the service did (``replay_action_log``); whether the
+    game has started after it."""
+    kind, move = action["kind"], action["move"]
+    if kind in NO_ENGINE_CHANGE or (kind == "bot" and not started):
+        return started
+    if kind == "start":
+        assert not started and game.log == [], "started twice, or moves before the start"
+        return True
+    assert started, "a change to the game before its start"
+    if kind in ("move", "resign", "bot"):
+        seat = seats[action["user_id"]]
+        game.play(seat, move)
+        if kind != "bot":
+            timeouts[seat] = 0  # a player's own move resets their timeouts in a row
+    elif kind == "deal":
+        game.next_deal()
+    elif kind == "window":
+        for seat in list(game.actors):
+            if game.phase != Phase.WINDOW:
+                break
+            if seat in game.actors and "pass" in game.legal_moves(seat):
+                game.play(seat, "pass")
+    elif kind == "timeout":
+        seat = game.current_seat
+        assert seat is not None, "a timeout with nobody to move"
+        game.timeout(seat)
+        timeouts[seat] = timeouts.get(seat, 0) + 1
+        if timeouts[seat] >= MAX_TIMEOUTS and seat not in game.resigned:
+            game.play(seat, "resign")
+    else:
+        raise AssertionError(f"an action of unknown kind {kind!r}")
+    return True
 
 
 def scan_for_leaks(fake: FakeDiscord, users: list[Any]) -> None:
