@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.engine import load_game
+from bot.engine import Phase, load_game
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.process import BotProcess
 
@@ -176,6 +176,10 @@ class Table:
         await (await self.fake.click(self.users[0], message, cid)).settled(timeout=15)
         await self.wait_until(lambda: self.row()["version"] > version)
 
+    def check_action_log(self) -> None:
+        """reliability.md R10 for every game in the database (see ``replay_action_log``)."""
+        replay_action_log(self.query)
+
     async def wait_until(self, predicate: Any, timeout: float = 15.0) -> None:
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
@@ -185,10 +189,99 @@ class Table:
             await asyncio.sleep(0.05)
 
 
+MAX_TIMEOUTS = 3  # bot.service.clock: three timeouts in a row and the seat resigns (not imported: the bot's code)
+NO_ENGINE_CHANGE = {"new", "join", "leave", "cancel", "expire", "abandon", "resume"}
+
+
+def replay_action_log(query: Any) -> None:
+    """reliability.md R10: the stored action log, replayed from scratch, is the stored game record.
+
+    For every game (``query`` reads the database: ``Table.query``): one action per version, in
+    order (the lobby's opening is version 1, and every later change bumped the version once and
+    logged once); the record reads back to itself; and its first position (the header alone: the
+    seed, seats and options as dealt at the start) with the logged actions applied the way the
+    service applied them (a player's or computer's move, a resignation, a deal, a closed window, a
+    timeout and the resignation that a third timeout in a row brings) gives that same record."""
+    for game in query("SELECT id, version, status, record FROM games ORDER BY id"):
+        actions = query("SELECT version, user_id, kind, move FROM actions WHERE game_id = ? ORDER BY id", (game["id"],))
+        assert [a["version"] for a in actions] == list(range(1, game["version"] + 1)), (game["id"], game["version"])
+        assert actions[0]["kind"] == "new"
+        record = game["record"]
+        if not record:
+            assert "start" not in [a["kind"] for a in actions], game["id"]
+            continue
+        stored = load_game(record)
+        assert stored.record() == record, game["id"]
+        seats = {r["user_id"]: r["seat"] for r in query("SELECT user_id, seat FROM seats WHERE game_id = ?",
+                                                         (game["id"],))}
+        replayed = load_game("\n".join(stored.header) + "\n")
+        started = False
+        timeouts: dict[str, int] = {}
+        for a in actions:
+            kind, move = a["kind"], a["move"]
+            try:
+                started = _replay(replayed, a, seats, timeouts, started)
+            except Exception as exc:  # the log does not replay: say where
+                raise AssertionError(f"game {game['id']}, version {a['version']}: {kind} {move!r}: {exc!r}") from exc
+        assert started, game["id"]
+        assert replayed.record() == record, (game["id"], replayed.record(), record)
+
+
+def _replay(game: Any, action: Any, seats: dict[int, str], timeouts: dict[str, int], started: bool) -> bool:
+    """Apply one logged action to ``game`` as the service did (``replay_action_log``); whether the
+    game has started after it."""
+    kind, move = action["kind"], action["move"]
+    if kind in NO_ENGINE_CHANGE or (kind == "bot" and not started):
+        return started
+    if kind == "start":
+        assert not started and game.log == [], "started twice, or moves before the start"
+        return True
+    assert started, "a change to the game before its start"
+    if kind in ("move", "resign", "bot"):
+        seat = seats[action["user_id"]]
+        game.play(seat, move)
+        if kind != "bot":
+            timeouts[seat] = 0  # a player's own move resets their timeouts in a row
+    elif kind == "deal":
+        game.next_deal()
+    elif kind == "window":
+        for seat in list(game.actors):
+            if game.phase != Phase.WINDOW:
+                break
+            if seat in game.actors and "pass" in game.legal_moves(seat):
+                game.play(seat, "pass")
+    elif kind == "timeout":
+        seat = game.current_seat
+        assert seat is not None, "a timeout with nobody to move"
+        game.timeout(seat)
+        timeouts[seat] = timeouts.get(seat, 0) + 1
+        if timeouts[seat] >= MAX_TIMEOUTS and seat not in game.resigned:
+            game.play(seat, "resign")
+    else:
+        raise AssertionError(f"an action of unknown kind {kind!r}")
+    return True
+
+
 def scan_for_leaks(fake: FakeDiscord, users: list[Any]) -> None:
     """No hand, nor anything derived from one, outside its owner's ephemeral messages: public
     messages carry no card list, no select menu, no card-bearing custom_id, only table/deal/replay
-    pictures; every message that shows a hand is ephemeral and visible to one user only."""
+    pictures; every message that shows a hand is ephemeral and visible to one user only.
+
+    Pictures too (reliability.md R12): no public message, deleted ones and every earlier state of
+    an edited one included, ever carried a hand picture, whether by its name (``hand.*``, what
+    ``renderers.render_hand`` names it) or by its bytes (the same picture sent under another name)."""
+    hands = {a.data for m in fake.messages if m.ephemeral for a in m.attachments if a.filename.startswith("hand.")}
+    for m in fake.messages:
+        if not m.public:
+            continue
+        names = [a.filename for a in m.attachments] + [n for e in m.edits for n in e.before.get("attachments", [])]
+        for name in names:
+            assert name.split(".")[0] != "hand", f"a hand picture in public message {m.id}: {m.content!r}"
+            assert PUBLIC_FILES.match(name), f"unexpected public file {name} in message {m.id}"
+        for a in m.attachments:
+            assert a.data not in hands, f"a hand picture as {a.filename} in public message {m.id}"
+        for text in [m.content] + [e.before.get("content") or "" for e in m.edits]:
+            assert not CARD_LIST.search(text or ""), f"card list in a public message: {text!r}"
     for m in fake.public_messages():
         texts = [m.content] + [c.get("label", "") or "" for c in components(m)]
         for text in texts:
@@ -202,5 +295,6 @@ def scan_for_leaks(fake: FakeDiscord, users: list[Any]) -> None:
     for user in users:
         for m in fake.ephemeral_messages(user):
             assert m.visible_to == user.id
-    for m in fake.public_messages():
-        assert "hand" not in {a.filename.split(".")[0] for a in m.attachments}
+    for m in fake.messages:
+        if any(a.filename.startswith("hand.") for a in m.attachments):
+            assert m.ephemeral and m.visible_to is not None, f"a hand picture seen by more than one: {m.id}"

@@ -50,6 +50,7 @@ async def test_two_player_gin_game_to_the_end(table: Table) -> None:
     seated = table.query("SELECT user_id FROM seats WHERE game_id = ?", (new_id,))
     assert sorted(r[0] for r in seated) == sorted(u.id for u in table.users)
     assert table.query("SELECT options FROM games WHERE id = ?", (new_id,))[0][0] == "target=1"
+    table.check_action_log()
     scan_for_leaks(table.fake, table.users)
     assert table.fake.violations == []
 
@@ -86,6 +87,7 @@ async def test_four_player_basic_game_with_buttons_to_the_end(table: Table) -> N
     assert len(results) == 4
     winner = next(r for r in results if r["place"] == 1)
     assert next(u.name for u in table.users if u.id == winner["user_id"]) in final.content
+    table.check_action_log()
     scan_for_leaks(table.fake, table.users)
     assert table.fake.violations == []
 
@@ -130,6 +132,7 @@ async def test_sigkill_mid_game_resumes_and_old_buttons_still_answer(table: Tabl
     texts = " ".join(m.content for m in answers(rec))
     assert "desactualizada" in texts or "out of date" in texts
     await table.wait_until(lambda: len([m for m in table.fake.public_messages() if table.is_table(m)]) > tables_before)
+    table.check_action_log()
     scan_for_leaks(table.fake, table.users)
     assert table.fake.violations == []
 
@@ -194,6 +197,7 @@ async def test_double_click_applies_once_and_strangers_change_nothing(table: Tab
     seat = table.query("SELECT resigned FROM seats WHERE game_id = ? AND user_id = ?", (table.game_id, other.id))
     assert seat[0]["resigned"] == 1 and table.row()["status"] == "playing"
     assert table.seat_of(other) not in table.game().actors
+    table.check_action_log()
     assert table.fake.violations == []
 
 
@@ -419,6 +423,7 @@ async def test_standings_a_new_season_and_a_managers_powers(table: Table) -> Non
     rec = await (await table.fake.slash(mod, "rummy-admin audit", {})).settled(timeout=15)
     log = answers(rec)[-1].content
     assert f"restored game {table.game_id}" in log and f"voided game {table.game_id}: @" in log
+    table.check_action_log()
     scan_for_leaks(table.fake, [ana, bea, mod])
     assert table.fake.violations == []
 
@@ -505,6 +510,7 @@ async def test_playing_against_a_computer_player_to_the_end(fake: FakeDiscord, t
         rec = await (await fake.slash(ana, "rummy scores", {})).settled(timeout=15)
         assert "partidas: 0" in answers(rec)[-1].content  # games with a computer player are not rated
         assert not any("<@-" in m.content for m in fake.messages)  # a bot is never mentioned
+        table.check_action_log()
         scan_for_leaks(fake, [ana])
         assert fake.violations == []
     finally:
@@ -532,4 +538,5 @@ async def test_a_fifteen_second_turn_timer_reminds_then_plays_for_the_silent_pla
     assert kinds[-1] == "timeout"
     seat = table.query("SELECT timeouts FROM seats WHERE game_id = ? AND user_id = ?", (table.game_id, silent.id))
     assert seat[0][0] == 1
+    table.check_action_log()
     assert table.fake.violations == []

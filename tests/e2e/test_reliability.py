@@ -148,6 +148,7 @@ async def test_discord_errors_never_lose_or_double_a_move(table: Table) -> None:
     assert table.row()["version"] == after + 3
     moves = table.query("SELECT COUNT(*) FROM actions WHERE kind = 'move'")[0][0]
     assert moves == 5  # every accepted move logged once, none twice
+    table.check_action_log()
     assert table.fake.violations == []
 
 
@@ -290,5 +291,6 @@ async def test_a_graceful_stop_finishes_the_move_in_flight_and_refuses_new_click
                                       and ("reinici" in m.content or "restarted" in m.content), timeout=20)
     assert table.row()["turn_deadline"] >= restarted + 5 * 60 > deadline
     assert table.row()["version"] == version + 2  # the move, then the recovery (issue 14: it bumps the version)
+    table.check_action_log()
     scan_for_leaks(table.fake, table.users)
     assert table.fake.violations == []
