@@ -96,6 +96,9 @@ class Announcer:
         loc = row.locale
         if change.kind in SEATING:
             return
+        if change.kind == ChangeKind.QUARANTINE:  # the record would not load: said once, in its channel
+            await self._channel(row.channel_id).send(translate("game.quarantined", loc, game=row.id))
+            return
         if change.kind == ChangeKind.RESUME:
             # After a restart: the table is posted afresh with a note. The old one stays: its
             # buttons still answer (My hand always; a turn button there says it is out of date).

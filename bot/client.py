@@ -118,7 +118,10 @@ class RummyBot(commands.AutoShardedBot):
         await self.sync_commands()
         # Recovery comes before the clock serves any deadline: a turn whose timer ran out while
         # the bot was down is given back whole, not timed out at the first tick.
-        resumed = await self._resume_games()
+        # Every record in play is loaded first (reliability R23): one that no longer loads is
+        # quarantined and said once, instead of failing at every tick.
+        quarantined = await self.service.check_records()
+        resumed = quarantined + await self._resume_games()
         self._clock_task = asyncio.create_task(self._clock(), name="rummy-clock")
         asyncio.create_task(self._announce_resumed(resumed), name="rummy-restart")  # noqa: RUF006
         # Rendering is ~1 s of warm-up: do it in a thread so the first table is as fast as the rest.
@@ -192,7 +195,8 @@ class RummyBot(commands.AutoShardedBot):
         return resumed
 
     async def _announce_resumed(self, resumed: list[Change]) -> None:
-        """Once connected: each resumed game's table is posted afresh with the restart note."""
+        """Once connected: each resumed game's table is posted afresh with the restart note (and
+        each game quarantined at start-up says so in its channel)."""
         await self.wait_until_ready()
         for change in resumed:
             try:
@@ -206,14 +210,21 @@ class RummyBot(commands.AutoShardedBot):
         await self.wait_until_ready()
         while not self.stopping:
             try:
-                for game_id in await self.service.due():
+                due = await self.service.due()
+            except Exception:
+                log.exception("clock: reading the due games failed")
+                due = []
+            # Each game fails alone: one game's error never stops the others nor the seasons.
+            for game_id in due:
+                try:
                     for change in await self.service.tick(game_id):
                         await self.announcer.announce(change)
+                except Exception:
+                    log.exception("clock tick of game %s failed", game_id)
+            try:
                 await self._new_seasons()
-            except asyncio.CancelledError:
-                raise
             except Exception:
-                log.exception("clock tick failed")
+                log.exception("clock: starting the scheduled seasons failed")
             await asyncio.sleep(1.0)
 
     async def _new_seasons(self) -> None:

@@ -112,6 +112,7 @@ class GameRow(_Fields):
     turn_message_id: int | None
     lobby_message_id: int | None
     finished_at: float | None
+    quarantined_at: float | None = None  # set when the record would not load (skipped, moves refused)
     seats: tuple[SeatRow, ...] = field(default=())
 
     def seat_of(self, user_id: int) -> SeatRow | None:

@@ -33,6 +33,7 @@ class ChangeKind(StrEnum):
     BOT = "bot"  # a computer player moved
     REMIND = "remind"  # the turn timer is at its reminder point
     RESUME = "resume"  # after a restart: the turn timer started again, whole
+    QUARANTINE = "quarantine"  # the game's record would not load: set aside (issue 15, R23)
 
 
 class Refusal(Exception):

@@ -16,7 +16,7 @@ import logging
 from typing import Any
 
 from bot import robot
-from bot.engine import Event, IllegalMove, Phase
+from bot.engine import Event, IllegalMove, Phase, load_game
 from bot.rows import ActionKind, GameStatus
 from bot.store import repo
 
@@ -59,9 +59,12 @@ class ClockJobs(ServiceCore):
                         await repo.log_action(tx, row.id, version, None, ActionKind.EXPIRE, None, None, now)
                     return [Change(ChangeKind.EXPIRE, await self._row(game_id))]
                 return []
-            if row.status != GameStatus.PLAYING:
+            if row.status != GameStatus.PLAYING or row.quarantined_at is not None:
                 return []
-            game = self._working_game(row)
+            try:
+                game = self._working_game(row)
+            except Exception as exc:  # the record no longer loads: set the game aside, once
+                return await self._quarantine(row.id, exc)
             if any(s.is_bot for s in row.seats) and not people_playing(row, game):
                 # Everybody left but the computer players: nobody is watching, so stop (unrated anyway).
                 async with self._transaction(row) as tx:
@@ -117,6 +120,27 @@ class ClockJobs(ServiceCore):
                         return []
                     return [Change(ChangeKind.REMIND, await self._row(game_id), game, seat=seat)]
             return []
+
+    async def check_records(self) -> list[Change]:
+        """The start-up compatibility check (reliability R23): load the record of every lobby and
+        game in play of this process's shards with the engine; each that fails is quarantined
+        (logged, and its ``QUARANTINE`` change returned for the announcer) instead of failing
+        later, at every tick."""
+        out = []
+        for game_id, record in await repo.active_records(self.db, self.shards):
+            try:
+                load_game(record)
+            except Exception as exc:
+                out += await self._quarantine(game_id, exc)
+        return out
+
+    async def _quarantine(self, game_id: int, exc: Exception) -> list[Change]:
+        """Mark the game quarantined; its change only the first time (announced once)."""
+        log.error("game %s: its record does not load (%r); quarantined", game_id, exc)
+        self._cache.pop(game_id, None)
+        async with self._transaction() as tx:
+            first = await repo.quarantine(tx, game_id, self.clock(), repr(exc)[:500])
+        return [Change(ChangeKind.QUARANTINE, await self._row(game_id))] if first else []
 
     async def resume(self, game_id: int) -> Change | None:
         """Restart recovery: the bot was down, so a running turn timer starts again as a whole

@@ -75,7 +75,10 @@ class ServiceCore:
 
     def engine(self, row: GameRow) -> Game:
         """The engine's game at this row's version, to read only (views, legal moves): the cached
-        one when it is at that version, else rebuilt from the record."""
+        one when it is at that version, else rebuilt from the record. A quarantined game (its
+        record would not load) is ``Refusal("quarantined")``."""
+        if row.quarantined_at is not None:
+            raise Refusal("quarantined")
         cached = self._cache.get(row.id)
         if cached is not None and cached[0] == row.version:
             return cached[1]
@@ -83,7 +86,10 @@ class ServiceCore:
 
     def _working_game(self, row: GameRow) -> Game:
         """The game to change under the lock. It leaves the cache while it changes, so readers
-        never see a move that is not committed; ``_commit`` puts it back at its new version."""
+        never see a move that is not committed; ``_commit`` puts it back at its new version. A
+        quarantined game is ``Refusal("quarantined")``."""
+        if row.quarantined_at is not None:
+            raise Refusal("quarantined")
         cached = self._cache.pop(row.id, None)
         if cached is not None and cached[0] == row.version:
             return cached[1]

@@ -102,8 +102,28 @@ def on_shards(shards: Shards | None, column: str = "guild_id") -> tuple[str, tup
 async def running_games(db: Store, shards: Shards | None = None) -> list[int]:
     """The ids of the games being played (of guilds on ``shards``), oldest first."""
     where, params = on_shards(shards)
-    rows = await db.fetchall(f"SELECT id FROM games WHERE status = 'playing'{where} ORDER BY id", params)
+    rows = await db.fetchall(
+        f"SELECT id FROM games WHERE status = 'playing' AND quarantined_at IS NULL{where} ORDER BY id", params)
     return [int(r["id"]) for r in rows]
+
+
+async def active_records(db: Store, shards: Shards | None = None) -> list[tuple[int, str]]:
+    """(id, record) of every lobby or game in play with a record (of guilds on ``shards``) that is
+    not quarantined, oldest first: what the start-up compatibility check loads."""
+    where, params = on_shards(shards)
+    rows = await db.fetchall(
+        "SELECT id, record FROM games WHERE status IN ('lobby', 'playing') AND quarantined_at IS NULL "
+        f"AND record IS NOT NULL{where} ORDER BY id", params)
+    return [(int(r["id"]), str(r["record"])) for r in rows]
+
+
+async def quarantine(tx: Transaction, game_id: int, now: float, reason: str) -> bool:
+    """Set a game aside whose record will not load; False when it already was (so it is announced
+    once)."""
+    changed = await tx.update(
+        "UPDATE games SET quarantined_at = ?, quarantine_reason = ? WHERE id = ? AND quarantined_at IS NULL",
+        (now, reason, game_id))
+    return changed == 1
 
 
 async def mark_reminded(tx: Transaction, game_id: int, version: int) -> bool:
@@ -435,7 +455,8 @@ async def due_games(db: Store, now: float, remind_lead: float, shards: Shards | 
     rows = await db.fetchall(
         "SELECT id FROM games WHERE ((status = 'lobby' AND lobby_expires_at <= ?) OR (status = 'playing' AND ("
         "turn_deadline <= ? OR window_deadline <= ? OR next_deal_at <= ?)) OR (status = 'playing' AND "
-        f"turn_reminded = 0 AND turn_deadline IS NOT NULL AND turn_deadline - timer_minutes * 60 * ? <= ?)){where}",
+        "turn_reminded = 0 AND turn_deadline IS NOT NULL AND turn_deadline - timer_minutes * 60 * ? <= ?)) "
+        f"AND quarantined_at IS NULL{where}",
         (now, now, now, now, remind_lead, now, *params),
     )
     return [int(r["id"]) for r in rows]
@@ -444,11 +465,12 @@ async def due_games(db: Store, now: float, remind_lead: float, shards: Shards | 
 async def next_deadline(db: Store, remind_lead: float) -> float | None:
     """The earliest moment the clock has something to do (``due_games``), if any."""
     row = await db.fetchone(
-        "SELECT MIN(t) FROM (SELECT lobby_expires_at AS t FROM games WHERE status = 'lobby' "
-        "UNION ALL SELECT turn_deadline - timer_minutes * 60 * ? FROM games WHERE status = 'playing' "
-        "AND turn_reminded = 0 UNION ALL SELECT turn_deadline FROM games WHERE status = 'playing' "
-        "UNION ALL SELECT window_deadline FROM games WHERE status = 'playing' "
-        "UNION ALL SELECT next_deal_at FROM games WHERE status = 'playing') AS deadlines",
+        "SELECT MIN(t) FROM (SELECT lobby_expires_at AS t FROM games WHERE status = 'lobby' AND "
+        "quarantined_at IS NULL UNION ALL SELECT turn_deadline - timer_minutes * 60 * ? FROM games WHERE "
+        "status = 'playing' AND quarantined_at IS NULL AND turn_reminded = 0 UNION ALL SELECT turn_deadline FROM "
+        "games WHERE status = 'playing' AND quarantined_at IS NULL UNION ALL SELECT window_deadline FROM games "
+        "WHERE status = 'playing' AND quarantined_at IS NULL UNION ALL SELECT next_deal_at FROM games WHERE "
+        "status = 'playing' AND quarantined_at IS NULL) AS deadlines",
         (remind_lead,),
     )
     return None if row is None or row[0] is None else float(row[0])

@@ -147,6 +147,13 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX season_schedules_due ON season_schedules(next_at);
     """,
+    # 3 -> 4: games whose record no longer loads (issue 15, reliability R23).
+    """
+    -- A game the engine cannot load (a damaged row, a record an engine change no longer reads) is
+    -- set aside: the clock skips it and moves are refused; a manager can still cancel it.
+    ALTER TABLE games ADD COLUMN quarantined_at REAL;
+    ALTER TABLE games ADD COLUMN quarantine_reason TEXT;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -1,0 +1,72 @@
+"""Games whose record no longer loads (issue 15, hole 1; reliability R23).
+
+What a user would notice if these failed: one damaged game (a row edited by hand, a record an
+engine change no longer reads) stopping the timers, computer moves and deals of every other game
+on the bot, a paused game that answers clicks with "something failed" forever, or a game nobody
+can end.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.service import ChangeKind, GameService, GameStatus, Refusal
+from tests.bot.helpers import started
+
+
+async def _damage(env, game_id: int) -> None:
+    async with env.db.transaction() as tx:
+        await tx.execute("UPDATE games SET record = ? WHERE id = ?", ("garbage", game_id))
+
+
+async def test_a_damaged_game_is_quarantined_at_start_up_and_the_others_keep_their_clock(env):
+    damaged = await started(env.svc, "basic", 2, timer=1, seed="a", channel=100)
+    healthy = await started(env.svc, "basic", 2, timer=1, seed="b", channel=200)
+    await _damage(env, damaged.id)
+    env.clock.t = max(damaged.turn_deadline, healthy.turn_deadline) + 1
+    fresh = GameService(env.db, clock=env.clock)  # a restart: nothing cached
+    assert sorted(await fresh.due()) == sorted([damaged.id, healthy.id])
+
+    [change] = await fresh.check_records()
+    assert change.kind == ChangeKind.QUARANTINE and change.game.id == damaged.id
+    assert change.game.quarantined_at == env.clock() and change.game.status == GameStatus.PLAYING
+    reason = await env.db.fetchone("SELECT quarantine_reason FROM games WHERE id = ?", (damaged.id,))
+    assert "garbage" in reason[0]
+    assert await fresh.check_records() == []  # quarantined once: announced once
+    assert await fresh.due() == [healthy.id]
+    assert await fresh.running_games() == [healthy.id]  # nothing to resume either
+
+    seat = fresh.engine(healthy).current_seat
+    [timeout] = await fresh.tick(healthy.id)
+    assert timeout.kind == ChangeKind.TIMEOUT and timeout.seat == seat
+
+
+async def test_the_clock_quarantines_a_game_whose_record_stopped_loading_once(env):
+    damaged = await started(env.svc, "basic", 2, timer=1, seed="a")
+    await _damage(env, damaged.id)
+    env.clock.t = damaged.turn_deadline + 1
+    fresh = GameService(env.db, clock=env.clock)
+    [change] = await fresh.tick(damaged.id)  # no exception: the game is set aside
+    assert change.kind == ChangeKind.QUARANTINE and change.game.quarantined_at is not None
+    assert await fresh.tick(damaged.id) == []
+    assert await fresh.due() == []
+    assert await fresh.next_deadline() is None
+
+
+async def test_a_quarantined_game_refuses_moves_and_a_manager_can_cancel_it(env):
+    damaged = await started(env.svc, "basic", 2, timer=1, seed="a")
+    await _damage(env, damaged.id)
+    fresh = GameService(env.db, clock=env.clock)
+    await fresh.check_records()
+    row = await fresh.get(damaged.id)
+    assert row is not None and row.quarantined_at is not None
+    with pytest.raises(Refusal) as refused:
+        await fresh.play(row.id, 1, "draw", version=row.version)
+    assert refused.value.code == "quarantined"
+    with pytest.raises(Refusal) as refused:
+        fresh.engine(row)
+    assert refused.value.code == "quarantined"
+
+    change = await fresh.cancel(row.id, 999, is_admin=True)
+    assert change.kind == ChangeKind.CANCEL and change.game.status == GameStatus.CANCELLED
+    assert await fresh.in_channel(row.channel_id) is None  # the channel is free for a new game
