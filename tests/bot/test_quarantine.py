@@ -8,6 +8,8 @@ can end.
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from bot.service import ChangeKind, GameService, GameStatus, Refusal
@@ -41,14 +43,16 @@ async def test_a_damaged_game_is_quarantined_at_start_up_and_the_others_keep_the
     assert timeout.kind == ChangeKind.TIMEOUT and timeout.seat == seat
 
 
-async def test_the_clock_quarantines_a_game_whose_record_stopped_loading_once(env):
+async def test_the_clock_quarantines_a_game_whose_record_stopped_loading_once(env, caplog):
     damaged = await started(env.svc, "basic", 2, timer=1, seed="a")
     await _damage(env, damaged.id)
     env.clock.t = damaged.turn_deadline + 1
     fresh = GameService(env.db, clock=env.clock)
     [change] = await fresh.tick(damaged.id)  # no exception: the game is set aside
     assert change.kind == ChangeKind.QUARANTINE and change.game.quarantined_at is not None
+    caplog.clear()
     assert await fresh.tick(damaged.id) == []
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]  # set aside: not retried
     assert await fresh.due() == []
     assert await fresh.next_deadline() is None
 
