@@ -8,7 +8,9 @@ can end.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from types import SimpleNamespace
 
 import pytest
 
@@ -74,3 +76,38 @@ async def test_a_quarantined_game_refuses_moves_and_a_manager_can_cancel_it(env)
     change = await fresh.cancel(row.id, 999, is_admin=True)
     assert change.kind == ChangeKind.CANCEL and change.game.status == GameStatus.CANCELLED
     assert await fresh.in_channel(row.channel_id) is None  # the channel is free for a new game
+
+
+async def test_one_games_failing_tick_stops_neither_the_other_games_nor_the_seasons(caplog):
+    """The client's clock pass: each game's tick (and its announcement) fails alone."""
+    from bot.client import RummyBot
+
+    done: list[object] = []
+
+    async def tick(game_id: int) -> list[object]:
+        if game_id == 1:
+            raise RuntimeError("a game that fails in a way nobody foresaw")
+        return [f"change of {game_id}"]
+
+    async def announce(change: object) -> None:
+        if change == "change of 2":
+            raise RuntimeError("an announcement that fails")
+        done.append(change)
+
+    async def new_seasons() -> None:
+        done.append("seasons")
+        bot.stopping = True
+
+    async def due() -> list[int]:
+        return [1, 2, 3]
+
+    async def ready() -> None:
+        return None
+
+    bot = SimpleNamespace(stopping=False, wait_until_ready=ready, service=SimpleNamespace(due=due, tick=tick),
+                          announcer=SimpleNamespace(announce=announce), _new_seasons=new_seasons)
+    # One pass (the seasons stop it); a pass that never reaches the seasons would loop forever.
+    await asyncio.wait_for(RummyBot._clock(bot), 5)  # type: ignore[arg-type]
+    assert done == ["change of 3", "seasons"]
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == [
+        "clock tick of game 1 failed", "clock tick of game 2 failed"]
