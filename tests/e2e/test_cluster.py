@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from bot.store import SCHEMA_VERSION
 from tests.e2e.helpers import PgReader, Table, answers, scan_for_leaks
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.process import BotProcess
@@ -64,7 +65,7 @@ async def test_two_shard_processes_share_one_postgresql(tmp_path: Path, pg_url: 
         await asyncio.gather(p0.start(ready_timeout=60, shards=[0]), p1.start(ready_timeout=60, shards=[1]))
         assert fake.sync_count == 1
         assert fake.identify_breaches() == []
-        assert [r["version"] for r in pg.query("SELECT version FROM schema_version")] == [3]
+        assert [r["version"] for r in pg.query("SELECT version FROM schema_version")] == [SCHEMA_VERSION]
 
         t0 = Table(fake, p0, tmp_path / "unused", one, pg=pg)
         t1 = Table(fake, p1, tmp_path / "unused", two, channel=second.system_channel_id, pg=pg)
