@@ -112,8 +112,10 @@ class GameRow(_Fields):
     turn_message_id: int | None
     lobby_message_id: int | None
     finished_at: float | None
-    quarantined_at: float | None = None  # set when the record would not load (skipped, moves refused)
     seats: tuple[SeatRow, ...] = field(default=())
+    # Set when the record would not load (skipped by the clock, moves refused). Last, so rows
+    # built by position keep their meaning.
+    quarantined_at: float | None = None
 
     def seat_of(self, user_id: int) -> SeatRow | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
