@@ -25,6 +25,7 @@ class GameStatus(StrEnum):
     FINISHED = "finished"
     CANCELLED = "cancelled"
     EXPIRED = "expired"  # a lobby nobody started in time
+    ABANDONED = "abandoned"  # its channel, its server or the bot's access went away: unscored
 
 
 ACTIVE = (GameStatus.LOBBY, GameStatus.PLAYING)  # at most one of these per channel
@@ -116,6 +117,10 @@ class GameRow(_Fields):
     # Set when the record would not load (skipped by the clock, moves refused). Last, so rows
     # built by position keep their meaning.
     quarantined_at: float | None = None
+    end_reason: str | None = None  # why an abandoned game ended ('channel_gone', 'guild_gone', 'forbidden')
+    final_announced_at: float | None = None  # NULL on an ended game: its final message is owed
+    quarantine_announced_at: float | None = None
+    idle_warned_at: float | None = None  # a game with no timer, warned it will end for idleness
 
     def seat_of(self, user_id: int) -> SeatRow | None:
         return next((s for s in self.seats if s.user_id == user_id), None)

@@ -107,16 +107,26 @@ class Database:
         version is read inside that write transaction (``BEGIN IMMEDIATE`` holds SQLite's write
         lock), so processes opening one file together migrate it once: the others wait on the lock
         and then find the work done."""
-        while True:
-            async with self.transaction() as tx:
-                current = await tx.user_version()
-                if current > SCHEMA_VERSION:
-                    raise DatabaseTooNew(f"{self.path} is at schema {current}; this bot knows {SCHEMA_VERSION}")
-                if current == SCHEMA_VERSION:
-                    return
-                await tx.executescript_in_tx(MIGRATIONS[current])
-                await tx.execute(f"PRAGMA user_version = {current + 1}")
-            log.info("database migrated to schema %d", current + 1)
+        # Foreign keys are off while migrating (a pragma that only changes outside a transaction),
+        # so a migration may rebuild a parent table, and are checked before each COMMIT instead:
+        # SQLite's own procedure for schema changes ALTER TABLE cannot make.
+        await self.conn.execute("PRAGMA foreign_keys=OFF")
+        try:
+            while True:
+                async with self.transaction() as tx:
+                    current = await tx.user_version()
+                    if current > SCHEMA_VERSION:
+                        raise DatabaseTooNew(f"{self.path} is at schema {current}; this bot knows {SCHEMA_VERSION}")
+                    if current == SCHEMA_VERSION:
+                        return
+                    await tx.executescript_in_tx(MIGRATIONS[current])
+                    broken = await tx.fetchall("PRAGMA foreign_key_check")
+                    if broken:
+                        raise RuntimeError(f"migration {current + 1} broke {len(broken)} foreign keys")
+                    await tx.execute(f"PRAGMA user_version = {current + 1}")
+                log.info("database migrated to schema %d", current + 1)
+        finally:
+            await self.conn.execute("PRAGMA foreign_keys=ON")
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:

@@ -23,7 +23,7 @@ from typing import Any
 import asyncpg
 
 from .errors import DatabaseTooNew, Duplicate
-from .schema import MIGRATIONS, SCHEMA_VERSION
+from .schema import MIGRATIONS, POSTGRES_MIGRATIONS, SCHEMA_VERSION
 
 log = logging.getLogger(__name__)
 
@@ -161,7 +161,7 @@ class PgDatabase:
                     raise DatabaseTooNew(f"{self.path} is at schema {current}; this bot knows {SCHEMA_VERSION}")
                 for number in range(current, SCHEMA_VERSION):
                     async with conn.transaction():
-                        await PgTx(conn).executescript_in_tx(MIGRATIONS[number])
+                        await PgTx(conn).executescript_in_tx(POSTGRES_MIGRATIONS.get(number, MIGRATIONS[number]))
                         await conn.execute("DELETE FROM schema_version")
                         await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", number + 1)
                     log.info("database migrated to schema %d", number + 1)

@@ -9,6 +9,24 @@ Never edit a migration that has shipped; append a new one.
 
 from __future__ import annotations
 
+# The columns migration 5 adds, the same on both backends.
+_V5_COLUMNS = """
+    -- Why a game ended without a winner when its channel, its server or the bot's access went
+    -- away ('channel_gone', 'guild_gone', 'forbidden'); status is 'abandoned'.
+    ALTER TABLE games ADD COLUMN end_reason TEXT;
+    -- When the final message (result, cancel, abandon) and the quarantine notice were posted: a
+    -- crash between the commit and the post leaves it NULL, and the bot posts it on start.
+    ALTER TABLE games ADD COLUMN final_announced_at REAL;
+    ALTER TABLE games ADD COLUMN quarantine_announced_at REAL;
+    -- When a game with no turn timer was warned that it will end for idleness.
+    ALTER TABLE games ADD COLUMN idle_warned_at REAL;
+    -- 0: stored for history but not counted in standings (decided only by an absent opponent).
+    ALTER TABLE results ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
+    -- Games that ended before this migration were announced as they ended.
+    UPDATE games SET final_announced_at = updated_at WHERE status NOT IN ('lobby', 'playing');
+    UPDATE games SET quarantine_announced_at = quarantined_at WHERE quarantined_at IS NOT NULL;
+"""
+
 MIGRATIONS: list[str] = [
     # 0 -> 1: lobbies and games, seats, the action log, results, and the bot's own settings.
     """
@@ -154,6 +172,59 @@ MIGRATIONS: list[str] = [
     ALTER TABLE games ADD COLUMN quarantined_at REAL;
     ALTER TABLE games ADD COLUMN quarantine_reason TEXT;
     """,
+    # 4 -> 5: games that end with their channel (issue 15 hole 2), what was announced (hole 6),
+    # idle warnings (hole 8) and unrated results (hole 3). SQLite cannot alter a CHECK, so the
+    # games table is rebuilt (sqlite.org/lang_altertable.html, "other kinds of table schema
+    # changes", with foreign keys off while ``Database.migrate`` runs it); the child tables name
+    # ``games`` and find the new one under the same name. PostgreSQL swaps the constraint instead
+    # (``POSTGRES_MIGRATIONS``).
+    """
+    CREATE TABLE games_v5 (
+        id               INTEGER PRIMARY KEY,
+        guild_id         INTEGER NOT NULL,
+        channel_id       INTEGER NOT NULL,
+        host_id          INTEGER NOT NULL,
+        variant          TEXT    NOT NULL,
+        options          TEXT    NOT NULL DEFAULT '',
+        timer_minutes    REAL    NOT NULL DEFAULT 5,
+        locale           TEXT    NOT NULL DEFAULT 'es',
+        status           TEXT    NOT NULL CHECK (status IN ('lobby', 'playing', 'finished', 'cancelled', 'expired', 'abandoned')),
+        version          INTEGER NOT NULL DEFAULT 0,
+        record           TEXT,
+        seed             TEXT,
+        created_at       REAL    NOT NULL,
+        updated_at       REAL    NOT NULL,
+        lobby_expires_at REAL,
+        turn_deadline    REAL,
+        turn_reminded    INTEGER NOT NULL DEFAULT 0,
+        window_deadline  REAL,
+        next_deal_at     REAL,
+        table_message_id INTEGER,
+        table_posted_at  REAL,
+        turn_message_id  INTEGER,
+        lobby_message_id INTEGER,
+        rematch_of       INTEGER REFERENCES games(id),
+        finished_at      REAL,
+        quarantined_at   REAL,
+        quarantine_reason TEXT
+    );
+    INSERT INTO games_v5 SELECT * FROM games;
+    DROP TABLE games;
+    ALTER TABLE games_v5 RENAME TO games;
+    CREATE UNIQUE INDEX games_one_active_per_channel ON games(channel_id) WHERE status IN ('lobby', 'playing');
+    CREATE INDEX games_by_status ON games(status);
+    """
+    + _V5_COLUMNS,
 ]
+
+# Migrations PostgreSQL runs differently from SQLite's text (by index in ``MIGRATIONS``).
+POSTGRES_MIGRATIONS: dict[int, str] = {
+    4: """
+    ALTER TABLE games DROP CONSTRAINT games_status_check;
+    ALTER TABLE games ADD CONSTRAINT games_status_check
+        CHECK (status IN ('lobby', 'playing', 'finished', 'cancelled', 'expired', 'abandoned'));
+    """
+    + _V5_COLUMNS,
+}
 
 SCHEMA_VERSION = len(MIGRATIONS)

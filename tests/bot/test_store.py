@@ -330,3 +330,45 @@ async def test_processes_opening_a_new_file_together_migrate_it_once(tmp_path):
     finally:
         for db in dbs:
             await db.close()
+
+
+async def test_migration_5_rebuilds_games_and_keeps_every_row_and_link(tmp_path):
+    """Migration 5 rebuilds ``games`` (SQLite cannot alter its status CHECK): a database full of
+    games, seats, actions and results comes out with the same rows, its foreign keys intact, old
+    ended games counted as announced (nothing re-posted on start) and 'abandoned' allowed."""
+    path = tmp_path / "v4.db"
+    with sqlite3.connect(path) as c:
+        for script in MIGRATIONS[:4]:
+            c.executescript(script)
+        c.execute("PRAGMA user_version = 4")
+        c.execute(
+            "INSERT INTO games (guild_id, channel_id, host_id, variant, status, record, created_at, updated_at) "
+            "VALUES (1, 2, 3, 'gin', 'finished', 'rec', 10, 20), (1, 4, 3, 'rami', 'playing', 'rec2', 10, 30)"
+        )
+        c.execute(
+            "INSERT INTO seats (game_id, position, user_id, seat, name) VALUES (1, 0, 3, 'p1', 'a'), (2, 0, 3, 'p1', 'a')"
+        )
+        c.execute("INSERT INTO actions (game_id, version, kind, at) VALUES (1, 1, 'move', 5)")
+        c.execute(
+            "INSERT INTO results (game_id, guild_id, variant, user_id, score, place, finished_at) "
+            "VALUES (1, 1, 'gin', 3, '10', 1, 20)"
+        )
+    db = await Database.open(path)
+    try:
+        games = await db.fetchall("SELECT id, status, record, final_announced_at FROM games ORDER BY id")
+        assert [tuple(g) for g in games] == [(1, "finished", "rec", 20.0), (2, "playing", "rec2", None)]
+        assert (await db.fetchone("SELECT COUNT(*) FROM seats"))[0] == 2
+        assert (await db.fetchone("SELECT rated FROM results"))[0] == 1
+        async with db.transaction() as tx:
+            await tx.execute("UPDATE games SET status = 'abandoned' WHERE id = 2")
+        with pytest.raises(sqlite3.IntegrityError):  # the rebuilt table still checks its links
+            async with db.transaction() as tx:
+                await tx.execute(
+                    "INSERT INTO seats (game_id, position, user_id, seat, name) VALUES (99, 0, 1, 'p1', 'a')"
+                )
+        assert (await db.fetchone("PRAGMA foreign_keys"))[0] == 1
+    finally:
+        await db.close()
+    with sqlite3.connect(path) as c:
+        assert c.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert c.execute("PRAGMA foreign_key_check").fetchall() == []
