@@ -188,7 +188,8 @@ MIGRATIONS: list[str] = [
         options          TEXT    NOT NULL DEFAULT '',
         timer_minutes    REAL    NOT NULL DEFAULT 5,
         locale           TEXT    NOT NULL DEFAULT 'es',
-        status           TEXT    NOT NULL CHECK (status IN ('lobby', 'playing', 'finished', 'cancelled', 'expired', 'abandoned')),
+        status           TEXT    NOT NULL
+                         CHECK (status IN ('lobby', 'playing', 'finished', 'cancelled', 'expired', 'abandoned')),
         version          INTEGER NOT NULL DEFAULT 0,
         record           TEXT,
         seed             TEXT,

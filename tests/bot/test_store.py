@@ -346,7 +346,8 @@ async def test_migration_5_rebuilds_games_and_keeps_every_row_and_link(tmp_path)
             "VALUES (1, 2, 3, 'gin', 'finished', 'rec', 10, 20), (1, 4, 3, 'rami', 'playing', 'rec2', 10, 30)"
         )
         c.execute(
-            "INSERT INTO seats (game_id, position, user_id, seat, name) VALUES (1, 0, 3, 'p1', 'a'), (2, 0, 3, 'p1', 'a')"
+            "INSERT INTO seats (game_id, position, user_id, seat, name) "
+            "VALUES (1, 0, 3, 'p1', 'a'), (2, 0, 3, 'p1', 'a')"
         )
         c.execute("INSERT INTO actions (game_id, version, kind, at) VALUES (1, 1, 'move', 5)")
         c.execute(
