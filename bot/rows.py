@@ -81,6 +81,7 @@ class SeatRow(_Fields):
     name: str
     timeouts: int = 0
     resigned: bool = False
+    robot_level: str | None = None  # a computer player's strength: 'easy', 'normal' or 'strong'
 
     @property
     def is_bot(self) -> bool:
@@ -121,6 +122,8 @@ class GameRow(_Fields):
     final_announced_at: float | None = None  # NULL on an ended game: its final message is owed
     quarantine_announced_at: float | None = None
     idle_warned_at: float | None = None  # a game with no timer, warned it will end for idleness
+    hints_off: bool = False  # the host turned hints off in the lobby (issue 11)
+    practice: bool = False  # an unrated practice game: hints on, no standings
 
     def seat_of(self, user_id: int) -> SeatRow | None:
         return next((s for s in self.seats if s.user_id == user_id), None)

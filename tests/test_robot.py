@@ -76,7 +76,7 @@ def test_counting_deadwood_makes_the_gin_bot_stronger_than_the_plain_heuristic()
         style = {"p1": "counting", "p2": "plain"} if k % 2 == 0 else {"p1": "plain", "p2": "counting"}
         while not game.hand_over:
             seat = game.actors[0]
-            game.play(seat, choose(game, seat, plain=style[seat] == "plain"))
+            game.play(seat, choose(game, seat, level="easy" if style[seat] == "plain" else "normal"))
         got = {style[s]: game.hand_points.get(s, 0) for s in ("p1", "p2")}
         for name in wins:
             points[name] += got[name]

@@ -43,11 +43,16 @@ def _typed(cls: type[_Row], row: sqlite3.Row) -> _Row:
 def _game(row: sqlite3.Row, seats: list[sqlite3.Row]) -> GameRow:
     values: dict[str, Any] = {c: row[c] for c in _GAME_COLUMNS}
     values["turn_reminded"] = bool(values["turn_reminded"])
+    values["hints_off"] = bool(values["hints_off"])
+    values["practice"] = bool(values["practice"])
     values["status"] = GameStatus(values["status"])
     return GameRow(
         **values,
         seats=tuple(
-            SeatRow(s["position"], s["user_id"], s["seat"], s["name"], s["timeouts"], bool(s["resigned"]))
+            SeatRow(
+                s["position"], s["user_id"], s["seat"], s["name"], s["timeouts"], bool(s["resigned"]),
+                s["robot_level"],
+            )
             for s in seats
         ),
     )

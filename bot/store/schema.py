@@ -21,6 +21,11 @@ _V5_COLUMNS = """
     -- When a game with no turn timer was warned that it will end for idleness.
     ALTER TABLE games ADD COLUMN idle_warned_at REAL;
     -- 0: stored for history but not counted in standings (decided only by an absent opponent).
+    -- A computer player's strength ('easy', 'normal', 'strong'); NULL for people.
+    ALTER TABLE seats ADD COLUMN robot_level TEXT;
+    -- Hints (issue 11): off when the host turns them off; practice games are never rated.
+    ALTER TABLE games ADD COLUMN hints_off INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN practice INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE results ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
     -- Games that ended before this migration were announced as they ended.
     UPDATE games SET final_announced_at = updated_at WHERE status NOT IN ('lobby', 'playing');

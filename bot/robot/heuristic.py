@@ -1,4 +1,4 @@
-"""A computer player: picks one of the engine's legal moves for a seat, like a steady club player.
+"""The easy and normal computer players: a heuristic over the engine's legal moves (``bot.robot`` picks the level).
 
 What it is: a pure, deterministic heuristic over ``Game.legal_moves`` and the seat's own view
 (its hand, the discard pile, the table) — it sees nothing a person in that seat could not. It

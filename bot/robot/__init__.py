@@ -1,0 +1,30 @@
+"""Computer players at three strengths: ``choose(game, seat, level=...)`` picks one legal move.
+
+What it is: the one entry point the service, the benches and the tests call. ``"easy"`` is the
+plain heuristic; ``"normal"`` counts (gin deadwood, wilds, contracts); ``"strong"`` searches
+(gin inference and expected value, table rearrangement in Rami and Tradicional). Every level is
+given the engine's ``Game`` but reads only what its seat could see: its hand, the table, the
+discard pile and the public moves (``bot.robot.sight``).
+What it is not: no Discord, no SQL, no clocks; deterministic for a given game and seat.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from bot.engine import Game
+
+from .heuristic import choose as _heuristic
+from .heuristic import connections, deadwood, value
+
+Level = Literal["easy", "normal", "strong"]
+LEVELS: tuple[Level, ...] = ("easy", "normal", "strong")
+
+__all__ = ["LEVELS", "Level", "choose", "connections", "deadwood", "value"]
+
+
+def choose(game: Game, seat: str, *, level: str = "normal") -> str:
+    """One move from ``game.legal_moves(seat)`` for ``seat`` at ``level``."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown robot level {level!r}; one of {', '.join(LEVELS)}")
+    return _heuristic(game, seat, plain=level == "easy")
