@@ -31,6 +31,7 @@ from bot.engine import EventKind, Game, Phase
 from bot.i18n import translate
 from bot.renders import Renders
 from bot.service import Change, ChangeKind, GameRow, GameService, GameStatus
+from bot.service.endings import CHANNEL_GONE, FORBIDDEN
 from cogs.lobby import lobby_info, lobby_message
 from cogs.standings import scores_message, standings_info
 from cogs.table import deal_end_message, final_message, table_message
@@ -51,6 +52,10 @@ TABLED = (GameStatus.PLAYING, GameStatus.FINISHED)  # the statuses that have a t
 # The changes after which an ended deal gets its end-of-deal message: a move (or a computer
 # player's), a timeout, a closed window, or a resignation (between deals too: the message comes
 # again with a Next deal button of the new version).
+UNKNOWN_CHANNEL = 10003  # Discord's JSON error code: the channel (or thread) no longer exists
+NO_ACCESS = (50001, 50013)  # Missing Access, Missing Permissions
+FORBIDDEN_STRIKES = 3  # refused posts in a row, over at least FORBIDDEN_GRACE seconds, end the channel's games
+FORBIDDEN_GRACE = 600.0
 DEAL_ENDING = (ChangeKind.MOVE, ChangeKind.TIMEOUT, ChangeKind.WINDOW, ChangeKind.RESIGN, ChangeKind.BOT)
 
 
@@ -71,6 +76,8 @@ class Announcer:
         self._dirty: dict[int, int] = {}
         self._refreshers: dict[int, asyncio.Task[None]] = {}
         self._under_table: dict[int, int] = {}
+        self._refused: dict[int, tuple[float, int]] = {}  # channel: (first refusal, refusals in a row)
+        self.forbidden_grace = FORBIDDEN_GRACE
 
     async def render(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """A picture a player waits for, off the event loop in a render slot (``bot.renders``)."""
@@ -84,17 +91,56 @@ class Announcer:
 
     # ------------------------------------------------------------------ committed changes
     async def announce(self, change: Change) -> None:
-        """Say on Discord what a committed change did. Discord errors are logged, never undone."""
+        """Say on Discord what a committed change did. Discord errors are logged, never undone.
+        The end of a game and a quarantine notice are recorded once posted; what a crash left
+        unposted is posted on the next start (``GameService.owed_announcements``)."""
+        row = change.game
         try:
             await self._announce(change)
         except (discord.HTTPException, aiohttp.ClientError, OSError, RuntimeError) as exc:
             # The move is committed; the next refresh (or /rummy table) shows it.
-            log.warning("announcing %s of game %s failed: %r", change.kind, change.game.id, exc)
+            log.warning("announcing %s of game %s failed: %r", change.kind, row.id, exc)
+            if isinstance(exc, discord.HTTPException):
+                await self.unreachable(row.channel_id, exc)
+                if exc.code != UNKNOWN_CHANNEL:
+                    return
+            else:
+                return
+        if change.kind == ChangeKind.QUARANTINE:
+            await self.service.mark_announced(row.id, "quarantine_announced_at")
+        elif change.kind in CLOSING or change.game_over:
+            await self.service.mark_announced(row.id, "final_announced_at")
+
+    # ------------------------------------------------------------------ channels out of reach
+    def reached(self, channel_id: int) -> None:
+        """A post in this channel went through: its run of refusals, if any, is over."""
+        self._refused.pop(channel_id, None)
+
+    async def unreachable(self, channel_id: int, exc: discord.HTTPException) -> None:
+        """A post in this channel failed. A deleted channel ends its games at once; refusals for
+        missing access end them when they persist (``FORBIDDEN_STRIKES`` in a row over at least
+        ``forbidden_grace`` seconds, so a manager's passing edit of the roles does not): they end
+        unscored, and nothing more is posted there (issue 15, hole 2)."""
+        reason = None
+        if isinstance(exc, discord.NotFound) and exc.code == UNKNOWN_CHANNEL:
+            reason = CHANNEL_GONE
+        elif isinstance(exc, discord.Forbidden) and exc.code in NO_ACCESS:
+            now = time.monotonic()
+            first, count = self._refused.get(channel_id, (now, 0))
+            self._refused[channel_id] = (first, count + 1)
+            if count + 1 >= FORBIDDEN_STRIKES and now - first >= self.forbidden_grace:
+                reason = FORBIDDEN
+        if reason is None:
+            return
+        self._refused.pop(channel_id, None)
+        self._dirty.pop(channel_id, None)
+        for change in await self.service.abandon_channel(channel_id, reason):
+            log.warning("game %s abandoned: %s", change.game.id, reason)
 
     async def _announce(self, change: Change) -> None:
         row = change.game
         loc = row.locale
-        if change.kind in SEATING:
+        if change.kind in SEATING or change.kind == ChangeKind.ABANDON:  # nothing more is posted there
             return
         if change.kind == ChangeKind.QUARANTINE:  # the record would not load: said once, in its channel
             await self._channel(row.channel_id).send(translate("game.quarantined", loc, game=row.id))
@@ -207,6 +253,9 @@ class Announcer:
             game_id = self._dirty.pop(channel_id)
             try:
                 await self.post_table(game_id)
+            except discord.HTTPException as exc:
+                log.warning("refreshing the table of game %s failed: %r", game_id, exc)
+                await self.unreachable(channel_id, exc)
             except Exception:
                 log.exception("refreshing the table of game %s failed", game_id)
 
@@ -226,12 +275,14 @@ class Announcer:
             try:
                 await channel.get_partial_message(row.table_message_id).edit(
                     content=content, attachments=[file_of(image)], view=view)
+                self.reached(row.channel_id)
                 return
             except discord.HTTPException:
                 log.info("table message of game %s could not be edited; posting it again", game_id)
         # The old table is left as it is, not edited (it may be past the edit cap) nor deleted:
         # its buttons keep answering, a turn button there says "out of date".
         message = await channel.send(content, file=file_of(image), view=view)
+        self.reached(row.channel_id)
         self._under_table[row.channel_id] = 0
         await self.service.set_messages(row.id, table_message_id=message.id, table_posted_at=time.time())
 
@@ -288,5 +339,8 @@ class Announcer:
         return self.client.get_partial_messageable(channel_id)
 
     async def _edit(self, channel_id: int, message_id: int, **kwargs: Any) -> None:
-        with contextlib.suppress(discord.HTTPException):
+        """Edit a message we posted; a message deleted meanwhile is no error (its game goes on)."""
+        try:
             await self._channel(channel_id).get_partial_message(message_id).edit(**kwargs)
+        except discord.HTTPException as exc:
+            await self.unreachable(channel_id, exc)

@@ -28,6 +28,8 @@ import json
 import logging
 import re
 import time
+from collections.abc import Coroutine
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -111,6 +113,7 @@ class RummyBot(commands.AutoShardedBot):
         log.info("this process holds %s (%s database)", held,
                  "PostgreSQL" if self.settings.database_url else "SQLite")
         self._announcer = Announcer(self, self._service)
+        self._announcer.forbidden_grace = self.settings.forbidden_grace
         self.add_listener(self._announcer.count_message, "on_message")
         await self.tree.set_translator(CatalogTranslator())
         for name in EXTENSIONS:
@@ -120,8 +123,12 @@ class RummyBot(commands.AutoShardedBot):
         # the bot was down is given back whole, not timed out at the first tick.
         # Every record in play is loaded first (reliability R23): one that no longer loads is
         # quarantined and said once, instead of failing at every tick.
+        # What a crash between a commit and its post left unsaid (a game's end, a quarantine
+        # notice) is posted once connected (issue 15, hole 6); read before the check below adds
+        # its own quarantines, which it announces itself.
+        owed = await self.service.owed_announcements()
         quarantined = await self.service.check_records()
-        resumed = quarantined + await self._resume_games()
+        resumed = owed + quarantined + await self._resume_games()
         self._clock_task = asyncio.create_task(self._clock(), name="rummy-clock")
         asyncio.create_task(self._announce_resumed(resumed), name="rummy-restart")  # noqa: RUF006
         # Rendering is ~1 s of warm-up: do it in a thread so the first table is as fast as the rest.
@@ -179,6 +186,26 @@ class RummyBot(commands.AutoShardedBot):
 
     async def on_shard_disconnect(self, shard_id: int) -> None:
         log.info("shard %s disconnected", shard_id)
+
+    # ------------------------------------------------------------------ places that go away
+    # A game's channel or thread deleted, or the bot out of the server: its games end unscored
+    # (status 'abandoned', audited), their deadlines cleared, and nothing more is posted there
+    # (issue 15, hole 2). A channel the bot can no longer post in is found by the announcer.
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self._abandon(self.service.abandon_channel(channel.id), f"channel {channel.id} deleted")
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self._abandon(self.service.abandon_channel(payload.thread_id), f"thread {payload.thread_id} deleted")
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        await self._abandon(self.service.abandon_guild(guild.id), f"left server {guild.id}")
+
+    async def _abandon(self, work: Coroutine[Any, Any, list[Change]], why: str) -> None:
+        try:
+            for change in await work:
+                log.warning("game %s abandoned: %s", change.game.id, why)
+        except Exception:
+            log.exception("abandoning the games after %s failed", why)
 
     async def _resume_games(self) -> list[Change]:
         """Every game that was running when the bot stopped, resumed by the service (a whole turn

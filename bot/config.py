@@ -4,6 +4,7 @@ What it is: ``load_settings()`` reads DISCORD_TOKEN (required), RUMMY_DB (the SQ
 RUMMY_DATABASE_URL (PostgreSQL, for several processes), RUMMY_SHARD_COUNT and RUMMY_SHARD_IDS (this
 process's shards of a cluster, docs/deploy.md), RUMMY_DEV_GUILD,
 RUMMY_LOG_LEVEL, RUMMY_FLOOD (per-user click limit), RUMMY_BOT_DELAY (a computer player's pause),
+RUMMY_FORBIDDEN_GRACE (how long posts refused for missing access may last before a channel's games end),
 and RUMMY_DISCORD_API / RUMMY_DISCORD_GATEWAY (tests only: where the fake Discord listens). Values already
 in the environment win over ``.env``. What it is not: no Discord and no secrets in logs.
 """
@@ -40,6 +41,7 @@ class Settings:
     database_url: str | None = None  # postgresql://...; None: the SQLite file ``db_path``
     shard_count: int | None = None  # None: Discord's recommended count, every shard in this process
     shard_ids: tuple[int, ...] | None = None  # this process's shards of a cluster; None: all of them
+    forbidden_grace: float = 600.0  # seconds of refused posts in a channel before its games end
 
     @property
     def database(self) -> str:
@@ -147,6 +149,13 @@ def load_settings(env: dict[str, str] | None = None, env_file: Path | None = Pat
         bot_delay = -1.0
     if not 0 <= bot_delay <= 60:
         raise ConfigError(f"RUMMY_BOT_DELAY must be a number of seconds from 0 to 60, not {delay!r}.")
+    grace_text = values.get("RUMMY_FORBIDDEN_GRACE", "600").strip() or "600"
+    try:
+        forbidden_grace = float(grace_text)
+    except ValueError:
+        forbidden_grace = -1.0
+    if not 0 <= forbidden_grace <= 7 * 86400:
+        raise ConfigError(f"RUMMY_FORBIDDEN_GRACE must be a number of seconds from 0 to 604800, not {grace_text!r}.")
     shard_count, shard_ids = parse_shards(values.get("RUMMY_SHARD_COUNT", "").strip(),
                                           values.get("RUMMY_SHARD_IDS", "").strip())
     return Settings(
@@ -154,6 +163,7 @@ def load_settings(env: dict[str, str] | None = None, env_file: Path | None = Pat
         shard_count=shard_count,
         shard_ids=shard_ids,
         bot_delay=bot_delay,
+        forbidden_grace=forbidden_grace,
         flood=parse_flood(values.get("RUMMY_FLOOD", "").strip()),
         token=token,
         db_path=db_path(values, None),

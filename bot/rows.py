@@ -45,7 +45,7 @@ class ActionKind(StrEnum):
     RESIGN = "resign"
     DEAL = "deal"
     EXPIRE = "expire"
-    ABANDON = "abandon"  # only computer players were left
+    ABANDON = "abandon"  # only computer players were left, or its channel, server or access went away
     WINDOW = "window"  # the clock closed a claim or cut-in window
     TIMEOUT = "timeout"
     RESUME = "resume"  # the bot came back up and gave the turn a whole timer again
@@ -60,6 +60,7 @@ class AuditAction(StrEnum):
     VOID = "void"
     RESTORE = "restore"
     SCHEDULE = "schedule"
+    ABANDON = "abandon"  # the bot ended a game whose channel, server or access went away
 
 
 class _Fields:

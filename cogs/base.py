@@ -20,7 +20,7 @@ import discord
 from discord.app_commands import locale_str
 
 from bot.config import Settings
-from bot.i18n import locale_of
+from bot.i18n import locale_of, translate
 from bot.service import Change, GameRow, GameService, Refusal
 from renderers import Rendered
 
@@ -89,6 +89,24 @@ async def channel_game(interaction: discord.Interaction) -> GameRow:
     if row is None or row.guild_id != interaction.guild_id:
         raise Refusal("no_game")
     return row
+
+
+# What the bot needs in a channel to run a game there: see it, post the lobby, the table and the
+# turn calls, and attach their pictures (README, "Invite").
+CHANNEL_PERMISSIONS = ("view_channel", "send_messages", "attach_files")
+THREAD_PERMISSIONS = ("view_channel", "send_messages_in_threads", "attach_files")
+
+
+def missing_permission(interaction: discord.Interaction) -> None:
+    """``Refusal("bot_permission")`` naming the first permission the bot lacks in this channel
+    (``interaction.app_permissions``), in the user's language, so no game starts that nobody sees."""
+    channel = interaction.channel
+    thread = isinstance(channel, discord.Thread) or getattr(channel, "type", None) in (
+        discord.ChannelType.public_thread, discord.ChannelType.private_thread, discord.ChannelType.news_thread)
+    have = interaction.app_permissions
+    for name in THREAD_PERMISSIONS if thread else CHANNEL_PERMISSIONS:
+        if not getattr(have, name):
+            raise Refusal("bot_permission", permission=translate(f"permission.{name}", user_locale(interaction)))
 
 
 def L(text: str, key: str) -> locale_str:

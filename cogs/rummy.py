@@ -24,7 +24,7 @@ from bot.engine import VARIANTS
 from bot.i18n import translate
 from bot.moves import build_move, describe_move, normalize_move, rank_moves
 from bot.service import GameRow, GameService, GameStatus, Refusal
-from cogs.base import L, RummyClient, channel_game, guild_locale, user_locale
+from cogs.base import L, RummyClient, channel_game, guild_locale, missing_permission, user_locale
 from cogs.guard import guarded
 from cogs.hand import (
     HAND_BUTTON_ID,
@@ -36,7 +36,7 @@ from cogs.hand import (
     send_hand,
     submitted_text,
 )
-from cogs.lobby import LOBBY_ID, LobbyButton, lobby_action, lobby_message
+from cogs.lobby import LOBBY_ID, LobbyButton, lobby_action
 from cogs.standings import history_message, scores_message, standings_info, stats_message
 from cogs.table import TABLE_ID, TableButton
 from cogs.ui import file_of
@@ -88,20 +88,25 @@ class RummyCog(commands.Cog, name="RummyCog"):
                   timer: app_commands.Range[float, 0, 1440] | None = None) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         timer_minutes = 5 if timer is None else timer
-        # Refusals are private and come first; then acknowledge publicly (the lobby is for all).
+        # Every answer to the host is private, errors included (issue 15, hole 6); the lobby itself
+        # is posted in the channel by the announcer, for everybody.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        missing_permission(interaction)
         await self.service.check_lobby(guild_id=interaction.guild_id, channel_id=interaction.channel_id,
                                        host_id=interaction.user.id, variant=variant.value,
                                        options=options or "", timer_minutes=timer_minutes)
-        await interaction.response.defer(thinking=True)
         change = await self.service.open_lobby(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, host_id=interaction.user.id,
             host_name=interaction.user.display_name, variant=variant.value, options=options or "",
             timer_minutes=timer_minutes, locale=guild_locale(interaction),
         )
-        content, view = lobby_message(change.game, change.game.locale)
-        image = await self.bot.announcer.lobby_picture(change.game)
-        message = await interaction.followup.send(content, view=view, file=file_of(image), wait=True)
-        await self.service.set_messages(change.game.id, lobby_message_id=message.id)
+        try:
+            await self.bot.announcer.post_lobby(change.game)
+        except discord.HTTPException:
+            # Nobody would see this lobby: close it again (nothing was played) and say so privately.
+            await self.service.cancel(change.game.id, interaction.user.id)
+            raise Refusal("lobby_not_posted") from None
+        await interaction.followup.send(translate("lobby.opened", user_locale(interaction)), ephemeral=True)
 
     @rummy.command(name=L("join", "cmd.join"), description=L("Take a seat in this channel's lobby", "cmd.join.desc"))
     @guarded

@@ -99,9 +99,13 @@ def audit_message(rows: Sequence[AuditRow], locale: str) -> str:
             detail = f": {nm(detail)}" if detail else ""
         elif r.action == AuditAction.SCHEDULE:
             detail = t("schedule.choice.off" if detail == "off" else f"schedule.every.{detail}", locale)
+        elif r.action == AuditAction.ABANDON:  # why the bot ended the game (bot.service.endings)
+            detail = t(f"end.{detail}", locale)
         what = t(f"audit.{r.action}", locale, detail=detail, game=r.game_id or "",
                  user=f"<@{r.detail}>" if r.action == AuditAction.KICK else "")
-        who = t("audit.by_schedule", locale) if r.user_id == 0 else f"<@{r.user_id}>"  # the clock
+        # User 0 is the bot itself: the season schedule, or a game it abandoned.
+        who = (t("audit.by_bot" if r.action == AuditAction.ABANDON else "audit.by_schedule", locale)
+               if r.user_id == 0 else f"<@{r.user_id}>")
         lines.append(f"<t:{int(r.at)}:f> · {who} · {what}")
     return _fit(lines)
 

@@ -16,6 +16,7 @@ The package, by job (``GameService`` is all of them together):
 - ``games``: lobbies, moves, kicks and the message ids the cogs keep;
 - ``clock``: ``tick``, ``due``, ``next_deadline`` and ``resume``;
 - ``deadlines``: the arithmetic of those deadlines (pure);
+- ``endings``: games abandoned with their channel, server or access, and posts still owed;
 - ``records``: seasons, standings, records, history, voiding and the audit log (never a game lock);
 - ``options``: what people type into a lobby, checked and cleaned.
 """
@@ -37,6 +38,7 @@ from .changes import Change, ChangeKind, Refusal, Stale
 from .clock import MAX_TIMEOUTS, ClockJobs
 from .core import BOT_DELAY, DEAL_PAUSE, LOBBY_TTL
 from .deadlines import REMIND_AT, WINDOW_SECONDS
+from .endings import END_REASONS, Endings
 from .games import MESSAGE_COLUMNS, Games
 from .options import BOT_OPTIONS, MIN_TIMER, REASON_LENGTH, clean_name, clean_text, lobby_options, split_options
 from .records import FinishedGame, Records
@@ -45,6 +47,7 @@ __all__ = [
     "BOT_DELAY",
     "BOT_OPTIONS",
     "DEAL_PAUSE",
+    "END_REASONS",
     "LOBBY_TTL",
     "MAX_TIMEOUTS",
     "MESSAGE_COLUMNS",
@@ -73,6 +76,6 @@ __all__ = [
 ]
 
 
-class GameService(Games, ClockJobs, Records):
+class GameService(Games, ClockJobs, Records, Endings):
     """Lobbies, moves and timers, serialized per game and committed before announced; seasons,
     history and the audit log beside them."""

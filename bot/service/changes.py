@@ -34,6 +34,8 @@ class ChangeKind(StrEnum):
     REMIND = "remind"  # the turn timer is at its reminder point
     RESUME = "resume"  # after a restart: the turn timer started again, whole
     QUARANTINE = "quarantine"  # the game's record would not load: set aside (issue 15, R23)
+    ABANDON = "abandon"  # its channel, server or access went away: ended unscored, nothing posted
+    END = "end"  # on start: a game's end that was committed but never posted (issue 15, hole 6)
 
 
 class Refusal(Exception):

@@ -131,6 +131,24 @@ async def quarantine(tx: Transaction, game_id: int, now: float, reason: str) -> 
     return changed == 1
 
 
+async def active_ids(db: Store | Transaction, *, channel_id: int | None = None,
+                     guild_id: int | None = None) -> list[int]:
+    """The lobbies and games in play of one channel (or thread), or of one server."""
+    column, value = ("channel_id", channel_id) if channel_id is not None else ("guild_id", guild_id)
+    rows = await db.fetchall(
+        f"SELECT id FROM games WHERE {column} = ? AND status IN ('lobby', 'playing') ORDER BY id", (value,))
+    return [int(r["id"]) for r in rows]
+
+
+async def unannounced(db: Store, shards: Shards | None = None) -> list[int]:
+    """Games (of guilds on ``shards``) whose end, or quarantine, was committed but never posted."""
+    where, params = on_shards(shards)
+    rows = await db.fetchall(
+        "SELECT id FROM games WHERE ((status IN ('finished', 'cancelled', 'expired') AND final_announced_at IS NULL)"
+        f" OR (quarantined_at IS NOT NULL AND quarantine_announced_at IS NULL)){where} ORDER BY id", params)
+    return [int(r["id"]) for r in rows]
+
+
 async def mark_reminded(tx: Transaction, game_id: int, version: int) -> bool:
     """Note that the turn reminder of this version went out; False when it already had (another
     process got there first), so the reminder is sent once."""

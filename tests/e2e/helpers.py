@@ -42,6 +42,18 @@ def custom_ids(message: Any) -> list[str]:
     return [c.get("custom_id", "") for c in components(message)]
 
 
+async def new_lobby(fake: FakeDiscord, user: Any, args: dict[str, Any], channel: int | None = None) -> Any:
+    """``/rummy new`` as ``user``: the host is answered privately, and the lobby itself is posted in
+    the channel (issue 15, hole 6). Returns the public lobby message."""
+    known = {m.id for m in fake.public_messages(channel)}
+    rec = await (await fake.slash(user, "rummy new", args, channel=channel)).settled(timeout=15)
+    reply = answers(rec)[-1]
+    assert reply.ephemeral and reply.visible_to == user.id, reply.content
+    return await fake.wait_for_message(
+        lambda m: m.id not in known and not m.ephemeral and any(c.startswith("rummy:join:") for c in custom_ids(m))
+        and (channel is None or m.channel_id == channel), timeout=15)
+
+
 class PgReader:
     """Synchronous reads of a PostgreSQL database for the tests' predicates (asyncpg on a thread of
     its own, so ``Table.query`` reads the same whichever backend the bot uses)."""
@@ -110,9 +122,7 @@ class Table:
         args: dict[str, Any] = {"variant": variant, "timer": timer}
         if options:
             args["options"] = options
-        rec = await (await self.fake.slash(self.users[0], "rummy new", args, channel=self.channel)).settled(timeout=15)
-        assert rec.original is not None and not rec.original.ephemeral
-        self.lobby = rec.original
+        self.lobby = await new_lobby(self.fake, self.users[0], args, self.channel)
         self.game_id = int(custom_ids(self.lobby)[0].split(":")[2])
         for user in self.users[1:]:
             rec = await (await self.fake.click(user, self.lobby, f"rummy:join:{self.game_id}")).settled(timeout=15)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.conftest import boot
-from tests.e2e.helpers import Table, answers, custom_ids, scan_for_leaks
+from tests.e2e.helpers import Table, answers, custom_ids, new_lobby, scan_for_leaks
 from tests.fakediscord import FakeDiscord
 
 pytestmark = pytest.mark.e2e
@@ -474,9 +474,7 @@ async def test_playing_against_a_computer_player_to_the_end(fake: FakeDiscord, t
                      {"RUMMY_FLOOD": "off", "RUMMY_BOT_DELAY": "1.0"})
     table = Table(fake, bot, tmp_path / "rummy.sqlite3", [ana])
     try:
-        rec = await (await fake.slash(ana, "rummy new", {"variant": "gin", "options": "target=1", "timer": 0})
-                     ).settled(timeout=15)
-        table.lobby = rec.original
+        table.lobby = await new_lobby(fake, ana, {"variant": "gin", "options": "target=1", "timer": 0})
         table.game_id = int(custom_ids(table.lobby)[0].split(":")[2])
         await (await fake.click(ana, table.lobby, f"rummy:bot:{table.game_id}")).settled(timeout=15)
         lobby = fake.message(table.lobby.id)

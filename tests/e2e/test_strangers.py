@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import Table, answers, custom_ids, scan_for_leaks
+from tests.e2e.helpers import Table, answers, custom_ids, new_lobby, scan_for_leaks
 
 pytestmark = pytest.mark.e2e
 
@@ -48,8 +48,7 @@ async def test_strangers_pressing_a_games_buttons_change_nothing(table: Table) -
     eve = table.fake.add_user("Eve", locale="en-US")
     # Two short deals (a deal ends after 20 turns at most), no turn timer.
     options = {"variant": "basic", "options": "game_end=hands:2 hand_turn_limit=20", "timer": 0}
-    rec = await (await table.fake.slash(ana, "rummy new", options)).settled(timeout=15)
-    table.lobby = rec.original
+    table.lobby = await new_lobby(table.fake, ana, options)
     table.game_id = int(custom_ids(table.lobby)[0].split(":")[2])
     await (await table.fake.click(bea, table.lobby, f"rummy:join:{table.game_id}")).settled(timeout=15)
     # The lobby: Start, Cancel and Add a bot, by a stranger and (Start, Add a bot) by a seated guest.

@@ -54,7 +54,7 @@ Where the fake's sharding still differs from Discord's:
 - A session without a socket never times out (Discord drops it after a few minutes): it keeps
   collecting its shard's events until it resumes, closes with 1000/1001 or is invalidated.
 - Every guild of a shard arrives in GUILD_CREATE right after READY (Discord may send them later,
-  or as unavailable during an outage); a guild never leaves the bot (no GUILD_DELETE).
+  or as unavailable during an outage); a guild leaves the bot only by `FakeDiscord.remove_bot`.
 - Every session gets the same `resume_gateway_url` (the fake's one gateway).
 """
 

@@ -163,6 +163,9 @@ def role_json(role: FakeRole) -> dict[str, Any]:
     return data
 
 
+THREAD_TYPES = (10, 11, 12)  # announcement, public and private threads
+
+
 def channel_json(fake: FakeDiscord, channel: FakeChannel, *, permissions: int | None = None) -> dict[str, Any]:
     if channel.type == 1:
         recipient = fake.users.get(channel.recipient_id or 0)
@@ -190,6 +193,10 @@ def channel_json(fake: FakeDiscord, channel: FakeChannel, *, permissions: int | 
         }
         if channel.type == 2:
             data.update({"bitrate": 64000, "user_limit": 0, "rtc_region": None})
+        if channel.type in THREAD_TYPES:
+            data.update({"owner_id": str(fake.bot_user_id), "member_count": 1, "message_count": 0,
+                         "thread_metadata": {"archived": False, "auto_archive_duration": 1440, "locked": False,
+                                             "archive_timestamp": fake.clock.iso()}})
     if permissions is not None:
         data["permissions"] = str(permissions)
     return data
@@ -253,8 +260,10 @@ def guild_json(fake: FakeDiscord, guild: FakeGuild | None = None, *, gateway: bo
                 "member_count": len(members) + 1,
                 "voice_states": [],
                 "members": [bot_member_json(fake, guild)] + [member_json(fake, u, guild=guild) for u in members],
-                "channels": [channel_json(fake, c) for c in fake.channels.values() if c.guild_id == guild.id],
-                "threads": [],
+                "channels": [channel_json(fake, c) for c in fake.channels.values()
+                             if c.guild_id == guild.id and c.type not in THREAD_TYPES],
+                "threads": [channel_json(fake, c) for c in fake.channels.values()
+                            if c.guild_id == guild.id and c.type in THREAD_TYPES],
                 "presences": [],
                 "stage_instances": [],
                 "guild_scheduled_events": [],

@@ -530,6 +530,8 @@ class RestApi:
             cid = -1
         if cid not in self.fake.channels:
             return cid, self.reject(404, 10003, "Unknown Channel", f"{request.method} {request.path}: unknown channel")
+        if self.fake.channels[cid].guild_id in self.fake.left_guilds:
+            return cid, self.reject(403, 50001, "Missing Access", f"{request.method} {request.path}: not in that guild")
         return cid, None
 
     async def get_channel(self, request: web.Request) -> web.StreamResponse:

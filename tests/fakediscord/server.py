@@ -18,7 +18,11 @@ shard now; `disconnect(shard=k)`, `send_reconnect(shard=k)`, `invalidate_session
 one shard's sessions; `identifies` and `identify_breaches()` record IDENTIFY pacing;
 `wait_shards_ready(shards, after=n)` waits for a process's shards.
 
-What this is not: a general Discord. No threads, reactions, voice, presences, rate limits (unless
+Places that go away: `delete_channel` (CHANNEL_DELETE or THREAD_DELETE; then 404 Unknown
+Channel), `remove_bot(guild)` (GUILD_DELETE; then 403 Missing Access), `add_thread`.
+
+What this is not: a general Discord. Threads only as channels that can be made and deleted (no
+archiving or members), no reactions, voice, presences, rate limits (unless
 injected with `fail_next`), permissions overwrites, interactions in DMs or multiple bots. It
 only listens on 127.0.0.1 and never reaches the network.
 """
@@ -187,6 +191,7 @@ class FakeDiscord:
         self.sync_log: list[tuple[int | None, list[str], float]] = []
         self.app_emojis: list[dict[str, Any]] = []
         self._faults: list[Fault] = []
+        self.left_guilds: set[int] = set()  # guilds the bot was removed from (`remove_bot`)
         self._channel_writes: list[float] = []
         self._changed = asyncio.Event()
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -381,6 +386,36 @@ class FakeDiscord:
         data = payloads.channel_json(self, self.channels[cid])
         self._spawn(self.gateway.dispatch("CHANNEL_CREATE", data, guild_id=target.id, intent=GUILDS))
         return cid
+
+    def add_thread(self, parent: int, name: str = "partida") -> int:
+        """A public thread of channel ``parent``; its shard's sessions get THREAD_CREATE."""
+        chan = self.channels[parent]
+        target = self._guild(chan.guild_id)
+        cid = self._new_channel(target, name, type=11)
+        self.channels[cid].parent_id = parent
+        data = {**payloads.channel_json(self, self.channels[cid]), "newly_created": True}
+        self._spawn(self.gateway.dispatch("THREAD_CREATE", data, guild_id=target.id, intent=GUILDS))
+        return cid
+
+    def delete_channel(self, channel: int) -> None:
+        """A manager deletes a channel or thread: it is gone (REST answers 404 Unknown Channel) and
+        its shard's sessions get CHANNEL_DELETE (THREAD_DELETE for a thread)."""
+        chan = self.channels.pop(channel)
+        if chan.type in payloads.THREAD_TYPES:
+            event = "THREAD_DELETE"
+            data: dict[str, Any] = {"id": str(chan.id), "guild_id": str(chan.guild_id), "type": chan.type,
+                                    "parent_id": str(chan.parent_id)}
+        else:
+            event, data = "CHANNEL_DELETE", payloads.channel_json(self, chan)
+        self._spawn(self.gateway.dispatch(event, data, guild_id=chan.guild_id, intent=GUILDS))
+
+    def remove_bot(self, guild: FakeGuild | int) -> None:
+        """The bot is kicked from ``guild`` (or leaves it): its sessions get GUILD_DELETE (not
+        unavailable), and from then on the guild's channels answer 403 Missing Access."""
+        target = self._guild(guild)
+        self.left_guilds.add(target.id)
+        self._spawn(self.gateway.dispatch("GUILD_DELETE", {"id": str(target.id)}, guild_id=target.id,
+                                          intent=GUILDS))
 
     def add_user(
         self,

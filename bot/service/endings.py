@@ -1,0 +1,94 @@
+"""How games end when their place goes away, and which endings are still owed a message.
+
+What it is: ``Endings``, part of ``GameService``. ``abandon`` ends a lobby or game unscored
+(status ``abandoned``, audited as done by the bot) when its channel or thread was deleted, the bot
+left the server, or the bot lost its access to the channel for good (issue 15, hole 2): its
+deadlines are cleared, so the clock stops serving it, and nothing more is posted there.
+``owed_announcements`` lists what a crash between a commit and its post left unsaid (a game's final
+message, a quarantine notice: hole 6), which the client posts on start; ``mark_announced`` records
+a post once it went out.
+What it is not: no Discord (the client's listeners and the announcer call these), no SQL
+(``bot.store.repo``).
+"""
+
+from __future__ import annotations
+
+from bot.rows import ACTIVE, ActionKind, AuditAction, GameStatus
+from bot.store import repo
+
+from .changes import Change, ChangeKind
+from .core import ServiceCore
+
+# Why a game was abandoned (games.end_reason; ``end.<reason>`` in the audit list).
+CHANNEL_GONE = "channel_gone"
+GUILD_GONE = "guild_gone"
+FORBIDDEN = "forbidden"
+END_REASONS = (CHANNEL_GONE, GUILD_GONE, FORBIDDEN)
+ANNOUNCED = frozenset({"final_announced_at", "quarantine_announced_at"})
+
+
+class Endings(ServiceCore):
+    """Abandoning games whose channel, server or access went away; announcements still owed."""
+
+    async def abandon(self, game_id: int, reason: str) -> Change | None:
+        """End one lobby or game unscored because ``reason`` (``END_REASONS``); None when it had
+        already ended. Nothing is owed to its channel: its final message counts as said."""
+        if reason not in END_REASONS:
+            raise ValueError(f"unknown end reason {reason!r}")
+        async with self.lock(game_id):
+            row = await self.get(game_id)
+            if row is None or row.status not in ACTIVE:
+                return None
+            now = self.clock()
+            async with self._transaction(row) as tx:
+                version = await repo.bump(
+                    tx, row, now, status=GameStatus.ABANDONED, end_reason=reason, lobby_expires_at=None,
+                    turn_deadline=None, window_deadline=None, next_deal_at=None, finished_at=now,
+                    final_announced_at=now)
+                await repo.log_action(tx, game_id, version, None, ActionKind.ABANDON, reason, None, now)
+                # The bot did it, not a manager: user 0, as for the season schedule.
+                await repo.add_audit(tx, row.guild_id, 0, AuditAction.ABANDON, now, game_id=game_id, detail=reason)
+            self._cache.pop(game_id, None)
+            return Change(ChangeKind.ABANDON, await self._row(game_id))
+
+    async def abandon_channel(self, channel_id: int, reason: str = CHANNEL_GONE) -> list[Change]:
+        """Every lobby and game of a channel or thread that is gone (or out of the bot's reach)."""
+        return await self._abandon_all(await repo.active_ids(self.db, channel_id=channel_id), reason)
+
+    async def abandon_guild(self, guild_id: int) -> list[Change]:
+        """Every lobby and game of a server the bot left (or was removed from)."""
+        return await self._abandon_all(await repo.active_ids(self.db, guild_id=guild_id), GUILD_GONE)
+
+    async def _abandon_all(self, game_ids: list[int], reason: str) -> list[Change]:
+        out = []
+        for game_id in game_ids:
+            change = await self.abandon(game_id, reason)
+            if change is not None:
+                out.append(change)
+        return out
+
+    async def owed_announcements(self) -> list[Change]:
+        """What was committed but never said (of this process's shards): the end of each game whose
+        final message was not posted (``game_over`` set, so the announcer posts it from the record
+        as it stands), each lobby or game cancelled or expired whose messages were not closed, and
+        each quarantine not yet announced. Oldest first."""
+        out = []
+        for game_id in await repo.unannounced(self.db, self.shards):
+            row = await self._row(game_id)
+            if row.quarantined_at is not None and row.quarantine_announced_at is None:
+                out.append(Change(ChangeKind.QUARANTINE, row))
+            elif row.status == GameStatus.FINISHED and row.final_announced_at is None:
+                out.append(Change(ChangeKind.END, row, game_over=True, deal_over=True))
+            elif row.status == GameStatus.CANCELLED and row.final_announced_at is None:
+                out.append(Change(ChangeKind.CANCEL, row))
+            elif row.status == GameStatus.EXPIRED and row.final_announced_at is None:
+                out.append(Change(ChangeKind.EXPIRE, row))
+        return out
+
+    async def mark_announced(self, game_id: int, column: str) -> None:
+        """Record that a game's final message (or quarantine notice) was posted: views only, no
+        version bump, so no click goes out of date."""
+        if column not in ANNOUNCED:
+            raise TypeError(f"mark_announced sets only {sorted(ANNOUNCED)}, not {column!r}")
+        async with self._transaction() as tx:
+            await repo.update_game(tx, game_id, **{column: self.clock()})
