@@ -2,7 +2,8 @@
 
 ``table``: four users (Ana es-ES, Bea en-US, Carlos es-ES, Dani es-419) and a started bot process.
 Markers: ``flood`` keeps the per-user flood limit on (our robot players click faster than people,
-so it is off otherwise); ``bot_env({...})`` adds environment variables for the bot process.
+so it is off otherwise); ``bot_env({...})`` adds environment variables for the bot process;
+``failure_logged(text)``: the test provokes one failure the bot logs with a traceback (no other).
 """
 
 from __future__ import annotations
@@ -49,4 +50,9 @@ async def table(fake: FakeDiscord, tmp_path: Path, request: pytest.FixtureReques
     finally:
         if t.bot.proc is not None and t.bot.returncode is None:
             await t.bot.terminate()
-        assert "Traceback" not in t.bot.log_text(), t.bot.log_text()[-3000:]
+        log = t.bot.log_text()
+        expected = request.node.get_closest_marker("failure_logged")
+        if expected:  # the one traceback the test provoked, and no other
+            assert log.count("Traceback") == 1 and expected.args[0] in log, log[-3000:]
+        else:
+            assert "Traceback" not in log, log[-3000:]

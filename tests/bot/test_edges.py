@@ -1,0 +1,83 @@
+"""Games that end with their place, and endings still owed a message (issue 15, holes 2 and 6).
+
+On SQLite and PostgreSQL. What a user would notice if these failed: a game in a deleted channel
+played on by the clock to a rated result, another channel's or server's game ended with it, an
+abandoned game that takes moves, or the end of a game never posted after a crash (or posted twice).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.service import ChangeKind, GameService, GameStatus, Refusal
+from bot.store import repo
+from tests.bot.helpers import GUILD, lobby, started, uid
+
+
+async def test_a_channel_gone_ends_its_games_unscored_and_nothing_else(env):
+    game = await started(env.svc, "basic", 2, timer=1, channel=100)
+    other = await started(env.svc, "basic", 2, timer=1, channel=200)
+    env.clock.advance(600)  # both turn timers ran out: the clock would time both players out
+
+    [change] = await env.svc.abandon_channel(100)
+    assert change.kind == ChangeKind.ABANDON
+    row = change.game
+    assert row.status == GameStatus.ABANDONED and row.end_reason == "channel_gone"
+    assert row.turn_deadline is None and row.window_deadline is None and row.next_deal_at is None
+    assert row.final_announced_at is not None  # nothing is owed to a channel that is gone
+    assert await env.svc.results(game.id) == []
+    assert await env.svc.due() == [other.id]
+    audit = await repo.audit_of(env.db, GUILD)
+    assert [(a.user_id, a.action, a.game_id, a.detail) for a in audit] == [(0, "abandon", game.id, "channel_gone")]
+    with pytest.raises(Refusal) as refused:
+        await env.svc.play(game.id, uid(row, "p1"), "draw", version=row.version)
+    assert refused.value.code == "not_playing"
+    assert await env.svc.abandon_channel(100) == []  # once
+    assert (await env.svc.get(other.id)).status == GameStatus.PLAYING
+
+
+async def test_the_bot_leaving_a_server_ends_its_lobbies_and_games_there_only(env):
+    game = await started(env.svc, "basic", 2, channel=100)
+    open_lobby = await lobby(env.svc, "gin", 1, channel=200)
+    change = await env.svc.open_lobby(guild_id=GUILD + 1, channel_id=300, host_id=5, host_name="u5",
+                                      variant="basic", options="", timer_minutes=5)
+    ended = await env.svc.abandon_guild(GUILD)
+    assert sorted(c.game.id for c in ended) == sorted([game.id, open_lobby.id])
+    assert {c.game.end_reason for c in ended} == {"guild_gone"}
+    assert (await env.svc.get(change.game.id)).status == GameStatus.LOBBY
+    with pytest.raises(ValueError):
+        await env.svc.abandon(change.game.id, "because")
+
+
+async def test_an_end_not_yet_posted_is_owed_until_marked(env):
+    game = await started(env.svc, "basic", 2, channel=100)
+    resigned = await env.svc.resign(game.id, uid(game, "p2"))
+    assert resigned.game_over and resigned.game.status == GameStatus.FINISHED
+    cancelled = await lobby(env.svc, "gin", 1, channel=200)
+    await env.svc.cancel(cancelled.id, 1)
+    fresh = GameService(env.db, clock=env.clock)  # after a crash: only the database remains
+    owed = await fresh.owed_announcements()
+    assert [(c.game.id, c.kind, c.game_over) for c in owed] == [
+        (game.id, ChangeKind.END, True), (cancelled.id, ChangeKind.CANCEL, False)]
+    await fresh.mark_announced(game.id, "final_announced_at")
+    await fresh.mark_announced(cancelled.id, "final_announced_at")
+    assert await fresh.owed_announcements() == []
+    row = await fresh.get(game.id)
+    assert row.version == resigned.game.version  # a view: no click goes out of date
+    with pytest.raises(TypeError):
+        await fresh.mark_announced(game.id, "status")
+
+
+async def test_a_quarantine_notice_is_owed_once(env):
+    game = await started(env.svc, "basic", 2, channel=100)
+    async with env.db.transaction() as tx:
+        await tx.execute("UPDATE games SET record = 'garbage' WHERE id = ?", (game.id,))
+    fresh = GameService(env.db, clock=env.clock)
+    [change] = await fresh.check_records()
+    assert change.kind == ChangeKind.QUARANTINE
+    # The bot died before saying it: the next start says it (and the check does not, again).
+    again = GameService(env.db, clock=env.clock)
+    assert [(c.game.id, c.kind) for c in await again.owed_announcements()] == [(game.id, ChangeKind.QUARANTINE)]
+    assert await again.check_records() == []
+    await again.mark_announced(game.id, "quarantine_announced_at")
+    assert await again.owed_announcements() == []
