@@ -83,7 +83,13 @@ def announcer() -> tuple[Announcer, Channel]:
     async def set_messages(_: int, **__: Any) -> None:
         return None
 
-    service: Any = SimpleNamespace(results=results, set_messages=set_messages, deal_pause=30.0)
+    marked: list[tuple[int, str]] = []
+
+    async def mark_announced(game_id: int, column: str) -> None:
+        marked.append((game_id, column))
+
+    service: Any = SimpleNamespace(results=results, set_messages=set_messages, deal_pause=30.0,
+                                   mark_announced=mark_announced, marked=marked)
     ann = Announcer(client, service)
     ann.request_table = lambda row: None  # type: ignore[method-assign]  # the table edit is tested below
     return ann, channel
@@ -105,6 +111,7 @@ async def test_every_end_of_a_game_posts_its_final_message_with_a_rematch_button
     finals = [m for m in channel.sent if rematch_ids(m)]
     assert len(finals) == 1, [m["content"] for m in channel.sent]
     assert rematch_ids(finals[0]) == ["rummy:rematch:7"]
+    assert ann.service.marked == [(7, "final_announced_at")]  # said: not owed at the next start
     winners = [change.game.names[w].replace("_", "\\_") for w in game.winners]
     assert all(w in finals[0]["content"] for w in winners)
     # The end of a deal that has a result is shown; a deal cut short by a resignation has none.
