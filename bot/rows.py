@@ -161,6 +161,7 @@ class ResultRow(_Fields):
     place: int  # 1 for every winner
     finished_at: float
     season: int
+    rated: bool = True  # False: decided by an opponent who never moved (issue 15 hole 3)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any, TypeVar
 
 from bot.rows import (
@@ -251,7 +251,7 @@ async def movers(tx: Transaction | Store, game_id: int) -> set[int]:
 
 async def results_of(db: Store | Transaction, game_id: int) -> list[ResultRow]:
     rows = await db.fetchall("SELECT * FROM results WHERE game_id = ? ORDER BY place, user_id", (game_id,))
-    return [_typed(ResultRow, r) for r in rows]
+    return [replace(_typed(ResultRow, r), rated=bool(r["rated"])) for r in rows]
 
 
 # ---------------------------------------------------------------------------------------- seasons

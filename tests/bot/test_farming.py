@@ -111,7 +111,7 @@ async def test_a_resignation_after_playing_is_rated(env):
     await env.svc.resign(row.id, 2)
     assert await rated_flags(env, row.id) == {1}
     _, table, games = await env.svc.scores(GUILD)
-    assert games == 1 and [s.user_id for s in table][0] == 1
+    assert games == 1 and table[0].user_id == 1
     [listed] = await env.svc.finished_games(GUILD)
     assert listed.rated
 
