@@ -1,9 +1,9 @@
 """The lobby: its public message, its buttons, and what joining, leaving, starting and cancelling do.
 
-What it is: ``lobby_message`` (variant, options, seats, timer and, while open, the Join / Leave /
-Start / Cancel / bot buttons), ``lobby_info`` (what the lobby picture shows), the persistent
-``LobbyButton`` (``rummy:<verb>:<game>``) and ``lobby_action``, the one handler behind both the
-buttons and the ``/rummy join|leave|start|cancel`` commands.
+What it is: ``lobby_message`` (variant, options, seats, a rematch's invited players, timer and,
+while open, the Join / Leave / Start / Cancel / bot buttons), ``lobby_info`` (what the lobby
+picture shows), the persistent ``LobbyButton`` (``rummy:<verb>:<game>``) and ``lobby_action``, the
+one handler behind both the buttons and the ``/rummy join|leave|start|cancel`` commands.
 What it is not: no rules about seats (``GameService`` decides and commits), no table (``cogs.table``).
 """
 
