@@ -307,7 +307,10 @@ class Announcer:
         content, view = lobby_message(row, row.locale)
         channel = self._channel(row.channel_id)
         image = await self.lobby_picture(row)
-        message = await channel.send(content, view=view, file=file_of(image))
+        # The rematch's invitations ping the invited, and nobody else (issue 15 hole 3).
+        mentions = discord.AllowedMentions(everyone=False, roles=False,
+                                           users=[discord.Object(s.user_id) for s in row.invited])
+        message = await channel.send(content, view=view, file=file_of(image), allowed_mentions=mentions)
         await self.service.set_messages(row.id, lobby_message_id=message.id)
 
     async def update_lobby_message(self, row: GameRow, content: str | None = None,

@@ -125,6 +125,10 @@ class GameRow(_Fields):
     idle_warned_at: float | None = None  # a game with no timer, warned it will end for idleness
     hints_off: bool = False  # the host turned hints off in the lobby (issue 11)
     practice: bool = False  # an unrated practice game: hints on, no standings
+    rematch_of: int | None = None  # the finished game this lobby is the rematch of
+    # A rematch lobby's invitations (issue 15 hole 3): the previous game's players who have not
+    # taken their seat (pressed Join) nor left. Not seats: Start counts only who accepted.
+    invited: tuple[SeatRow, ...] = ()
 
     def seat_of(self, user_id: int) -> SeatRow | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
@@ -158,6 +162,7 @@ class ResultRow(_Fields):
     place: int  # 1 for every winner
     finished_at: float
     season: int
+    rated: bool = True  # False: decided by an opponent who never moved (issue 15 hole 3)
 
 
 @dataclass(frozen=True)
@@ -222,3 +227,4 @@ class FinishedSeatRow(_Fields):
     place: int
     name: str
     voided: bool
+    rated: bool = True  # False: decided by an absent opponent (kept for the history, never counted)

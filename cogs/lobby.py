@@ -1,9 +1,9 @@
 """The lobby: its public message, its buttons, and what joining, leaving, starting and cancelling do.
 
-What it is: ``lobby_message`` (variant, options, seats, timer and, while open, the Join / Leave /
-Start / Cancel / bot buttons), ``lobby_info`` (what the lobby picture shows), the persistent
-``LobbyButton`` (``rummy:<verb>:<game>``) and ``lobby_action``, the one handler behind both the
-buttons and the ``/rummy join|leave|start|cancel`` commands.
+What it is: ``lobby_message`` (variant, options, seats, a rematch's invited players, timer and,
+while open, the Join / Leave / Start / Cancel / bot buttons), ``lobby_info`` (what the lobby
+picture shows), the persistent ``LobbyButton`` (``rummy:<verb>:<game>``) and ``lobby_action``, the
+one handler behind both the buttons and the ``/rummy join|leave|start|cancel`` commands.
 What it is not: no rules about seats (``GameService`` decides and commits), no table (``cogs.table``).
 """
 
@@ -62,6 +62,8 @@ def lobby_message(row: GameRow, locale: str, *, closed: str | None = None) -> tu
     if closed:
         lines.append(closed)
         return "\n".join(lines), None
+    if row.invited:  # a rematch's previous players: mentioned, and seated only when they press Join
+        lines.append(t("lobby.invited", locale, names=", ".join(f"<@{s.user_id}>" for s in row.invited)))
     lines.append(t("lobby.help", locale))
     view = discord.ui.View(timeout=None)
     view.add_item(LobbyButton("join", row.id, t("button.join", locale), discord.ButtonStyle.success))
@@ -81,7 +83,7 @@ def lobby_info(row: GameRow) -> LobbyInfo:
     host = next((s.name for s in row.seats if s.user_id == row.host_id), "")
     options = tuple(tuple(w.split("=", 1)) for w in row.options.split() if "=" in w)
     return LobbyInfo(row.variant, options, tuple(s.name for s in row.seats), host, lo, hi, row.timer_minutes,
-                     PICTURED.get(row.status, "cancelled"))
+                     PICTURED.get(row.status, "cancelled"), invited=tuple(s.name for s in row.invited))
 
 
 @guarded
@@ -118,6 +120,10 @@ async def lobby_action(interaction: discord.Interaction, verb: str, game_id: int
         change = await service.cancel(game_id, user.id, is_admin=is_admin)
     else:
         change = await service.start(game_id, user.id)
+    if change.kind == ChangeKind.RESIGN:  # the host's cancel of a game under way: their resignation
+        await interaction.followup.send(t("lobby.done.cancel_resigned", user_locale(interaction)), ephemeral=True)
+        await client.announcer.announce(change)
+        return
     loc = change.game.locale
     closed = None
     if change.game.status == GameStatus.CANCELLED:

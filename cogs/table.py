@@ -18,8 +18,8 @@ import discord
 
 from bot.engine import Game, Phase
 from bot.moves import build_move
-from bot.service import GameRow, Refusal, ResultRow
-from cogs.base import client_of
+from bot.service import ChangeKind, GameRow, Refusal, ResultRow
+from cogs.base import client_of, user_locale
 from cogs.guard import guarded
 from cogs.hand import send_hand
 from cogs.ui import clock_text, last_move_text, nm, result_lines, t, variant_name
@@ -99,6 +99,8 @@ def final_message(row: GameRow, game: Game, results: Sequence[ResultRow], locale
     lines = [t("final.title", locale, variant=variant_name(row.variant, locale), winners=winners, game=row.id)]
     for r in results:
         lines.append(t("final.line", locale, place=r.place, name=names.get(r.user_id, "?"), score=r.score))
+    if results and not results[0].rated:
+        lines.append(t("final.unrated", locale))
     view = discord.ui.View(timeout=None)
     view.add_item(TableButton("rematch", row.id, label=t("button.rematch", locale),
                               style=discord.ButtonStyle.success))
@@ -117,7 +119,11 @@ async def table_button(interaction: discord.Interaction, verb: str, game_id: int
     if verb == "rematch":
         await interaction.response.defer()
         change = await service.rematch(game_id, interaction.user.id, interaction.user.display_name)
-        await client.announcer.post_lobby(change.game)
+        if change.kind == ChangeKind.JOIN:  # the rematch was already open: this press took an invited seat
+            await interaction.followup.send(t("lobby.done.join", user_locale(interaction)), ephemeral=True)
+            await client.announcer.update_lobby_message(change.game)
+        else:
+            await client.announcer.post_lobby(change.game)
         return
     if verb == "next":
         await interaction.response.defer()

@@ -50,7 +50,8 @@ STATUSES = tuple(LobbyStatus)
 class LobbyInfo:
     """What the lobby picture shows. ``options`` are the options in force that differ from the
     variant's defaults, as (name, value) text pairs; ``seats`` the display names of the seated
-    players in seat order, ``host`` the host's; ``timer_minutes`` 0 for no turn timer."""
+    players in seat order, ``host`` the host's; ``timer_minutes`` 0 for no turn timer;
+    ``invited`` the names of those invited to a rematch (drawn in the first empty slots)."""
 
     variant: str
     options: tuple[tuple[str, str], ...]
@@ -60,6 +61,7 @@ class LobbyInfo:
     max_players: int
     timer_minutes: float
     status: str = LobbyStatus.OPEN
+    invited: tuple[str, ...] = ()  # a rematch's previous players, not seated until they press Join
 
 
 def lobby_chips(variant: str, options: Sequence[tuple[str, str]], locale: str) -> list[str]:
@@ -236,10 +238,10 @@ def _count_line(scene: Scene, y: int, lobby: LobbyInfo, locale: str) -> None:
 
 def _slot_count(lobby: LobbyInfo) -> int:
     """Seats shown: the seated, then empty slots up to the maximum while the lobby matters (a
-    started game shows only who plays)."""
+    started game shows only who plays), the invited in the first of them."""
     if lobby.status == LobbyStatus.STARTED:
         return max(1, len(lobby.seats))
-    return max(lobby.max_players, len(lobby.seats), 1)
+    return max(lobby.max_players, len(lobby.seats) + len(lobby.invited), 1)
 
 
 def _seat_name(name: str, i: int, locale: str) -> str:
@@ -261,7 +263,9 @@ def _slots(scene: Scene, y0: int, lobby: LobbyInfo, locale: str) -> None:
             host_seen = host_seen or host
             _seat(scene, box, lobby.seats[i], i, host, locale)
         else:
-            _empty(scene, box, i, lobby, locale)
+            k = i - len(lobby.seats)
+            _empty(scene, box, i, lobby, locale,
+                   invited=lobby.invited[k] if k < len(lobby.invited) and lobby.status == LobbyStatus.OPEN else None)
 
 
 def _seat(scene: Scene, box: Box, raw: str, i: int, host: bool, locale: str) -> None:
@@ -297,15 +301,26 @@ def _seat(scene: Scene, box: Box, raw: str, i: int, host: bool, locale: str) -> 
         scene.mark("host", raw, pill)
 
 
-def _empty(scene: Scene, box: Box, i: int, lobby: LobbyInfo, locale: str) -> None:
+def _empty(scene: Scene, box: Box, i: int, lobby: LobbyInfo, locale: str, *, invited: str | None = None) -> None:
+    """An empty slot; with ``invited``, kept for that player: their initial in the dashed ring,
+    their name, and "Invited" (it is no seat until they press Join)."""
     x0, y0, x1, _y1 = box
     scene.rrect(box, 14, Palette.felt_dark)
-    scene.mark("empty", str(i), box)
+    scene.mark("invited" if invited is not None else "empty", invited if invited is not None else str(i), box)
     cx = (x0 + x1) / 2
     dy = y0 + 14
     needed = i < lobby.min_players
     ring = Palette.ink_soft if needed and lobby.status == LobbyStatus.OPEN else Palette.ink_faint
     _paint(scene, "ring", cx - DISC / 2, dy, DISC, DISC, ring)
+    if invited is not None:
+        name = _seat_name(invited, i, locale)
+        scene.text(cx, dy + (DISC - round(27 * 1.21)) / 2, name[:1].upper(), 27, Palette.ink_soft, "heavy",
+                   align="centre")
+        scene.text(cx, dy + DISC + 8, name, NAME_SIZES[-1], Palette.ink_soft, "bold", align="centre",
+                   max_width=x1 - x0 - 14)
+        scene.text(cx, dy + DISC + 32, translate("lobbyimg.seat_invited", locale), 14, ring, "semibold",
+                   align="centre", max_width=x1 - x0 - 14)
+        return
     if lobby.status == LobbyStatus.OPEN:
         _paint(scene, "plus", cx - 9, dy + DISC / 2 - 9, 18, 18, ring)
     key = "lobbyimg.seat_needed" if needed else "lobbyimg.seat_free"

@@ -167,7 +167,8 @@ class ServiceCore:
                 if s.seat in game.resigned and not s.resigned:
                     await repo.set_seat(tx, row.id, s.user_id, resigned=1)
             if game.game_over:
-                await repo.insert_results(tx, _results(row, game, now))
+                rated = not _won_by_absence(row, game, await repo.movers(tx, row.id))
+                await repo.insert_results(tx, _results(row, game, now), rated=rated)
             if audit is not None:
                 await repo.add_audit(tx, row.guild_id, audit[0], audit[1], now, game_id=row.id, detail=audit[2])
         self._cache[row.id] = (version, game)
@@ -194,6 +195,18 @@ def _results(row: GameRow, game: Game, now: float) -> list[tuple[int, int, str, 
         place = 1 if s.seat in game.winners else ranked.index(s.seat) + 1
         out.append((row.id, row.guild_id, row.variant, s.user_id, str(scores.get(s.seat, 0)), place, now))
     return out
+
+
+def _won_by_absence(row: GameRow, game: Game, movers: set[int]) -> bool:
+    """Issue 15 hole 3: a result is not rated when a loser left it by resigning or timing out
+    (three timeouts resign a seat) without ever making a move of their own: nobody beat them, so
+    the win cannot be farmed off an absent or willing opponent."""
+    timed_out = {line.split()[0] for line in game.log if line.endswith(" timeout")}
+    return any(
+        s.seat not in game.winners and s.user_id not in movers
+        and (s.seat in game.resigned or s.seat in timed_out)
+        for s in row.seats if not s.is_bot
+    )
 
 
 def _after(row: GameRow, values: dict[str, Any], version: int, now: float, game: Game, mover: int | None,

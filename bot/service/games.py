@@ -44,7 +44,7 @@ class Games(ServiceCore):
 
     async def open_lobby(
         self, *, guild_id: int, channel_id: int, host_id: int, host_name: str, variant: str, options: str = "",
-        timer_minutes: float = 5, locale: str = "es",
+        timer_minutes: float = 5, locale: str = "es", rematch_of: int | None = None,
     ) -> Change:
         options_text = lobby_options(variant, options, timer_minutes)
         now = self.clock()
@@ -56,6 +56,7 @@ class Games(ServiceCore):
                 tx, guild_id=guild_id, channel_id=channel_id, host_id=host_id, variant=variant,
                 options=options_text, timer_minutes=timer_minutes, locale=locale, status=GameStatus.LOBBY,
                 version=1, created_at=now, updated_at=now, lobby_expires_at=now + self.lobby_ttl,
+                rematch_of=rematch_of,
             )
             await repo.insert_seat(tx, game_id, 0, host_id, "p1", clean_name(host_name))
             await repo.log_action(tx, game_id, 1, host_id, ActionKind.NEW, variant, None, now)
@@ -131,21 +132,38 @@ class Games(ServiceCore):
         return await self.leave(game_id, bots[-1].user_id)
 
     async def cancel(self, game_id: int, user_id: int, *, is_admin: bool = False) -> Change:
+        """Cancel a lobby or a game, unscored: the host, or a server manager (audited when it is
+        not their own game). Issue 15 hole 3: once a rated game is under way (two seats have moved),
+        cancelling is a manager's power only (audited, the host's too): the host's own cancel is
+        then their resignation (a ``RESIGN`` change), so a losing host cannot wipe the game out."""
         async with self.lock(game_id):
             row = await self._row(game_id)
             if row.status not in ACTIVE:
                 raise Refusal("nothing_to_cancel")
             if user_id != row.host_id and not is_admin:
                 raise Refusal("host_only")
-            now = self.clock()
-            async with self._transaction(row) as tx:
-                version = await repo.bump(tx, row, now, status=GameStatus.CANCELLED, turn_deadline=None,
-                                          window_deadline=None, next_deal_at=None, finished_at=now)
-                await repo.log_action(tx, game_id, version, user_id, ActionKind.CANCEL, None, None, now)
-                if user_id != row.host_id:  # a manager used their power over someone else's game
-                    await repo.add_audit(tx, row.guild_id, user_id, AuditAction.CANCEL, now, game_id=game_id)
-            self._cache.pop(game_id, None)
-            return Change(ChangeKind.CANCEL, await self._row(game_id))
+            under_way = await self._under_way(row)
+            if not under_way or is_admin:
+                now = self.clock()
+                async with self._transaction(row) as tx:
+                    version = await repo.bump(tx, row, now, status=GameStatus.CANCELLED, turn_deadline=None,
+                                              window_deadline=None, next_deal_at=None, finished_at=now)
+                    await repo.log_action(tx, game_id, version, user_id, ActionKind.CANCEL, None, None, now)
+                    if user_id != row.host_id or under_way:  # a manager used their power over a game
+                        await repo.add_audit(tx, row.guild_id, user_id, AuditAction.CANCEL, now, game_id=game_id)
+                self._cache.pop(game_id, None)
+                return Change(ChangeKind.CANCEL, await self._row(game_id))
+            seat = row.seat_of(user_id)
+            if seat is None or seat.resigned:
+                raise Refusal("cancel_under_way")  # already out of it: the others play on
+        # The host resigns (out of the lock: ``play`` takes it; a resignation is legal at any time).
+        return await self.play(game_id, user_id, RESIGN)
+
+    async def _under_way(self, row: GameRow) -> bool:
+        """A rated game (no computer player, not practice) in which two seats have made a move."""
+        if row.status != GameStatus.PLAYING or row.practice or any(s.is_bot for s in row.seats):
+            return False
+        return len(await repo.movers(self.db, row.id) & {s.user_id for s in row.seats}) >= 2
 
     async def start(self, game_id: int, user_id: int, *, seed: str | None = None) -> Change:
         async with self.lock(game_id):
@@ -166,19 +184,26 @@ class Games(ServiceCore):
             return Change(ChangeKind.START, await self._row(game_id), game, turn_changed=True)
 
     async def rematch(self, game_id: int, user_id: int, user_name: str) -> Change:
-        """A new lobby in the same channel with the same seats and options (the presser hosts)."""
+        """A new lobby in the same channel with the same options, hosted by the presser (a
+        ``LOBBY`` change). Issue 15 hole 3: the previous game's people are invited, not seated;
+        each takes their seat by pressing Join (or Rematch: a ``JOIN`` change into the rematch
+        already open), and Start counts only those seats. Computer players are seated again."""
         row = await self._row(game_id)
         if row.status not in ENDED:
             raise Refusal("not_finished")
         if not row.seat_of(user_id):
             raise Refusal("not_seated")
+        current = await self.in_channel(row.channel_id)
+        if current is not None and current.status == GameStatus.LOBBY and current.rematch_of == game_id:
+            return await self.join(current.id, user_id, user_name)
         change = await self.open_lobby(
             guild_id=row.guild_id, channel_id=row.channel_id, host_id=user_id, host_name=user_name,
             variant=row.variant, options=row.options, timer_minutes=row.timer_minutes, locale=row.locale,
+            rematch_of=game_id,
         )
         new_id = change.game.id
         for s in row.seats:
-            if s.user_id != user_id:
+            if s.is_bot:
                 with contextlib.suppress(Refusal):
                     await self.join(new_id, s.user_id, s.name)
         return Change(ChangeKind.LOBBY, await self._row(new_id))

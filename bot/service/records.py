@@ -34,6 +34,7 @@ class FinishedGame:
     with_bots: bool  # a computer player sat: never rated
     voided: bool
     reason: str = ""  # the manager's reason, as stored, when this is the answer to voiding it
+    rated: bool = True  # False: decided by an opponent who never moved (issue 15 hole 3): never counted
 
 
 class Records(ServiceCore):
@@ -135,6 +136,8 @@ class Records(ServiceCore):
             game = found[0]
             if game.with_bots:
                 raise Refusal("not_rated", game=game_id)
+            if not game.rated:
+                raise Refusal("unrated_absent", game=game_id)
             if game.voided == (not restore):
                 raise Refusal("not_voided" if restore else "already_voided", game=game_id)
             if restore:
@@ -157,6 +160,6 @@ def _finished_games(rows: Iterable[FinishedSeatRow]) -> list[FinishedGame]:
     return [
         FinishedGame(gid, seats[0].variant, max(r.finished_at for r in seats),
                      tuple((r.user_id, r.name, r.place) for r in seats),
-                     any(r.user_id < 0 for r in seats), seats[0].voided)
+                     any(r.user_id < 0 for r in seats), seats[0].voided, rated=seats[0].rated)
         for gid, seats in games.items()
     ]

@@ -9,7 +9,8 @@ that are rules (such as when a turn reminder is due) come in as parameters.
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import fields
+from collections.abc import Sequence
+from dataclasses import fields, replace
 from typing import Any, TypeVar
 
 from bot.rows import (
@@ -32,7 +33,7 @@ from .errors import VersionConflict
 _Row = TypeVar("_Row")
 
 
-_GAME_COLUMNS = [f.name for f in fields(GameRow) if f.name != "seats"]
+_GAME_COLUMNS = [f.name for f in fields(GameRow) if f.name not in ("seats", "invited")]
 
 
 def _typed(cls: type[_Row], row: sqlite3.Row) -> _Row:
@@ -40,22 +41,18 @@ def _typed(cls: type[_Row], row: sqlite3.Row) -> _Row:
     return cls(**{f.name: row[f.name] for f in fields(cls)})  # type: ignore[arg-type]
 
 
-def _game(row: sqlite3.Row, seats: list[sqlite3.Row]) -> GameRow:
+def _seat(s: sqlite3.Row) -> SeatRow:
+    return SeatRow(s["position"], s["user_id"], s["seat"], s["name"], s["timeouts"], bool(s["resigned"]),
+                   s["robot_level"])
+
+
+def _game(row: sqlite3.Row, seats: Sequence[sqlite3.Row], invited: Sequence[sqlite3.Row] = ()) -> GameRow:
     values: dict[str, Any] = {c: row[c] for c in _GAME_COLUMNS}
     values["turn_reminded"] = bool(values["turn_reminded"])
     values["hints_off"] = bool(values["hints_off"])
     values["practice"] = bool(values["practice"])
     values["status"] = GameStatus(values["status"])
-    return GameRow(
-        **values,
-        seats=tuple(
-            SeatRow(
-                s["position"], s["user_id"], s["seat"], s["name"], s["timeouts"], bool(s["resigned"]),
-                s["robot_level"],
-            )
-            for s in seats
-        ),
-    )
+    return GameRow(**values, seats=tuple(_seat(s) for s in seats), invited=tuple(_seat(s) for s in invited))
 
 
 async def get_game(tx: Transaction | Store, game_id: int) -> GameRow | None:
@@ -63,7 +60,16 @@ async def get_game(tx: Transaction | Store, game_id: int) -> GameRow | None:
     if row is None:
         return None
     seats = await tx.fetchall("SELECT * FROM seats WHERE game_id = ? ORDER BY position", (game_id,))
-    return _game(row, seats)
+    invited: Sequence[sqlite3.Row] = ()
+    if row["rematch_of"] is not None and row["status"] == GameStatus.LOBBY:
+        # The previous game's people not seated here, and who have not left this lobby (or been
+        # taken out of it): an invitation is declined by leaving.
+        invited = await tx.fetchall(
+            "SELECT * FROM seats p WHERE p.game_id = ? AND p.user_id > 0 AND p.user_id NOT IN "
+            "(SELECT user_id FROM seats WHERE game_id = ?) AND p.user_id NOT IN (SELECT user_id FROM actions "
+            "WHERE game_id = ? AND kind = 'leave' AND user_id IS NOT NULL) ORDER BY p.position",
+            (row["rematch_of"], game_id, game_id))
+    return _game(row, seats, invited)
 
 
 async def active_in_channel(tx: Transaction | Store, channel_id: int) -> GameRow | None:
@@ -238,23 +244,32 @@ async def seen_interaction(tx: Transaction | Store, interaction_id: int) -> bool
     return await tx.fetchone("SELECT 1 FROM actions WHERE interaction_id = ?", (interaction_id,)) is not None
 
 
-async def insert_results(tx: Transaction, rows: list[tuple[int, int, str, int, str, int, float]]) -> None:
+async def insert_results(tx: Transaction, rows: list[tuple[int, int, str, int, str, int, float]], *,
+                         rated: bool = True) -> None:
     """One row per seat: (game_id, guild_id, variant, user_id, score, place, finished_at). A game
-    already scored raises ``Duplicate`` (the primary key): results are written once."""
+    already scored raises ``Duplicate`` (the primary key): results are written once. ``rated``
+    False: kept for the history, counted in no standings and no record."""
     for r in rows:
         # The season is the one open now, read inside this transaction (a new season is another
         # write, so it is either wholly before this one or wholly after).
         await tx.execute(
-            "INSERT INTO results (game_id, guild_id, variant, user_id, score, place, finished_at, season) "
+            "INSERT INTO results (game_id, guild_id, variant, user_id, score, place, finished_at, season, rated) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, COALESCE((SELECT number FROM seasons WHERE guild_id = ? "
-            "AND ended_at IS NULL), 1))",
-            (*r, r[1]),
+            "AND ended_at IS NULL), 1), ?)",
+            (*r, r[1], int(rated)),
         )
+
+
+async def movers(tx: Transaction | Store, game_id: int) -> set[int]:
+    """The user ids that made a move of their own in a game (the action log's ``move`` rows: not a
+    resignation, a timeout, a closed window or a computer player's move)."""
+    rows = await tx.fetchall("SELECT DISTINCT user_id FROM actions WHERE game_id = ? AND kind = 'move'", (game_id,))
+    return {int(r["user_id"]) for r in rows if r["user_id"] is not None}
 
 
 async def results_of(db: Store | Transaction, game_id: int) -> list[ResultRow]:
     rows = await db.fetchall("SELECT * FROM results WHERE game_id = ? ORDER BY place, user_id", (game_id,))
-    return [_typed(ResultRow, r) for r in rows]
+    return [replace(_typed(ResultRow, r), rated=bool(r["rated"])) for r in rows]
 
 
 # ---------------------------------------------------------------------------------------- seasons
@@ -293,9 +308,10 @@ async def start_season(tx: Transaction, guild_id: int, ending: SeasonRow, user_i
 
 
 # The results that count: games with a computer player are not rated (a bot's seat has a negative
-# user id), and a manager may void a game's result (table ``voided``).
+# user id), nor games decided by an absent opponent (``results.rated`` 0, issue 15 hole 3), and a
+# manager may void a game's result (table ``voided``).
 RATED = (
-    "AND r.game_id NOT IN (SELECT game_id FROM results WHERE user_id < 0) "
+    "AND r.rated = 1 AND r.game_id NOT IN (SELECT game_id FROM results WHERE user_id < 0) "
     "AND r.game_id NOT IN (SELECT game_id FROM voided)"
 )
 
@@ -332,7 +348,7 @@ async def player_results(db: Store | Transaction, guild_id: int, user_id: int) -
 # Seats of finished games as managers and players list them: each game's seats in finishing order,
 # with the name each player had and whether a manager voided the game.
 _FINISHED = (
-    "SELECT r.game_id, r.variant, r.finished_at, r.user_id, r.place, s.name, "
+    "SELECT r.game_id, r.variant, r.finished_at, r.user_id, r.place, s.name, r.rated, "
     "EXISTS (SELECT 1 FROM voided v WHERE v.game_id = r.game_id) AS voided FROM results r "
     "JOIN seats s ON s.game_id = r.game_id AND s.user_id = r.user_id "
 )
@@ -362,7 +378,7 @@ async def recent_results_of(db: Store | Transaction, guild_id: int, game_id: int
 
 def _finished_seat(row: sqlite3.Row) -> FinishedSeatRow:
     return FinishedSeatRow(row["game_id"], row["variant"], row["finished_at"], row["user_id"], row["place"],
-                           row["name"], bool(row["voided"]))
+                           row["name"], bool(row["voided"]), bool(row["rated"]))
 
 
 async def set_voided(tx: Transaction, game_id: int, guild_id: int, user_id: int, reason: str, now: float) -> None:

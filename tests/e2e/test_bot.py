@@ -41,12 +41,16 @@ async def test_two_player_gin_game_to_the_end(table: Table) -> None:
     rec = await (await table.fake.slash(table.users[1], "rummy replay", {})).settled(timeout=60)
     replay = answers(rec)[-1]
     assert not replay.ephemeral and replay.attachments[0].filename == "replay.gif"
-    # Rematch: a new lobby in the channel with the same seats and options.
+    # Rematch: a new lobby in the channel with the same options; the other player is invited and
+    # takes the seat by pressing Rematch too (or Join: tests/e2e/test_farming.py).
     await (await table.fake.click(table.users[1], final[0], rematch)).settled(timeout=20)
     lobby = await table.fake.wait_for_message(
         lambda m: any(c.startswith("rummy:join:") and c != f"rummy:join:{table.game_id}" for c in custom_ids(m)),
         timeout=20)
     new_id = int(next(c for c in custom_ids(lobby) if c.startswith("rummy:join:")).split(":")[2])
+    seated = table.query("SELECT user_id FROM seats WHERE game_id = ?", (new_id,))
+    assert [r[0] for r in seated] == [table.users[1].id]
+    await (await table.fake.click(table.users[0], final[0], rematch)).settled(timeout=20)
     seated = table.query("SELECT user_id FROM seats WHERE game_id = ?", (new_id,))
     assert sorted(r[0] for r in seated) == sorted(u.id for u in table.users)
     assert table.query("SELECT options FROM games WHERE id = ?", (new_id,))[0][0] == "target=1"
@@ -380,8 +384,10 @@ async def test_standings_a_new_season_and_a_managers_powers(table: Table) -> Non
     final = next(m for m in reversed(table.fake.public_messages()) if rematch in custom_ids(m))
     await (await table.fake.click(ana, final, rematch)).settled(timeout=15)
     lobby = await table.fake.wait_for_message(
-        lambda m: any(c.startswith("rummy:join:") for c in custom_ids(m)) and "Bea" in m.content, timeout=15)
+        lambda m: any(c.startswith("rummy:join:") for c in custom_ids(m)) and f"<@{bea.id}>" in m.content, timeout=15)
     new_game = int(custom_ids(lobby)[0].split(":")[2])
+    await (await table.fake.click(bea, lobby, f"rummy:join:{new_game}")).settled(timeout=15)  # Bea accepts
+    await table.wait_until(lambda: "Bea" in table.fake.message(lobby.id).content)
     rec = await (await table.fake.slash(mod, "rummy-admin kick", {"member": bea})).settled(timeout=15)
     assert answers(rec)[-1].ephemeral and "Bea" in answers(rec)[-1].content
     seated = table.query("SELECT user_id FROM seats WHERE game_id = ? ORDER BY position", (new_game,))
