@@ -21,7 +21,7 @@ from bot.rows import ActionKind, GameStatus
 from bot.store import repo
 
 from .changes import Change, ChangeKind, Stale
-from .core import ServiceCore, written
+from .core import ServiceCore, played, written
 from .deadlines import REMIND_LEAD, bot_actors, people_playing, remind_at, resumed_turn
 
 log = logging.getLogger(__name__)
@@ -87,12 +87,14 @@ class ClockJobs(ServiceCore):
             if bots and not game.hand_over and row.turn_deadline is not None and row.turn_deadline <= now:
                 seat = bots[0]
                 before_seat = game.current_seat
+                logged = len(game.log)
+                chosen = robot.choose(game, seat)
                 try:
-                    events = game.play(seat, robot.choose(game, seat))
+                    events = game.play(seat, chosen)
                 except IllegalMove:  # never expected; the game must not stall on it (refusals change nothing)
                     log.exception("computer player %s of game %s chose a refused move", seat, row.id)
                     events = game.timeout(seat)
-                move = game.log[-1].split(" ", 1)[1] if game.log else ""
+                move = played(game, logged, chosen)
                 bot_user = row.by_seat(seat)
                 return [await self._commit(row, game, ChangeKind.BOT, bot_user.user_id if bot_user else None, seat,
                                            move, events, None, (before_seat, None))]

@@ -182,6 +182,15 @@ class ServiceCore:
         )
 
 
+def played(game: Game, logged_before: int, typed: str) -> str:
+    """The move as the action log keeps it (reliability R10): the engine's one log entry for it
+    (normalized: ``discard ks`` is kept as ``discard KS``), or, when one move made several (gin's
+    ``auto`` is written out as its layoffs and ``done``, notation.md), the move as played, which
+    the engine replays to the same entries."""
+    added = game.log[logged_before:]
+    return added[0].split(" ", 1)[1] if len(added) == 1 else typed
+
+
 def _results(row: GameRow, game: Game, now: float) -> list[tuple[int, int, str, int, str, int, float]]:
     """One row per seat: place 1 for the winners, then by the variant's ordering; resigned
     seats last, the last to resign first (notation.md, Resigning)."""

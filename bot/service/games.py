@@ -19,7 +19,7 @@ from bot.rows import ACTIVE, ENDED, ActionKind, AuditAction, GameRow, GameStatus
 from bot.store import Store, Transaction, repo
 
 from .changes import Change, ChangeKind, Refusal, Stale
-from .core import ServiceCore
+from .core import ServiceCore, played
 from .options import clean_name, lobby_options, split_options
 
 # What ``set_messages`` may write: the ids of the messages that show a game, never the game itself.
@@ -237,6 +237,7 @@ class Games(ServiceCore):
             try:
                 if seat.seat not in game.actors and verb != RESIGN:
                     raise Refusal("not_your_turn")
+                logged = len(game.log)
                 events = game.play(seat.seat, move)
             except (Refusal, IllegalMove):
                 self._cache[row.id] = (row.version, game)  # a refused move left the game unchanged
@@ -244,7 +245,7 @@ class Games(ServiceCore):
             audit = None if kicked_by is None else (kicked_by, AuditAction.KICK, str(user_id))
             kind = ChangeKind.RESIGN if verb == RESIGN else ChangeKind.MOVE
             return await self._commit(row, game, kind, user_id, seat.seat,
-                                      game.log[-1].split(" ", 1)[1] if game.log else move, events, interaction_id,
+                                      played(game, logged, move), events, interaction_id,
                                       before, reset_timeouts=True, audit=audit)
 
     async def next_deal(self, game_id: int, user_id: int | None, *, version: int | None = None) -> Change:

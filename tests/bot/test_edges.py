@@ -7,11 +7,15 @@ abandoned game that takes moves, or the end of a game never posted after a crash
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
 import pytest
 
 from bot.service import ChangeKind, GameService, GameStatus, Refusal
 from bot.store import repo
 from tests.bot.helpers import GUILD, lobby, started, uid
+from tests.e2e.helpers import replay_action_log
 
 
 async def test_a_channel_gone_ends_its_games_unscored_and_nothing_else(env):
@@ -81,3 +85,39 @@ async def test_a_quarantine_notice_is_owed_once(env):
     assert await again.check_records() == []
     await again.mark_announced(game.id, "quarantine_announced_at")
     assert await again.owed_announcements() == []
+
+
+async def test_the_action_log_of_a_gin_auto_layoff_replays_to_the_record(env):
+    """Reliability R10: one move that the engine writes as several entries (gin's ``auto``: the
+    defender's layoffs, then ``done``) is logged so that replaying the log gives the record."""
+    rng = random.Random(5)
+    several = 0
+    for n in range(60):
+        row = await started(env.svc, "gin", 2, channel=1000 + n, seed=f"auto{n}")
+        game = env.svc.engine(row)
+        while row.status == GameStatus.PLAYING and not game.hand_over:
+            seat = game.actors[0]
+            legal = game.legal_moves(seat)
+            move = next((m for m in legal if m in ("auto", "knock")), None) or rng.choice(legal)
+            logged = len(game.log)
+            change = await env.svc.play(row.id, uid(row, seat), move, version=row.version)
+            row, game = change.game, change.engine
+            several += move == "auto" and len(game.log) - logged > 1
+        if several:
+            break
+    assert several, "no auto made a layoff: the test saw nothing"
+    # The database read once, then replayed by the e2e tests' R10 check (it reads with a query function).
+    games = await env.db.fetchall("SELECT id, version, status, record FROM games ORDER BY id")
+    tables = {}
+    for g in games:
+        tables[("actions", g["id"])] = await env.db.fetchall(
+            "SELECT version, user_id, kind, move FROM actions WHERE game_id = ? ORDER BY id", (g["id"],))
+        tables[("seats", g["id"])] = await env.db.fetchall("SELECT user_id, seat FROM seats WHERE game_id = ?",
+                                                            (g["id"],))
+
+    def query(sql: str, params: tuple[int, ...] = ()) -> list[Any]:
+        if "FROM games" in sql:
+            return list(games)
+        return list(tables[("actions" if "FROM actions" in sql else "seats", params[0])])
+
+    replay_action_log(query)
