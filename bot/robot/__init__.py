@@ -2,9 +2,10 @@
 
 What it is: the one entry point the service, the benches and the tests call. ``"easy"`` is the
 plain heuristic; ``"normal"`` counts (gin deadwood, wilds, contracts); ``"strong"`` searches
-(gin inference and expected value, table rearrangement in Rami and Tradicional). Every level is
-given the engine's ``Game`` but reads only what its seat could see: its hand, the table, the
-discard pile and the public moves (``bot.robot.sight``).
+(in gin: card tracking, opponent inference, knock expected value; ``bot.robot.gin``). Every level
+reads the game only through ``bot.robot.sight.see(game, seat)``: its hand, the table, the
+discard pile and the public moves; the level functions are never given the ``Game``.
+Variants other than gin play the heuristic at every level for now (``"easy"`` plain).
 What it is not: no Discord, no SQL, no clocks; deterministic for a given game and seat.
 """
 
@@ -14,17 +15,32 @@ from typing import Literal
 
 from bot.engine import Game
 
+from . import gin, yardstick
 from .heuristic import choose as _heuristic
 from .heuristic import connections, deadwood, value
+from .sight import Sight, see
 
 Level = Literal["easy", "normal", "strong"]
 LEVELS: tuple[Level, ...] = ("easy", "normal", "strong")
 
-__all__ = ["LEVELS", "Level", "choose", "connections", "deadwood", "value"]
+__all__ = ["LEVELS", "Level", "Sight", "choose", "choose_from", "connections", "deadwood", "see", "value"]
 
 
 def choose(game: Game, seat: str, *, level: str = "normal") -> str:
     """One move from ``game.legal_moves(seat)`` for ``seat`` at ``level``."""
-    if level not in LEVELS:
+    if level not in LEVELS and level != "yardstick":
         raise ValueError(f"unknown robot level {level!r}; one of {', '.join(LEVELS)}")
-    return _heuristic(game, seat, plain=level == "easy")
+    return choose_from(see(game, seat), level)
+
+
+def choose_from(sight: Sight, level: str) -> str:
+    """The move of ``level`` given only what the seat sees (``"yardstick"``: the gin bench's
+    EAAI simple player, not offered to hosts)."""
+    if sight.variant == "gin":
+        if level == "strong":
+            return gin.choose_strong(sight)
+        if level == "normal":
+            return gin.choose_normal(sight)
+        if level == "yardstick":
+            return yardstick.choose(sight)
+    return _heuristic(sight, plain=level == "easy")

@@ -15,23 +15,24 @@ What it is not: a deep player or a game-tree search; no Discord, no SQL.
 
 from __future__ import annotations
 
-from bot.engine import Game, Phase
+from bot.engine import Phase
 from bot.engine.cards import parse_card
 from bot.engine.search import LOW_VALUES, mask_of, min_deadwood
+
+from .sight import Sight
 
 RANKS = "A23456789TJQK"
 VALUES = {r: i + 1 for i, r in enumerate(RANKS)} | {"T": 10, "J": 10, "Q": 10, "K": 10}
 
 
-def choose(game: Game, seat: str, *, plain: bool = False) -> str:
-    """One move from ``game.legal_moves(seat)`` (which must not be empty). ``plain``: without the
-    gin counting, the yardstick it is measured against."""
-    moves = game.legal_moves(seat)
+def choose(sight: Sight, *, plain: bool = False) -> str:
+    """One of ``sight.moves`` (which must not be empty). ``plain``: without the gin counting."""
+    moves = list(sight.moves)
     if not moves:
-        raise ValueError(f"{seat} has no legal move")
+        raise ValueError(f"{sight.seat} has no legal move")
     verbs = {m.split()[0] for m in moves}
-    hand = game.hand(seat)
-    if game.phase == Phase.WINDOW:
+    hand = list(sight.hand)
+    if sight.phase == Phase.WINDOW:
         for calm in ("pass", "allow"):
             if calm in moves:
                 return calm
@@ -39,10 +40,10 @@ def choose(game: Game, seat: str, *, plain: bool = False) -> str:
     for quick in ("knock", "auto"):
         if quick in verbs:
             return next(m for m in moves if m.split()[0] == quick)  # listed best first
-    if game.variant == "gin" and not plain:
-        return _gin(game, seat, moves, hand)
+    if sight.variant == "gin" and not plain:
+        return _gin(sight, moves, hand)
     if "draw" in verbs or "pass" in verbs:  # the start of a turn: the discard pile or the stock
-        pile = game.discard_pile
+        pile = sight.discard_pile
         takes = [m for m in moves if m.split()[0] == "take"]
         if takes and pile and connections(pile[-1], hand) >= 2:
             return "take" if "take" in moves else takes[0]
@@ -63,10 +64,10 @@ def choose(game: Game, seat: str, *, plain: bool = False) -> str:
     return (plain or moves)[0]
 
 
-def _gin(game: Game, seat: str, moves: list[str], hand: list[str]) -> str:
+def _gin(sight: Sight, moves: list[str], hand: list[str]) -> str:
     """Gin without a knock available: draw or take by deadwood, then the discard that leaves least."""
     if "take" in moves or "draw" in moves or "pass" in moves:
-        pile = game.discard_pile
+        pile = sight.discard_pile
         if "take" in moves and pile:
             # The taken card cannot be discarded this turn (§2.3): count the best other discard.
             with_up = [*hand, pile[-1]]

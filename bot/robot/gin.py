@@ -1,0 +1,322 @@
+"""Gin at the normal and strong levels (issue 11); easy gin is the plain heuristic.
+
+What it is: two players that read the game only through a ``Sight`` (``bot.robot.sight``).
+
+* **normal** counts deadwood (rules.md §2.1, the engine's exact search). It takes the upcard or
+  the discard only when the card goes into a meld of its best arrangement and lowers its
+  deadwood, or when it lowers its deadwood by 4 or more and has a partner in hand (a meld in
+  prospect). It discards the card that leaves least deadwood, keeping near-melds on equal counts.
+  It knocks at once early in the deal; later, as the opponent's hand improves and the undercut
+  becomes likely, it waits for a lower count (one point less every second turn, down to 4).
+* **strong** keeps track of every card it has seen: the discard pile, the melds, what the
+  opponent took (known to be in their hand), what the opponent discarded or passed on (they do
+  not collect its neighbours). From that it gives each unseen card a chance of being in the
+  opponent's hand. Its draw compares the deadwood of taking the discard with the expected
+  deadwood of a stock card (a stock card is an unseen card the opponent does not hold). Its
+  discard minimises the expected deadwood after the next draw plus the chance that the card
+  completes an opponent's meld, weighted by what feeding them costs. Before knocking it
+  samples opponent hands from those chances (Monte-Carlo) and compares the knock's expected
+  score, layoffs and undercuts included, with waiting for gin or a lower knock.
+
+Every random choice comes from a generator seeded with the public record of the deal and the
+seat, so a move is deterministic for a given game (and the no-peek test can replay it).
+What it is not: a game-tree search; no Discord, no SQL.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass
+
+from bot.engine.cards import card_code, parse_card
+from bot.engine.search import LOW_VALUES, best_layoffs, best_melds, deadwood_after_each_discard, mask_of, min_deadwood
+
+from .heuristic import connections
+from .sight import Sight
+
+__all__ = ["Knowledge", "choose_normal", "choose_strong", "knowledge"]
+
+ALL = (1 << 52) - 1
+DANGER_WEIGHT = 7.0  # points a discard that completes an opponent's meld costs, on average
+SAMPLES = 24  # opponent hands sampled for a knock decision
+
+
+def value(card: int) -> int:
+    return LOW_VALUES[card % 13]
+
+
+def best_after(mask: int) -> int:
+    """Least deadwood after the best discard from an 11-card hand ``mask``."""
+    return min(d for d, _ in deadwood_after_each_discard(mask, "low", LOW_VALUES))
+
+
+def related(a: int, b: int) -> int:
+    """How closely two cards could share a meld: 2 same rank or suit neighbours, 1 two apart."""
+    if a % 13 == b % 13:
+        return 2
+    if a // 13 == b // 13:
+        gap = abs(a % 13 - b % 13)
+        return 2 if gap == 1 else 1 if gap == 2 else 0
+    return 0
+
+
+# --------------------------------------------------------------------------------- knowledge
+@dataclass
+class Knowledge:
+    """What the strong level knows of where each card is."""
+
+    hand: int  # my cards
+    dead: int  # out of reach: the pile below its top, the melds on the table
+    top: int | None  # the discard pile's top card
+    opp_known: int  # cards the opponent took and still holds
+    opp_hidden: int  # how many of the opponent's cards are unknown
+    chance: list[float]  # per card: the chance it is in the opponent's hand (1 known, 0 seen elsewhere)
+    stock: list[float]  # per card: the chance the stock's top card is this one
+    turns: int  # turns played this deal
+
+    @property
+    def unseen(self) -> int:
+        return ALL & ~self.hand & ~self.dead & ~self.opp_known & ~(0 if self.top is None else 1 << self.top)
+
+
+def knowledge(sight: Sight) -> Knowledge:
+    hand = mask_of(parse_card(c) for c in sight.hand)
+    pile = [parse_card(c) for c in sight.discard_pile]
+    dead = mask_of(pile[:-1])
+    for meld in sight.table:
+        dead |= mask_of(parse_card(c) for c in meld.cards)
+    opp = next(s for s in sight.seats if s != sight.seat)
+    known = 0
+    picks: list[int] = []
+    shunned: list[int] = []  # discarded or passed on by the opponent
+    top: int | None = None
+    for seen in sight.history:
+        card = parse_card(seen.card) if seen.card else None
+        if seen.seat == opp:
+            if seen.verb == "take" and card is not None:
+                known |= 1 << card
+                picks.append(card)
+            elif seen.verb in ("discard", "knock") and card is not None:
+                known &= ~(1 << card)
+                shunned.append(card)
+            elif seen.verb == "pass" and card is not None:
+                shunned.append(card)
+            elif seen.verb == "draw" and top is not None:
+                shunned.append(top)  # drew from the stock rather than take this card
+        if seen.verb in ("discard", "knock"):
+            top = card
+        elif seen.verb == "take":
+            top = None
+    top_card = pile[-1] if pile else None
+    known &= ~hand & ~dead
+    hidden = max(0, sight.card_counts.get(opp, 10) - bin(known).count("1"))
+    k = Knowledge(hand, dead, top_card, known, hidden, [0.0] * 52, [0.0] * 52, len(sight.history))
+    unseen = k.unseen
+    factors = [0.0] * 52
+    for c in range(52):
+        if (unseen >> c) & 1:
+            f = 1.0
+            for p in picks:
+                r = related(c, p)
+                f *= 2.2 if r == 2 else 1.4 if r == 1 else 1.0
+            for s in shunned:
+                r = related(c, s)
+                f *= 0.55 if r == 2 else 0.8 if r == 1 else 1.0
+            factors[c] = f
+    total = sum(factors)
+    for c in range(52):
+        if (known >> c) & 1:
+            k.chance[c] = 1.0
+        elif total and factors[c]:
+            k.chance[c] = min(0.95, hidden * factors[c] / total)
+    free = [(1.0 - k.chance[c]) if (unseen >> c) & 1 else 0.0 for c in range(52)]
+    norm = sum(free) or 1.0
+    k.stock = [f / norm for f in free]
+    return k
+
+
+# --------------------------------------------------------------------------------- evaluation
+def expected_after_draw(k: Knowledge, hand: int) -> float:
+    """Expected least deadwood of a 10-card hand after drawing a stock card and discarding."""
+    out = 0.0
+    base = min_deadwood(hand, "low", LOW_VALUES)
+    for c in range(52):
+        p = k.stock[c]
+        if p:
+            out += p * min(base, best_after(hand | 1 << c))
+    return out
+
+
+def danger(k: Knowledge, card: int) -> float:
+    """The chance that ``card`` completes a meld with cards in the opponent's hand."""
+    q = k.chance
+    r, s = card % 13, card // 13
+    others = [q[t * 13 + r] for t in range(4) if t != s]
+    a, b, c = others
+    p_set = a * b + a * c + b * c - 2 * a * b * c  # at least two of three
+    p_none = 1.0 - p_set
+
+    def at(rank: int) -> float:
+        return q[s * 13 + rank] if 0 <= rank < 13 else 0.0
+
+    for lo, hi in ((r - 2, r - 1), (r - 1, r + 1), (r + 1, r + 2)):
+        p_none *= 1.0 - at(lo) * at(hi)
+    return 1.0 - p_none
+
+
+def discard_score(k: Knowledge, hand: int, card: int) -> float:
+    rest = hand & ~(1 << card)
+    return expected_after_draw(k, rest) + DANGER_WEIGHT * danger(k, card)
+
+
+def knock_value(sight: Sight, mine: int, theirs: int) -> int:
+    """The knocker's score minus the defender's (rules.md §2.5)."""
+    if mine == 0:
+        return sight.option("gin_bonus", 20) + theirs
+    if mine < theirs:
+        return theirs - mine
+    if mine == theirs and not sight.option("undercut_on_tie", True):
+        return 0
+    return -(sight.option("undercut_bonus", 20) + mine - theirs)
+
+
+def sample_hands(k: Knowledge, rng: random.Random, n: int) -> list[int]:
+    """Opponent hands drawn from the card chances: the known cards plus ``opp_hidden`` unseen ones."""
+    pool = [c for c in range(52) if (k.unseen >> c) & 1]
+    weights = [max(k.chance[c], 0.01) for c in pool]
+    out = []
+    for _ in range(n):
+        hand = k.opp_known
+        cards, ws = list(pool), list(weights)
+        for _ in range(min(k.opp_hidden, len(cards))):
+            i = rng.choices(range(len(cards)), ws)[0]
+            hand |= 1 << cards.pop(i)
+            ws.pop(i)
+        out.append(hand)
+    return out
+
+
+def rng_for(sight: Sight) -> random.Random:
+    """A generator seeded with what the seat has seen, so the move replays identically."""
+    lines = (f"{s.seat} {s.verb} {s.args}" for s in sight.history)
+    text = "|".join([sight.seat, str(sight.deal_number), *sight.hand, *lines])
+    return random.Random(int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big"))
+
+
+# --------------------------------------------------------------------------------- normal
+def choose_normal(sight: Sight) -> str:
+    moves = list(sight.moves)
+    hand = [parse_card(c) for c in sight.hand]
+    mask = mask_of(hand)
+    if "auto" in moves:
+        return "auto"
+    if "take" in moves and sight.discard_pile and ("draw" in moves or "pass" in moves):
+        up = parse_card(sight.discard_pile[-1])
+        now = min_deadwood(mask, "low", LOW_VALUES)
+        after, out = min(
+            (d, c) for d, c in deadwood_after_each_discard(mask | 1 << up, "low", LOW_VALUES) if c != up
+        )
+        _, best = best_melds((mask | 1 << up) & ~(1 << out), "low", LOW_VALUES)
+        in_meld = any(m >> up & 1 for m in best)
+        prospect = connections(card_code(up), sight.hand) >= 1 and after <= now - 4
+        if after < now and (in_meld or prospect):
+            return "take"
+        return "draw" if "draw" in moves else "pass"
+    if "take" in moves:  # the wall: take only to knock
+        return "take"
+    if "draw" in moves or "pass" in moves:
+        return "draw" if "draw" in moves else "pass"
+    knocks = [m for m in moves if m.startswith("knock ")]
+    if knocks:
+        after = deadwood_after_each_discard(mask, "low", LOW_VALUES)
+        dead = min(d for d, c in after if f"knock {card_code(c)}" in knocks)
+        limit = sight.option("knock_limit", 10)
+        own_turns = sum(1 for s in sight.history if s.seat == sight.seat and s.verb in ("draw", "take"))
+        wanted = max(4, limit - max(0, own_turns - 5) // 2)
+        if dead == 0 or dead <= wanted or sight.stock_count <= 3:
+            return knocks[0]
+    discards = [m for m in moves if m.startswith("discard ")]
+    if not discards:
+        return moves[0]
+
+    def cost(move: str) -> tuple[int, int, str]:
+        card = parse_card(move.split()[1])
+        rest = mask & ~(1 << card)
+        near = min(connections(card_code(card), sight.hand), 2)
+        return min_deadwood(rest, "low", LOW_VALUES) + 2 * near, -value(card), move
+
+    return min(discards, key=cost)
+
+
+# --------------------------------------------------------------------------------- strong
+def choose_strong(sight: Sight) -> str:
+    moves = list(sight.moves)
+    if "auto" in moves:
+        return "auto"
+    if "take" in moves and not ("draw" in moves or "pass" in moves):
+        return "take"
+    k = knowledge(sight)
+    hand = k.hand
+    if "draw" in moves or "pass" in moves:
+        plain = "draw" if "draw" in moves else "pass"
+        if "take" in moves and k.top is not None:
+            if sight.phase == "draw" and "draw" not in moves:
+                return "take"  # the wall: the take is offered only when it knocks
+            up = k.top
+            take = min(d for d, c in deadwood_after_each_discard(hand | 1 << up, "low", LOW_VALUES) if c != up)
+            draw = expected_after_draw(k, hand)
+            # Taking shows the card to the opponent; a card that joins no meld must pay for that.
+            _, melds = best_melds(hand | 1 << up, "low", LOW_VALUES)
+            margin = 0.0 if any(m >> up & 1 for m in melds) else 1.5
+            if take + margin < draw:
+                return "take"
+        return plain
+    knocks = [m for m in moves if m.startswith("knock ")]
+    discards = [m for m in moves if m.startswith("discard ")]
+    if knocks and should_knock(sight, k, parse_card(knocks[0].split()[1])):
+        return knocks[0]
+    if not discards:
+        return knocks[0] if knocks else moves[0]
+    scores = {}
+    base = {c: d for d, c in deadwood_after_each_discard(hand, "low", LOW_VALUES)}
+    floor = min(base[parse_card(m.split()[1])] for m in discards)
+    for m in discards:
+        card = parse_card(m.split()[1])
+        if base[card] > floor + 10:
+            continue  # breaking a meld for nothing: not worth the look-ahead
+        scores[m] = (discard_score(k, hand, card), -value(card), m)
+    return min(scores, key=scores.__getitem__)
+
+
+def should_knock(sight: Sight, k: Knowledge, card: int) -> bool:
+    rest = k.hand & ~(1 << card)
+    mine, melds = best_melds(rest, "low", LOW_VALUES)
+    if mine == 0:
+        return True  # gin
+    limit = sight.option("knock_limit", 10)
+    hands = sample_hands(k, rng_for(sight), SAMPLES)
+    knock = wait = 0.0
+    layoff = sight.option("layoff_on_gin", True)
+    gin_chance = 0.0
+    if sight.stock_count > 3:
+        for c in range(52):
+            p = k.stock[c]
+            if p and best_after(rest | 1 << c) == 0:
+                gin_chance += p
+        gin_chance = 1.0 - (1.0 - gin_chance) ** 2  # two draws before the opponent is likely out
+    future = min(mine, expected_after_draw(k, rest)) if sight.stock_count > 3 else mine
+    for opp in hands:
+        theirs = min_deadwood(opp, "low", LOW_VALUES)
+        laid = best_layoffs(opp, melds, "low", LOW_VALUES)[0] if (mine or layoff) else theirs
+        knock += knock_value(sight, mine, laid)
+        if sight.stock_count <= 3:
+            continue  # no later turn: not knocking leaves a void deal (0)
+        if theirs <= limit:
+            # The opponent is likely to knock on their turn, against my hand as it stands.
+            wait -= knock_value(sight, theirs, mine)
+        else:
+            later = max(0, laid - 3)
+            wait += gin_chance * (sight.option("gin_bonus", 20) + later)
+            wait += (1 - gin_chance) * knock_value(sight, max(1, round(future)), later)
+    return knock >= wait

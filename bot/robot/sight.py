@@ -1,0 +1,168 @@
+"""What one seat may see: the only way a computer player reads a game (issue 11, "no peeking").
+
+What it is: ``see(game, seat)`` copies out of the engine everything a person in that seat could
+know, and nothing else: their own hand (and the card they just drew or took), the table, the
+discard pile, the stock's size, each seat's card count and totals, the options in force, the
+moves legal for that seat now, and the public moves of the current deal (``Game.log``: who drew
+from the stock, who took which discard, who passed on an upcard, what was discarded, melds,
+layoffs, knocks). The result is a frozen ``Sight`` holding no reference to the ``Game``, so a
+level that is given a ``Sight`` cannot read another hand or the stock order.
+
+The log names a taken discard only as ``take``; which card that was is worked out by replaying
+the deal's pile from the log (a discard puts a card on top, a take removes the top). The pile as
+it was dealt is not in the log, so a card taken from it before anyone discarded (gin's first
+upcard) is unknown (``card=None``) unless it is still in the pile or reappears later.
+
+What it is not: a memory across calls or a model of the opponent (the levels build those from
+``history``); no Discord, no SQL.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.engine import Game, Meld
+
+__all__ = ["Seen", "Sight", "see"]
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """One public move of the current deal. ``card``: for ``take`` the card taken, for ``pass``
+    the upcard passed on, for ``discard``/``knock`` the card discarded; None when not known."""
+
+    seat: str
+    verb: str
+    args: str
+    card: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Sight:
+    seat: str
+    variant: str
+    options: dict[str, Any]
+    seats: tuple[str, ...]
+    dealer: str
+    deal_number: int
+    phase: str
+    hand: tuple[str, ...]  # sorted for display
+    drawn: str | None  # the card this seat just drew from the stock, if still in hand
+    took: str | None  # the card this seat just took from the discard pile this turn
+    moves: tuple[str, ...]  # legal for this seat now, the engine's order (most useful first)
+    discard_pile: tuple[str, ...]  # bottom first
+    table: tuple[Meld, ...]
+    stock_count: int
+    card_counts: dict[str, int]
+    totals: dict[str, Any]
+    opened: frozenset[str]
+    contracts: dict[str, int]
+    revealed: dict[str, tuple[str, ...]]
+    history: tuple[Seen, ...]  # the current deal's public moves, in order
+
+    @property
+    def opponents(self) -> tuple[str, ...]:
+        return tuple(s for s in self.seats if s != self.seat)
+
+    def option(self, name: str, default: Any = None) -> Any:
+        return self.options.get(name, default)
+
+
+def see(game: Game, seat: str) -> Sight:
+    """Everything ``seat`` may know of ``game`` now, and nothing more."""
+    view = game.view(seat)
+    public = view.public
+    pile = tuple(game.discard_pile)
+    return Sight(
+        seat=seat,
+        variant=public.variant,
+        options=dict(game.rules.values),
+        seats=tuple(s.name for s in public.seats),
+        dealer=public.dealer,
+        deal_number=public.deal_number,
+        phase=str(public.phase),
+        hand=view.hand,
+        drawn=view.drawn,
+        took=view.took,
+        moves=tuple(game.legal_moves(seat)),
+        discard_pile=pile,
+        table=public.table,
+        stock_count=public.stock_count,
+        card_counts={s.name: s.card_count for s in public.seats},
+        totals={s.name: s.total for s in public.seats},
+        opened=frozenset(s.name for s in public.seats if s.opened),
+        contracts={s.name: s.contract for s in public.seats if s.contract is not None},
+        revealed={s: tuple(cs) for s, cs in public.revealed},
+        history=replay(deal_lines(game.log), pile),
+    )
+
+
+def deal_lines(log: list[str]) -> list[str]:
+    """The move lines of the current deal: those after the last ``[Deal "n"]`` tag."""
+    start = 0
+    for i, line in enumerate(log):
+        if line.startswith("["):
+            start = i + 1
+    return log[start:]
+
+
+def replay(lines: list[str], pile: tuple[str, ...]) -> tuple[Seen, ...]:
+    """Name the cards of each public move by replaying the discard pile through the deal.
+
+    The pile as dealt is unknown here, so it starts as placeholders (ints); a discard pushes a
+    card, a take pops. At the end the placeholders still in the pile are matched to the real pile
+    bottom, which names the dealt cards that stayed; the others stay unknown.
+    """
+    moves: list[tuple[str, str, str]] = []
+    for line in lines:
+        seat, _, rest = line.partition(" ")
+        verb, _, args = rest.partition(" ")
+        moves.append((seat, verb, args.strip()))
+    pushes = pops = 0
+    for _, verb, _args in moves:
+        if verb in ("discard", "knock", "timeout"):
+            pushes += 1
+        elif verb == "claim":
+            pass
+        elif verb == "take":
+            pops += 1  # a multiple take is counted below, when the cards are known
+    sim: list[Any] = list(range(max(0, len(pile) - pushes + pops)))
+    named: list[tuple[str, str, str, Any]] = []
+    for seat, verb, args in moves:
+        card: Any = None
+        if verb in ("discard", "knock"):
+            card = args.split()[0] if args else None
+            sim.append(card)
+        elif verb == "timeout":
+            sim.append(object())  # a timed-out turn discards a card the log does not name
+        elif verb == "take":
+            if args:  # rami multiple discards: the named card and every card above it
+                target = args.split()[0]
+                while sim:
+                    top = sim.pop()
+                    if top == target:
+                        break
+                card = target
+            elif sim:
+                card = sim.pop()
+        elif verb == "claim" and sim:
+            card = sim.pop()
+            sim.append(args.split()[0] if args else None)
+        elif verb == "pass" and sim:
+            card = sim[-1]
+        named.append((seat, verb, args, card))
+    # Name the dealt cards that never left the pile (only when the replay agrees with the pile).
+    names: dict[int, str] = {}
+    if len(sim) == len(pile):
+        for slot, real in zip(sim, pile, strict=True):
+            if isinstance(slot, int):
+                names[slot] = real
+    out = []
+    for seat, verb, args, card in named:
+        if isinstance(card, int):
+            card = names.get(card)
+        elif card is not None and not isinstance(card, str):
+            card = None
+        out.append(Seen(seat, verb, args, card))
+    return tuple(out)

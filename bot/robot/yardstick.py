@@ -1,0 +1,57 @@
+"""The yardstick for gin: the "simple" player of the EAAI 2021 Gin Rummy challenge.
+
+What it is: a fixed, weak-but-sensible opponent that ``bench/robot.py`` and the strength tests
+measure the levels against, written from the challenge's description (issue 11):
+
+* it takes the upcard or the discard only if that card completes a meld in its hand (the card
+  and two or more of its cards form a run or a set); otherwise it draws from the stock;
+* it discards the unmelded card with the most deadwood (in its best arrangement, never the card
+  it just took);
+* it knocks as soon as it may (the engine lists the lowest-deadwood knock first);
+* as the defender it lays off whatever lowers its deadwood (``auto``).
+
+Ties between equal cards go to the higher rank, then the later suit, so it is deterministic.
+What it is not: a level the host can pick, or a player of other variants.
+"""
+
+from __future__ import annotations
+
+from bot.engine.cards import card_code, parse_card
+from bot.engine.search import LOW_VALUES, best_melds, candidate_melds, mask_of
+
+from .sight import Sight
+
+__all__ = ["choose", "completes_meld"]
+
+
+def choose(sight: Sight) -> str:
+    moves = list(sight.moves)
+    if not moves:
+        raise ValueError(f"{sight.seat} has no legal move")
+    hand = [parse_card(c) for c in sight.hand]
+    if "take" in moves and sight.discard_pile and completes_meld(hand, parse_card(sight.discard_pile[-1])):
+        return "take"
+    for plain in ("draw", "pass", "auto"):
+        if plain in moves:
+            return plain
+    knocks = [m for m in moves if m.startswith("knock ")]
+    if knocks:
+        return knocks[0]
+    discards = [m for m in moves if m.startswith("discard ")]
+    if not discards:
+        return moves[0]
+    _, melds = best_melds(mask_of(hand), "low", LOW_VALUES)
+    melded = 0
+    for m in melds:
+        melded |= m
+    allowed = {parse_card(m.split()[1]) for m in discards}
+    loose = [c for c in hand if c in allowed and not (melded >> c) & 1] or sorted(allowed)
+    card = max(loose, key=lambda c: (LOW_VALUES[c % 13], c % 13, c))
+    return f"discard {card_code(card)}"
+
+
+def completes_meld(hand: list[int], card: int) -> bool:
+    """Whether ``card`` and cards of ``hand`` form a meld (a run or a set of three or more)."""
+    bit = 1 << card
+    return any(m & bit for m in candidate_melds(mask_of(hand) | bit, "low"))
+
