@@ -38,7 +38,14 @@ from .sight import Sight
 __all__ = ["Knowledge", "choose_normal", "choose_strong", "knowledge"]
 
 ALL = (1 << 52) - 1
-DANGER_WEIGHT = 7.0  # points a discard that completes an opponent's meld costs, on average
+import os
+DANGER_WEIGHT = float(os.environ.get("DW", 1.0))  # points a discard that completes an opponent's meld costs, on average
+KNOCK_PENALTY = float(os.environ.get("KP", 10.0))
+GIN_PULL = float(os.environ.get("GP", 0.0))
+TAKE_MARGIN = float(os.environ.get("TM", 1.5))
+ROLLOUTS = int(os.environ.get("RO", 16))
+DEPTH = int(os.environ.get("DE", 6))
+CANDIDATES = int(os.environ.get("CA", 4))
 SAMPLES = 24  # opponent hands sampled for a knock decision
 
 
@@ -137,15 +144,62 @@ def knowledge(sight: Sight) -> Knowledge:
 
 
 # --------------------------------------------------------------------------------- evaluation
-def expected_after_draw(k: Knowledge, hand: int) -> float:
-    """Expected least deadwood of a 10-card hand after drawing a stock card and discarding."""
+def expected_after_draw(k: Knowledge, hand: int, limit: int = 10) -> float:
+    """Expected worth of a 10-card hand after drawing a stock card and discarding: its least
+    deadwood, plus a penalty while it cannot knock (whoever knocks first usually wins the deal)."""
     out = 0.0
     base = min_deadwood(hand, "low", LOW_VALUES)
     for c in range(52):
         p = k.stock[c]
         if p:
-            out += p * min(base, best_after(hand | 1 << c))
+            d = min(base, best_after(hand | 1 << c))
+            out += p * (d + (KNOCK_PENALTY if d > limit else 0) - (GIN_PULL if d == 0 else 0))
     return out
+
+
+def sequences(k: Knowledge, rng: random.Random, count: int, depth: int) -> list[list[int]]:
+    """Possible next stock cards: ``count`` sequences of ``depth`` unseen cards, each drawn with
+    the chance that the opponent does not hold it."""
+    pool = [c for c in range(52) if k.stock[c] > 0]
+    weights = [k.stock[c] for c in pool]
+    out = []
+    for _ in range(count):
+        cards, ws = list(pool), list(weights)
+        seq = []
+        for _ in range(min(depth, len(cards))):
+            i = rng.choices(range(len(cards)), ws)[0]
+            seq.append(cards.pop(i))
+            ws.pop(i)
+        out.append(seq)
+    return out
+
+
+def turns_to_knock(hand: int, seqs: list[list[int]], limit: int, start: int = 0) -> float:
+    """Average number of draws until the 10-card ``hand`` may knock, drawing each sequence in
+    turn and discarding greedily (least deadwood); a little of the last deadwood breaks ties."""
+    total = 0.0
+    for seq in seqs:
+        h = hand
+        d = min_deadwood(h, "low", LOW_VALUES)
+        t = len(seq) + 2
+        for i, u in enumerate(seq[start:], 1):
+            d, c = min(deadwood_after_each_discard(h | 1 << u, "low", LOW_VALUES))
+            h = (h | 1 << u) & ~(1 << c)
+            if d <= limit:
+                t = i
+                break
+        total += t + 0.04 * d - (0.5 if d == 0 else 0)
+    return total / len(seqs)
+
+
+def turns_to_knock_drawing(hand: int, seqs: list[list[int]], limit: int) -> float:
+    """``turns_to_knock`` for a hand that draws first: each sequence's first card is this draw."""
+    total = 0.0
+    for seq in seqs:
+        d, c = min(deadwood_after_each_discard(hand | 1 << seq[0], "low", LOW_VALUES))
+        h = (hand | 1 << seq[0]) & ~(1 << c)
+        total += 1.0 if d <= limit else 1 + turns_to_knock(h, [seq[1:]], limit)
+    return total / len(seqs)
 
 
 def danger(k: Knowledge, card: int) -> float:
@@ -264,28 +318,35 @@ def choose_strong(sight: Sight) -> str:
             if sight.phase == "draw" and "draw" not in moves:
                 return "take"  # the wall: the take is offered only when it knocks
             up = k.top
-            take = min(d for d, c in deadwood_after_each_discard(hand | 1 << up, "low", LOW_VALUES) if c != up)
-            draw = expected_after_draw(k, hand)
+            limit = sight.option("knock_limit", 10)
+            seqs = sequences(k, rng_for(sight), ROLLOUTS, DEPTH)
+            after = sorted((d, c) for d, c in deadwood_after_each_discard(hand | 1 << up, "low", LOW_VALUES) if c != up)
+            take = min(
+                (1.0 if d <= limit else 1 + turns_to_knock((hand | 1 << up) & ~(1 << c), seqs, limit))
+                for d, c in after[:CANDIDATES]
+            )
+            draw = turns_to_knock_drawing(hand, seqs, limit)
             # Taking shows the card to the opponent; a card that joins no meld must pay for that.
             _, melds = best_melds(hand | 1 << up, "low", LOW_VALUES)
-            margin = 0.0 if any(m >> up & 1 for m in melds) else 1.5
+            margin = 0.0 if any(m >> up & 1 for m in melds) else TAKE_MARGIN
             if take + margin < draw:
                 return "take"
         return plain
     knocks = [m for m in moves if m.startswith("knock ")]
     discards = [m for m in moves if m.startswith("discard ")]
-    if knocks and should_knock(sight, k, parse_card(knocks[0].split()[1])):
+    if knocks and (os.environ.get("ASAP") or should_knock(sight, k, parse_card(knocks[0].split()[1]))):
         return knocks[0]
     if not discards:
         return knocks[0] if knocks else moves[0]
-    scores = {}
+    limit = sight.option("knock_limit", 10)
     base = {c: d for d, c in deadwood_after_each_discard(hand, "low", LOW_VALUES)}
-    floor = min(base[parse_card(m.split()[1])] for m in discards)
-    for m in discards:
+    ranked = sorted(discards, key=lambda m: (base[parse_card(m.split()[1])], -value(parse_card(m.split()[1]))))
+    seqs = sequences(k, rng_for(sight), ROLLOUTS, DEPTH)
+    scores = {}
+    for m in ranked[:CANDIDATES]:
         card = parse_card(m.split()[1])
-        if base[card] > floor + 10:
-            continue  # breaking a meld for nothing: not worth the look-ahead
-        scores[m] = (discard_score(k, hand, card), -value(card), m)
+        rest = hand & ~(1 << card)
+        scores[m] = (turns_to_knock(rest, seqs, limit) + DANGER_WEIGHT * danger(k, card), -value(card), m)
     return min(scores, key=scores.__getitem__)
 
 

@@ -1,0 +1,123 @@
+"""Strength of the computer players in gin (issue 11): levels against each other and the yardstick.
+
+    nice -n 10 python bench/robot.py                 # the figures of docs/performance.md
+    nice -n 10 python bench/robot.py --deals 200     # quick
+    python bench/robot.py --pairs strong:yardstick --deals 500 --jobs 1
+
+Each pairing plays ``--deals`` single gin deals (seeds ``<prefix>-<pairing>-<k>``), the two
+levels swapping seats every deal so neither always deals. A deal is won by whoever scores it
+(gin, knock or undercut); void deals and no-score ties are counted apart and left out of the rate.
+It prints each pairing's win rate with a Wilson 95% confidence interval and the move times (p50,
+p99) of every level, timed around ``bot.robot.choose`` only. Nothing here asserts a time.
+The deals are split over ``--jobs`` processes (default 2, this machine's cores); run it niced.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.engine import new_game  # noqa: E402
+from bot.robot import choose  # noqa: E402
+
+GOALS = {
+    ("strong", "yardstick"): 0.70,
+    ("strong", "normal"): 0.60,
+    ("normal", "easy"): 0.55,
+}
+DEFAULT_PAIRS = ("strong:yardstick", "strong:normal", "normal:easy", "normal:yardstick", "easy:yardstick")
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval for a proportion (95% with z = 1.96)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def play_deals(job: tuple[str, str, str, list[int]]) -> dict:
+    """Play the deals numbered ``ks`` of one pairing; the counts and every move time per level."""
+    a, b, prefix, ks = job
+    out = {"a": 0, "b": 0, "void": 0, "tie": 0, "times": {a: [], b: []}, "points": {a: 0, b: 0}}
+    for k in ks:
+        game = new_game("gin", ["p1", "p2"], seed=f"{prefix}-{a}-{b}-{k}")
+        level = {"p1": a, "p2": b} if k % 2 == 0 else {"p1": b, "p2": a}
+        while not game.hand_over:
+            seat = game.actors[0]
+            start = time.perf_counter()
+            move = choose(game, seat, level=level[seat])
+            out["times"][level[seat]].append(time.perf_counter() - start)
+            game.play(seat, move)
+        result = game.result
+        assert result is not None
+        if result.outcome == "void":
+            out["void"] += 1
+        elif result.winner is None:
+            out["tie"] += 1
+        else:
+            out["a" if level[result.winner] == a else "b"] += 1
+        for seat, points in game.hand_points.items():
+            out["points"][level[seat]] += points
+    return out
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--deals", type=int, default=2000, help="deals per pairing (default 2000)")
+    parser.add_argument("--pairs", default=",".join(DEFAULT_PAIRS), help="a:b pairings, comma-separated")
+    parser.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
+    parser.add_argument("--prefix", default="bench", help="seed prefix")
+    args = parser.parse_args(argv)
+    pairs = [tuple(p.split(":")) for p in args.pairs.split(",") if p]
+    times: dict[str, list[float]] = {}
+    print(f"gin, {args.deals} deals per pairing, seats swapped every deal")
+    print(f"{'pairing':<22} {'won':>6} {'lost':>6} {'void/tie':>8} {'win rate':>9} {'95% CI':>15} {'goal':>6}  points")
+    for a, b in pairs:
+        chunks = [list(range(args.deals))[i :: args.jobs] for i in range(args.jobs)]
+        jobs = [(a, b, args.prefix, ks) for ks in chunks if ks]
+        if args.jobs > 1:
+            with ProcessPoolExecutor(args.jobs) as pool:
+                parts = list(pool.map(play_deals, jobs))
+        else:
+            parts = [play_deals(j) for j in jobs]
+        won = sum(p["a"] for p in parts)
+        lost = sum(p["b"] for p in parts)
+        other = sum(p["void"] + p["tie"] for p in parts)
+        for p in parts:
+            for level, ts in p["times"].items():
+                times.setdefault(level, []).extend(ts)
+        pa = sum(p["points"][a] for p in parts)
+        pb = sum(p["points"][b] for p in parts)
+        lo, hi = wilson(won, won + lost)
+        goal = GOALS.get((a, b))
+        rate = won / max(1, won + lost)
+        mark = "" if goal is None else f"{goal:.0%}" + (" ok" if rate >= goal else " NO")
+        print(
+            f"{a + ' vs ' + b:<22} {won:>6} {lost:>6} {other:>8} {rate:>9.1%} {f'{lo:.1%}–{hi:.1%}':>15} {mark:>6}"
+            f"  {pa}:{pb}"
+        )
+    print()
+    print(f"{'level':<10} {'moves':>7} {'p50 ms':>8} {'p99 ms':>8}  (goal: gin p99 <= 50 ms)")
+    for level, ts in sorted(times.items()):
+        print(f"{level:<10} {len(ts):>7} {percentile(ts, 0.5) * 1e3:>8.2f} {percentile(ts, 0.99) * 1e3:>8.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
