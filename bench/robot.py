@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.engine import new_game  # noqa: E402
-from bot.robot import choose  # noqa: E402
+from bot.engine import new_game
+from bot.robot import choose
 
 GOALS = {
     ("strong", "yardstick"): 0.70,

@@ -32,7 +32,8 @@ def table_text(game: Game) -> str:
              f"{pub.discard_top or '(empty)'} ({pub.discard_count})"]
     for s in pub.seats:
         mark = "*" if s.is_acting else " "
-        lines.append(f" {mark} {s.name:<6} {s.card_count:>2} cards  total {s.total}" + ("  dealer" if s.is_dealer else ""))
+        dealer = "  dealer" if s.is_dealer else ""
+        lines.append(f" {mark} {s.name:<6} {s.card_count:>2} cards  total {s.total}{dealer}")
     for meld in pub.table:
         owner = f"{meld.owner}: " if meld.owner else ""
         lines.append(f"   [{meld.number}] {owner}{' '.join(meld.cards)}")

@@ -38,15 +38,13 @@ from .sight import Sight
 __all__ = ["Knowledge", "choose_normal", "choose_strong", "knowledge"]
 
 ALL = (1 << 52) - 1
-import os
-DANGER_WEIGHT = float(os.environ.get("DW", 1.0))  # points a discard that completes an opponent's meld costs, on average
-KNOCK_PENALTY = float(os.environ.get("KP", 10.0))
-GIN_PULL = float(os.environ.get("GP", 0.0))
-TAKE_MARGIN = float(os.environ.get("TM", 1.5))
-ROLLOUTS = int(os.environ.get("RO", 16))
-DEPTH = int(os.environ.get("DE", 6))
-CANDIDATES = int(os.environ.get("CA", 4))
-SAMPLES = 24  # opponent hands sampled for a knock decision
+DANGER_WEIGHT = 1.0  # draws lost, on average, by handing the opponent a card that completes a meld
+SAMPLES = 24  # opponent hands sampled before a knock
+ROLLOUTS = 16  # stock sequences drawn for the look-ahead
+DEPTH = 10  # draws looked ahead
+CANDIDATES = 5  # discards (the lowest-deadwood ones) given the look-ahead
+UNDERCUT_SHARE = 0.5  # a knock undercut in more than this share of the samples waits ...
+UNDERCUT_STOCK = 6  # ... while the stock holds more than this many cards
 
 
 def value(card: int) -> int:
@@ -144,19 +142,6 @@ def knowledge(sight: Sight) -> Knowledge:
 
 
 # --------------------------------------------------------------------------------- evaluation
-def expected_after_draw(k: Knowledge, hand: int, limit: int = 10) -> float:
-    """Expected worth of a 10-card hand after drawing a stock card and discarding: its least
-    deadwood, plus a penalty while it cannot knock (whoever knocks first usually wins the deal)."""
-    out = 0.0
-    base = min_deadwood(hand, "low", LOW_VALUES)
-    for c in range(52):
-        p = k.stock[c]
-        if p:
-            d = min(base, best_after(hand | 1 << c))
-            out += p * (d + (KNOCK_PENALTY if d > limit else 0) - (GIN_PULL if d == 0 else 0))
-    return out
-
-
 def sequences(k: Knowledge, rng: random.Random, count: int, depth: int) -> list[list[int]]:
     """Possible next stock cards: ``count`` sequences of ``depth`` unseen cards, each drawn with
     the chance that the opponent does not hold it."""
@@ -217,11 +202,6 @@ def danger(k: Knowledge, card: int) -> float:
     for lo, hi in ((r - 2, r - 1), (r - 1, r + 1), (r + 1, r + 2)):
         p_none *= 1.0 - at(lo) * at(hi)
     return 1.0 - p_none
-
-
-def discard_score(k: Knowledge, hand: int, card: int) -> float:
-    rest = hand & ~(1 << card)
-    return expected_after_draw(k, rest) + DANGER_WEIGHT * danger(k, card)
 
 
 def knock_value(sight: Sight, mine: int, theirs: int) -> int:
@@ -326,15 +306,12 @@ def choose_strong(sight: Sight) -> str:
                 for d, c in after[:CANDIDATES]
             )
             draw = turns_to_knock_drawing(hand, seqs, limit)
-            # Taking shows the card to the opponent; a card that joins no meld must pay for that.
-            _, melds = best_melds(hand | 1 << up, "low", LOW_VALUES)
-            margin = 0.0 if any(m >> up & 1 for m in melds) else TAKE_MARGIN
-            if take + margin < draw:
+            if take < draw:
                 return "take"
         return plain
     knocks = [m for m in moves if m.startswith("knock ")]
     discards = [m for m in moves if m.startswith("discard ")]
-    if knocks and (os.environ.get("ASAP") or should_knock(sight, k, parse_card(knocks[0].split()[1]))):
+    if knocks and should_knock(sight, k, parse_card(knocks[0].split()[1])):
         return knocks[0]
     if not discards:
         return knocks[0] if knocks else moves[0]
@@ -351,33 +328,16 @@ def choose_strong(sight: Sight) -> str:
 
 
 def should_knock(sight: Sight, k: Knowledge, card: int) -> bool:
+    """Knock at once (whoever knocks first usually wins the deal), unless the sampled opponent
+    hands say an undercut is likely and there is time left to lower the count; gin always."""
     rest = k.hand & ~(1 << card)
     mine, melds = best_melds(rest, "low", LOW_VALUES)
-    if mine == 0:
-        return True  # gin
-    limit = sight.option("knock_limit", 10)
-    hands = sample_hands(k, rng_for(sight), SAMPLES)
-    knock = wait = 0.0
+    if mine == 0 or sight.stock_count <= UNDERCUT_STOCK:
+        return True
     layoff = sight.option("layoff_on_gin", True)
-    gin_chance = 0.0
-    if sight.stock_count > 3:
-        for c in range(52):
-            p = k.stock[c]
-            if p and best_after(rest | 1 << c) == 0:
-                gin_chance += p
-        gin_chance = 1.0 - (1.0 - gin_chance) ** 2  # two draws before the opponent is likely out
-    future = min(mine, expected_after_draw(k, rest)) if sight.stock_count > 3 else mine
+    undercut = 0
+    hands = sample_hands(k, rng_for(sight), SAMPLES)
     for opp in hands:
-        theirs = min_deadwood(opp, "low", LOW_VALUES)
-        laid = best_layoffs(opp, melds, "low", LOW_VALUES)[0] if (mine or layoff) else theirs
-        knock += knock_value(sight, mine, laid)
-        if sight.stock_count <= 3:
-            continue  # no later turn: not knocking leaves a void deal (0)
-        if theirs <= limit:
-            # The opponent is likely to knock on their turn, against my hand as it stands.
-            wait -= knock_value(sight, theirs, mine)
-        else:
-            later = max(0, laid - 3)
-            wait += gin_chance * (sight.option("gin_bonus", 20) + later)
-            wait += (1 - gin_chance) * knock_value(sight, max(1, round(future)), later)
-    return knock >= wait
+        laid = best_layoffs(opp, melds, "low", LOW_VALUES)[0] if (mine or layoff) else min_deadwood(opp)
+        undercut += knock_value(sight, mine, laid) < 0
+    return undercut <= UNDERCUT_SHARE * len(hands)
