@@ -51,7 +51,7 @@ DANGER_WEIGHT = 1.0  # draws lost, on average, by handing the opponent a card th
 SAMPLES = 24  # opponent hands sampled before a knock
 ROLLOUTS = 16  # stock sequences drawn for the look-ahead
 DEPTH = 10  # draws looked ahead
-CANDIDATES = 5  # discards (the lowest-deadwood ones) given the look-ahead
+CANDIDATES = 6  # discards (the lowest-deadwood ones) given the look-ahead
 UNDERCUT_SHARE = 0.5  # a knock undercut in more than this share of the samples waits ...
 UNDERCUT_STOCK = 6  # ... while the stock holds more than this many cards
 
