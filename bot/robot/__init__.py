@@ -1,11 +1,11 @@
 """Computer players at three strengths: ``choose(game, seat, level=...)`` picks one legal move.
 
 What it is: the one entry point the service, the benches and the tests call. ``"easy"`` is the
-plain heuristic; ``"normal"`` counts (gin deadwood, wilds, contracts); ``"strong"`` searches
-(in gin: card tracking, opponent inference, knock expected value; ``bot.robot.gin``). Every level
-reads the game only through ``bot.robot.sight.see(game, seat)``: its hand, the table, the
-discard pile and the public moves; the level functions are never given the ``Game``.
-Variants other than gin play the heuristic at every level for now (``"easy"`` plain).
+plain heuristic; in gin ``"normal"`` counts deadwood and ``"strong"`` tracks cards, infers the
+opponent's hand and looks ahead (``bot.robot.gin``). Every level reads the game only through
+``bot.robot.sight.see(game, seat)``: its hand, the table, the discard pile and the public moves;
+the level functions are never given the ``Game``.
+Variants other than gin play the plain heuristic at every level for now.
 What it is not: no Discord, no SQL, no clocks; deterministic for a given game and seat.
 """
 
@@ -43,4 +43,4 @@ def choose_from(sight: Sight, level: str) -> str:
             return gin.choose_normal(sight)
         if level == "yardstick":
             return yardstick.choose(sight)
-    return _heuristic(sight, plain=level == "easy")
+    return _heuristic(sight)

@@ -1,15 +1,12 @@
-"""The easy and normal computer players: a heuristic over the engine's legal moves (``bot.robot`` picks the level).
+"""The plain heuristic: every variant's easy level, and the normal and strong levels outside gin.
 
-What it is: a pure, deterministic heuristic over ``Game.legal_moves`` and the seat's own view
-(its hand, the discard pile, the table) — it sees nothing a person in that seat could not. It
-takes a discard only when the card fits its hand, melds as much as it can (the longest meld move
-first), lays off, knocks in gin as soon as it may (the engine lists its knocks best first), and
-discards the card that fits least, highest value first. In gin it counts instead: it takes the
-upcard or the discard only when that lowers its least deadwood (rules.md §2.3, the engine's exact
-meld search), and discards the card that leaves the least deadwood, keeping pairs and near-runs on
-equal counts. Against the plain heuristic it won 2,379 of 4,000 gin deals (59%) with 1.7 times
-the points; ``tests/test_robot.py`` keeps it above 55% and 1.3 times on 400 deals. In windows it
-passes; it never asks for a cut-in and never rearranges the table.
+What it is: a pure, deterministic heuristic over the moves the seat's ``Sight`` lists (its hand,
+the discard pile, the table; ``bot.robot.sight``), so it sees nothing a person in that seat could
+not. It takes a discard only when the card fits its hand (two or more partners), melds as much
+as it can (the longest meld move first), lays off, knocks in gin as soon as it may (the engine
+lists its knocks best first), and discards the card that fits least, highest value first. In
+windows it passes; it never asks for a cut-in and never rearranges the table. Gin at the normal
+and strong levels is ``bot.robot.gin``.
 What it is not: a deep player or a game-tree search; no Discord, no SQL.
 """
 
@@ -25,8 +22,8 @@ RANKS = "A23456789TJQK"
 VALUES = {r: i + 1 for i, r in enumerate(RANKS)} | {"T": 10, "J": 10, "Q": 10, "K": 10}
 
 
-def choose(sight: Sight, *, plain: bool = False) -> str:
-    """One of ``sight.moves`` (which must not be empty). ``plain``: without the gin counting."""
+def choose(sight: Sight) -> str:
+    """One of ``sight.moves`` (which must not be empty)."""
     moves = list(sight.moves)
     if not moves:
         raise ValueError(f"{sight.seat} has no legal move")
@@ -40,8 +37,6 @@ def choose(sight: Sight, *, plain: bool = False) -> str:
     for quick in ("knock", "auto"):
         if quick in verbs:
             return next(m for m in moves if m.split()[0] == quick)  # listed best first
-    if sight.variant == "gin" and not plain:
-        return _gin(sight, moves, hand)
     if "draw" in verbs or "pass" in verbs:  # the start of a turn: the discard pile or the stock
         pile = sight.discard_pile
         takes = [m for m in moves if m.split()[0] == "take"]
@@ -60,33 +55,8 @@ def choose(sight: Sight, *, plain: bool = False) -> str:
     for ending in ("done", "take"):
         if ending in moves:
             return ending
-    plain = [m for m in moves if m.split()[0] not in ("table", "swap", "cut", "claim", "resign")]
-    return (plain or moves)[0]
-
-
-def _gin(sight: Sight, moves: list[str], hand: list[str]) -> str:
-    """Gin without a knock available: draw or take by deadwood, then the discard that leaves least."""
-    if "take" in moves or "draw" in moves or "pass" in moves:
-        pile = sight.discard_pile
-        if "take" in moves and pile:
-            # The taken card cannot be discarded this turn (§2.3): count the best other discard.
-            with_up = [*hand, pile[-1]]
-            after = min(deadwood(with_up[:i] + with_up[i + 1:]) for i in range(len(hand)))
-            if after < deadwood(hand):
-                return "take"
-        return "draw" if "draw" in moves else "pass"
-    discards = [m for m in moves if m.startswith("discard ")]
-    if not discards:
-        return moves[0]
-
-    def cost(move: str) -> tuple[int, int, str]:
-        card = move.split()[1]
-        rest = list(hand)
-        rest.remove(card)
-        # A card one step from a meld is worth keeping over a slightly lower count.
-        return deadwood(rest) + 2 * min(connections(card, hand), 2), -value(card), move
-
-    return min(discards, key=cost)
+    simple = [m for m in moves if m.split()[0] not in ("table", "swap", "cut", "claim", "resign")]
+    return (simple or moves)[0]
 
 
 def deadwood(cards: list[str]) -> int:
