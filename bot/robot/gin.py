@@ -15,7 +15,9 @@ What it is: two players that read the game only through a ``Sight`` (``bot.robot
   sampling sequences of the next stock cards (Monte-Carlo): for each candidate discard, and for
   taking the discard against drawing, it counts how many draws the hand needs to reach a knock
   (a little of its final deadwood, and gin, break ties), since whoever knocks first usually wins
-  the deal. A discard also pays for the chance that it completes an opponent's meld. Before a
+  the deal; the deadwood it would hold while the opponent may knock first (a chance growing with
+  their turns) is counted too, so that a lost deal costs little. A discard also pays for the
+  chance that it completes an opponent's meld. Before a
   knock it samples opponent hands from those chances and waits only when an undercut (layoffs
   included) is more likely than not and the stock leaves time to improve; gin always goes out.
 
@@ -52,6 +54,10 @@ SAMPLES = 24  # opponent hands sampled before a knock
 ROLLOUTS = 16  # stock sequences drawn for the look-ahead
 DEPTH = 10  # draws looked ahead
 CANDIDATES = 6  # discards (the lowest-deadwood ones) given the look-ahead
+DEADWOOD_WEIGHT = 0.04  # draws one point of deadwood left at the end of a look-ahead is worth
+EXPOSURE_WEIGHT = 0.3  # draws one point of deadwood held while the opponent may knock is worth
+RISK_BASE = 0.02
+RISK_STEP = 0.03
 UNDERCUT_SHARE = 0.5  # a knock undercut in more than this share of the samples waits ...
 UNDERCUT_STOCK = 6  # ... while the stock holds more than this many cards
 
@@ -191,32 +197,43 @@ def sequences(k: Knowledge, rng: random.Random, count: int, depth: int) -> list[
     return out
 
 
-def turns_to_knock(hand: int, seqs: list[list[int]], limit: int, start: int = 0) -> float:
+def turns_to_knock(hand: int, seqs: list[list[int]], limit: int, risk: float = 0.0) -> float:
     """Average number of draws until the 10-card ``hand`` may knock, drawing each sequence in
-    turn and discarding greedily (least deadwood); a little of the last deadwood breaks ties."""
+    turn and discarding greedily (least deadwood); a little of the last deadwood breaks ties.
+    ``risk``: the chance the opponent knocks on each of their turns; the deadwood held while they
+    might (what their knock would take from us) is added, weighted by ``EXPOSURE_WEIGHT``."""
     total = 0.0
     for seq in seqs:
         h = hand
         d = min_deadwood(h, "low", LOW_VALUES)
         t = len(seq) + 2
-        for i, u in enumerate(seq[start:], 1):
+        exposed, alive = risk * d, 1.0 - risk
+        for i, u in enumerate(seq, 1):
             d, c = greedy_discard(h | 1 << u)
             h = (h | 1 << u) & ~(1 << c)
             if d <= limit:
                 t = i
                 break
-        total += t + 0.04 * d - (0.5 if d == 0 else 0)
+            exposed += alive * risk * d
+            alive *= 1.0 - risk
+        total += t + DEADWOOD_WEIGHT * d + EXPOSURE_WEIGHT * exposed - (0.5 if d == 0 else 0)
     return total / len(seqs)
 
 
-def turns_to_knock_drawing(hand: int, seqs: list[list[int]], limit: int) -> float:
+def turns_to_knock_drawing(hand: int, seqs: list[list[int]], limit: int, risk: float = 0.0) -> float:
     """``turns_to_knock`` for a hand that draws first: each sequence's first card is this draw."""
     total = 0.0
     for seq in seqs:
         d, c = greedy_discard(hand | 1 << seq[0])
         h = (hand | 1 << seq[0]) & ~(1 << c)
-        total += 1.0 if d <= limit else 1 + turns_to_knock(h, [seq[1:]], limit)
+        total += 1.0 if d <= limit else 1 + turns_to_knock(h, [seq[1:]], limit, risk)
     return total / len(seqs)
+
+
+def knock_risk(sight: Sight) -> float:
+    """The chance the opponent knocks on their next turn, growing with the turns they have had."""
+    turns = sum(1 for s in sight.history if s.seat != sight.seat and s.verb in ("draw", "take"))
+    return min(0.4, RISK_BASE + RISK_STEP * turns)
 
 
 def danger(k: Knowledge, card: int) -> float:
@@ -324,6 +341,7 @@ def choose_strong(sight: Sight) -> str:
         return "take"
     k = knowledge(sight)
     hand = k.hand
+    risk = knock_risk(sight)
     if "draw" in moves or "pass" in moves:
         plain = "draw" if "draw" in moves else "pass"
         if "take" in moves and k.top is not None:
@@ -334,10 +352,10 @@ def choose_strong(sight: Sight) -> str:
             seqs = sequences(k, rng_for(sight), ROLLOUTS, DEPTH)
             after = sorted((d, c) for d, c in deadwood_after_each_discard(hand | 1 << up, "low", LOW_VALUES) if c != up)
             take = min(
-                (1.0 if d <= limit else 1 + turns_to_knock((hand | 1 << up) & ~(1 << c), seqs, limit))
+                (1.0 if d <= limit else 1 + turns_to_knock((hand | 1 << up) & ~(1 << c), seqs, limit, risk))
                 for d, c in after[:CANDIDATES]
             )
-            draw = turns_to_knock_drawing(hand, seqs, limit)
+            draw = turns_to_knock_drawing(hand, seqs, limit, risk)
             if take < draw:
                 return "take"
         return plain
@@ -355,7 +373,7 @@ def choose_strong(sight: Sight) -> str:
     for m in ranked[:CANDIDATES]:
         card = parse_card(m.split()[1])
         rest = hand & ~(1 << card)
-        scores[m] = (turns_to_knock(rest, seqs, limit) + DANGER_WEIGHT * danger(k, card), -value(card), m)
+        scores[m] = (turns_to_knock(rest, seqs, limit, risk) + DANGER_WEIGHT * danger(k, card), -value(card), m)
     return min(scores, key=scores.__getitem__)
 
 
