@@ -17,9 +17,9 @@ What it is: two players that read the game only through a ``Sight`` (``bot.robot
   (a little of its final deadwood, and gin, break ties), since whoever knocks first usually wins
   the deal; the deadwood it would hold while the opponent may knock first (a chance growing with
   their turns) is counted too, so that a lost deal costs little. A discard also pays for the
-  chance that it completes an opponent's meld. Before a
-  knock it samples opponent hands from those chances and waits only when an undercut (layoffs
-  included) is more likely than not and the stock leaves time to improve; gin always goes out.
+  chance that it completes an opponent's meld. Before a knock it samples opponent hands from
+  those chances and waits only when an undercut (layoffs included) is more likely than not and
+  the stock leaves time to improve; gin always goes out.
 
 Every random choice comes from a generator seeded with the public record of the deal and the
 seat, so a move is deterministic for a given game (and the no-peek test can replay it).
@@ -56,8 +56,8 @@ DEPTH = 10  # draws looked ahead
 CANDIDATES = 6  # discards (the lowest-deadwood ones) given the look-ahead
 DEADWOOD_WEIGHT = 0.04  # draws one point of deadwood left at the end of a look-ahead is worth
 EXPOSURE_WEIGHT = 0.3  # draws one point of deadwood held while the opponent may knock is worth
-RISK_BASE = 0.02
-RISK_STEP = 0.03
+RISK_BASE = 0.02  # the chance the opponent knocks on their first turn ...
+RISK_STEP = 0.03  # ... and what each of their turns adds
 UNDERCUT_SHARE = 0.5  # a knock undercut in more than this share of the samples waits ...
 UNDERCUT_STOCK = 6  # ... while the stock holds more than this many cards
 
