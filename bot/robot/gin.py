@@ -32,6 +32,7 @@ import hashlib
 import random
 from dataclasses import dataclass
 
+from bot.engine import Phase
 from bot.engine.cards import card_code, parse_card
 from bot.engine.search import (
     LOW_VALUES,
@@ -345,7 +346,7 @@ def choose_strong(sight: Sight) -> str:
     if "draw" in moves or "pass" in moves:
         plain = "draw" if "draw" in moves else "pass"
         if "take" in moves and k.top is not None:
-            if sight.phase == "draw" and "draw" not in moves:
+            if sight.phase == Phase.DRAW and "draw" not in moves:
                 return "take"  # the wall: the take is offered only when it knocks
             up = k.top
             limit = sight.option("knock_limit", 10)

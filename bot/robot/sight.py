@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.engine import Game, Meld
+from bot.engine import Game, Meld, Phase
 
 __all__ = ["Seen", "Sight", "see"]
 
@@ -46,7 +46,7 @@ class Sight:
     seats: tuple[str, ...]
     dealer: str
     deal_number: int
-    phase: str
+    phase: Phase
     hand: tuple[str, ...]  # sorted for display
     drawn: str | None  # the card this seat just drew from the stock, if still in hand
     took: str | None  # the card this seat just took from the discard pile this turn
@@ -81,7 +81,7 @@ def see(game: Game, seat: str) -> Sight:
         seats=tuple(s.name for s in public.seats),
         dealer=public.dealer,
         deal_number=public.deal_number,
-        phase=str(public.phase),
+        phase=Phase(public.phase),
         hand=view.hand,
         drawn=view.drawn,
         took=view.took,
