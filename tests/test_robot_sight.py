@@ -99,3 +99,19 @@ def test_the_sight_names_the_discards_taken_and_passed() -> None:
     # Nothing of the other hand or the stock is in the sight.
     hidden = {card_code(c) for c in game.hands[second] + game.stock} - {discard.split()[1], upcard}
     assert not hidden & (set(sight.hand) | set(sight.discard_pile))
+
+
+def test_a_timed_out_upcard_offer_is_a_pass_in_the_sight() -> None:
+    game = new_game("gin", ["ana", "bea"], seed="sight-timeout")
+    upcard = game.discard_pile[-1]
+    first = game.actors[0]
+    game.timeout(first)  # on the upcard offer the timeout rule passes
+    second = game.actors[0]
+    game.play(second, "pass")
+    game.play(first, "draw")
+    discard = next(m for m in game.legal_moves(first) if m.startswith("discard "))
+    game.play(first, discard)
+    game.play(second, "take")
+    sight = see(game, second)
+    assert sight.history[:2] == (Seen(first, "pass", "", upcard), Seen(second, "pass", "", upcard))
+    assert sight.history[-1] == Seen(second, "take", "", discard.split()[1])

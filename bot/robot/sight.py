@@ -94,7 +94,7 @@ def see(game: Game, seat: str) -> Sight:
         opened=frozenset(s.name for s in public.seats if s.opened),
         contracts={s.name: s.contract for s in public.seats if s.contract is not None},
         revealed={s: tuple(cs) for s, cs in public.revealed},
-        history=replay(deal_lines(game.log), pile),
+        history=replay(deal_lines(game.log), pile, gin=public.variant == "gin"),
     )
 
 
@@ -107,17 +107,24 @@ def deal_lines(log: list[str]) -> list[str]:
     return log[start:]
 
 
-def replay(lines: list[str], pile: tuple[str, ...]) -> tuple[Seen, ...]:
+def replay(lines: list[str], pile: tuple[str, ...], *, gin: bool = False) -> tuple[Seen, ...]:
     """Name the cards of each public move by replaying the discard pile through the deal.
 
     The pile as dealt is unknown here, so it starts as placeholders (ints); a discard pushes a
     card, a take pops. At the end the placeholders still in the pile are matched to the real pile
-    bottom, which names the dealt cards that stayed; the others stay unknown.
+    bottom, which names the dealt cards that stayed; the others stay unknown. A timed-out turn
+    discards a card the log does not name, except in gin before the first draw (the upcard offer:
+    a pass) and after a knock (the defender's layoffs).
     """
     moves: list[tuple[str, str, str]] = []
+    started = knocked = False
     for line in lines:
         seat, _, rest = line.partition(" ")
         verb, _, args = rest.partition(" ")
+        if verb == "timeout" and gin and (knocked or not started):
+            verb = "pass" if not knocked else "done"
+        started = started or verb in ("draw", "take")
+        knocked = knocked or verb == "knock"
         moves.append((seat, verb, args.strip()))
     pushes = pops = 0
     for _, verb, _args in moves:
