@@ -82,6 +82,24 @@ async def lobby_hosted_by(tx: Transaction | Store, guild_id: int, host_id: int) 
     return None if row is None else int(row["channel_id"])
 
 
+async def member_games(tx: Transaction | Store, user_id: int) -> int:
+    """How many lobbies and games ``user_id`` sits in, in every server (resigned seats apart)."""
+    row = await tx.fetchone(
+        "SELECT COUNT(*) AS n FROM seats JOIN games ON games.id = seats.game_id WHERE seats.user_id = ? AND "
+        "seats.resigned = 0 AND games.status IN ('lobby', 'playing')",
+        (user_id,),
+    )
+    return 0 if row is None else int(row["n"])
+
+
+async def server_games(tx: Transaction | Store, guild_id: int) -> int:
+    """How many lobbies and games ``guild_id`` has open."""
+    row = await tx.fetchone(
+        "SELECT COUNT(*) AS n FROM games WHERE guild_id = ? AND status IN ('lobby', 'playing')", (guild_id,)
+    )
+    return 0 if row is None else int(row["n"])
+
+
 async def last_finished_in_channel(tx: Transaction | Store, channel_id: int) -> GameRow | None:
     row = await tx.fetchone(
         "SELECT id FROM games WHERE channel_id = ? AND record IS NOT NULL AND status IN ('finished', 'playing', "

@@ -1,0 +1,114 @@
+"""Limits (issue 15, hole 8): how many games a member and a server hold at once, games with no
+timer that nobody plays, the per-game lock table, and legal moves worked out off the event loop.
+
+What a user would notice if these failed: one member (or a script) opening or joining lobbies
+without end, a server flooded with games, a game with no timer left open for ever in a channel,
+a bot whose memory grows with every game ever played, autocomplete that stalls everyone's clicks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+
+import pytest
+
+from bot.config import ConfigError, load_settings
+from bot.i18n import translate
+from bot.service import ChangeKind, GameService, GameStatus, Refusal
+from bot.store import repo
+from tests.bot.helpers import GUILD, lobby, started
+
+
+def _svc(env, **limits) -> GameService:
+    return GameService(env.db, clock=env.clock, **limits)
+
+
+async def _open(svc: GameService, host: int, channel: int, guild: int = GUILD):
+    return (await svc.open_lobby(guild_id=guild, channel_id=channel, host_id=host, host_name=f"u{host}",
+                                 variant="gin")).game
+
+
+# ------------------------------------------------------------------------------------------ caps
+async def test_a_member_sits_in_at_most_member_games_at_once(env):
+    svc = _svc(env, member_games=2)
+    a = await _open(svc, 10, 201)
+    await svc.join(a.id, 99, "m")
+    b = await _open(svc, 11, 202, guild=GUILD + 1)  # the cap counts every server
+    await svc.join(b.id, 99, "m")
+    c = await _open(svc, 12, 203)
+    before = await env.db.fetchone("SELECT COUNT(*) AS n FROM seats")
+    with pytest.raises(Refusal) as refused:
+        await svc.join(c.id, 99, "m")  # a third seat: refused, naming the cap, nothing written
+    assert refused.value.code == "member_games" and refused.value.params == {"max": 2}
+    assert (await env.db.fetchone("SELECT COUNT(*) AS n FROM seats"))["n"] == before["n"]
+    # Opening a lobby counts the host's seat too, before anything is written.
+    with pytest.raises(Refusal, match="member_games"):
+        await svc.check_lobby(guild_id=GUILD, channel_id=204, host_id=99, variant="gin")
+    with pytest.raises(Refusal, match="member_games"):
+        await svc.open_lobby(guild_id=GUILD, channel_id=204, host_id=99, host_name="m", variant="gin")
+    assert await svc.in_channel(204) is None
+    # A game played (the seat still counts) and then over frees the seat.
+    await svc.start(a.id, 10, seed="1")
+    with pytest.raises(Refusal, match="member_games"):
+        await svc.join(c.id, 99, "m")
+    await svc.cancel(a.id, 10)
+    await svc.join(c.id, 99, "m")
+    # The message names the cap, in both languages.
+    for loc in ("es", "en"):
+        assert "2" in translate("refusal.member_games", loc, max=2)
+
+
+async def test_a_server_runs_at_most_server_games_at_once(env):
+    svc = _svc(env, server_games=2)
+    first = await _open(svc, 10, 201)
+    await _open(svc, 11, 202)
+    with pytest.raises(Refusal) as refused:
+        await svc.check_lobby(guild_id=GUILD, channel_id=203, host_id=12, variant="gin")
+    assert refused.value.code == "server_games" and refused.value.params == {"max": 2}
+    with pytest.raises(Refusal, match="server_games"):
+        await _open(svc, 12, 203)
+    assert await svc.in_channel(203) is None
+    await _open(svc, 12, 301, guild=GUILD + 1)  # another server has its own count
+    await svc.cancel(first.id, 10)
+    await _open(svc, 12, 203)
+
+
+async def test_a_rematch_counts_against_the_caps(env):
+    svc = _svc(env, member_games=1)
+    row = await started(svc, "gin", 2)
+    done = await svc.cancel(row.id, 1)
+    assert done.game.status == GameStatus.CANCELLED
+    await _open(svc, 2, 201)  # player 2 is now in another lobby: at their cap
+    change = await svc.rematch(row.id, 1, "user1")
+    assert [s.user_id for s in change.game.seats] == [1]  # player 2 was not seated beyond their cap
+    await svc.cancel(change.game.id, 1)
+    await svc.join((await svc.in_channel(201)).id, 1, "user1")  # now the presser is at the cap
+    with pytest.raises(Refusal, match="member_games"):
+        await svc.rematch(row.id, 1, "user1")
+    assert (await svc.in_channel(100)) is None
+
+
+async def test_caps_hold_when_many_ask_at_once(env):
+    # Two services on one database, as two shard processes: the count and the write are one step.
+    one, two = _svc(env, server_games=3), _svc(env, server_games=3)
+    results = await asyncio.gather(
+        *[(one if i % 2 else two).open_lobby(guild_id=GUILD, channel_id=400 + i, host_id=500 + i, host_name="h",
+                                              variant="gin") for i in range(8)],
+        return_exceptions=True,
+    )
+    opened = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, Refusal)]
+    assert len(opened) == 3 and len(refused) == 5, results
+    assert await repo.server_games(env.db, GUILD) == 3
+
+
+def test_the_caps_are_settings_with_defaults():
+    s = load_settings({"DISCORD_TOKEN": "t"}, None)
+    assert (s.member_games, s.server_games, s.idle_days) == (3, 25, 7.0)
+    s = load_settings({"DISCORD_TOKEN": "t", "RUMMY_MEMBER_GAMES": "5", "RUMMY_SERVER_GAMES": "100",
+                       "RUMMY_IDLE_DAYS": "2.5"}, None)
+    assert (s.member_games, s.server_games, s.idle_days) == (5, 100, 2.5)
+    for name in ("RUMMY_MEMBER_GAMES", "RUMMY_SERVER_GAMES", "RUMMY_IDLE_DAYS"):
+        with pytest.raises(ConfigError, match=name):
+            load_settings({"DISCORD_TOKEN": "t", name: "0"}, None)
