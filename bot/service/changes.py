@@ -34,6 +34,8 @@ class ChangeKind(StrEnum):
     REMIND = "remind"  # the turn timer is at its reminder point
     RESUME = "resume"  # after a restart: the turn timer started again, whole
     QUARANTINE = "quarantine"  # the game's record would not load: set aside (issue 15, R23)
+    IDLE_WARNING = "idle_warning"  # a game with no turn timer: nobody moved for long; it ends soon
+    IDLE = "idle"  # ... and then nobody moved: ended unscored ('abandoned', end reason 'idle')
 
 
 class Refusal(Exception):

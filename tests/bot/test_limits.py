@@ -9,15 +9,21 @@ a bot whose memory grows with every game ever played, autocomplete that stalls e
 from __future__ import annotations
 
 import asyncio
-import gc
+import random
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
+
+from bot.announcer import Announcer
 
 from bot.config import ConfigError, load_settings
 from bot.i18n import translate
 from bot.service import ChangeKind, GameService, GameStatus, Refusal
 from bot.store import repo
-from tests.bot.helpers import GUILD, lobby, started
+from tests.bot.helpers import GUILD, T0, play_one, started
+
+DAY = 86400.0
 
 
 def _svc(env, **limits) -> GameService:
@@ -112,3 +118,77 @@ def test_the_caps_are_settings_with_defaults():
     for name in ("RUMMY_MEMBER_GAMES", "RUMMY_SERVER_GAMES", "RUMMY_IDLE_DAYS"):
         with pytest.raises(ConfigError, match=name):
             load_settings({"DISCORD_TOKEN": "t", name: "0"}, None)
+
+
+# ------------------------------------------------------------------------------------------ idle games
+class Channel:
+    """Where the announcer posts: records what is sent."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    async def send(self, content: str = "", **_: Any) -> SimpleNamespace:
+        self.sent.append(content)
+        return SimpleNamespace(id=1000 + len(self.sent))
+
+    def get_partial_message(self, _: int) -> Any:
+        async def nothing(**__: Any) -> None:
+            return None
+        return SimpleNamespace(delete=nothing, edit=nothing)
+
+
+def _announcer(svc: GameService) -> tuple[Announcer, Channel]:
+    channel = Channel()
+    client: Any = SimpleNamespace(get_partial_messageable=lambda _: channel, user=SimpleNamespace(id=1))
+    return Announcer(client, svc), channel
+
+
+async def test_a_game_with_no_timer_is_warned_once_then_ends_unscored(env):
+    svc = _svc(env, idle_days=7)
+    row = await started(svc, "gin", 2, timer=0)
+    timed = await started(svc, "basic", 2, channel=101)  # a turn timer: its own clock, never idle
+    assert row.turn_deadline is None
+    ann, channel = _announcer(svc)
+    env.clock.advance(6 * DAY - 5)
+    assert row.id not in await svc.due()
+    assert await svc.next_deadline() <= T0 + 6 * DAY
+    env.clock.advance(5)
+    assert row.id in await svc.due()
+    changes = await svc.tick(row.id)
+    assert [c.kind for c in changes] == [ChangeKind.IDLE_WARNING]
+    await ann.announce(changes[0])
+    ends = int(T0 + 7 * DAY)
+    assert channel.sent == [translate("game.idle_warning", "es", days="7", when=f"<t:{ends}:R>")]
+    # Once: neither due again nor warned again before it ends.
+    assert row.id not in await svc.due()
+    assert await svc.tick(row.id) == []
+    env.clock.advance(DAY - 1)
+    assert row.id not in await svc.due()
+    assert (await svc.get(row.id)).status == GameStatus.PLAYING
+    env.clock.advance(1)
+    assert row.id in await svc.due()
+    changes = await svc.tick(row.id)
+    assert [c.kind for c in changes] == [ChangeKind.IDLE]
+    done = await svc.get(row.id)
+    assert done.status == GameStatus.ABANDONED and done.end_reason == "idle"
+    assert (done.turn_deadline, done.window_deadline, done.next_deal_at) == (None, None, None)
+    assert await svc.results(row.id) == []  # unscored
+    assert row.id not in await svc.due() and await svc.in_channel(100) is None
+    await ann.announce(changes[0])
+    assert channel.sent[-1] == translate("game.idle_ended", "es", days="7")
+    assert (await svc.get(timed.id)).status == GameStatus.PLAYING  # a timed game is never idle
+
+
+async def test_a_move_starts_the_idle_time_again(env):
+    svc = _svc(env, idle_days=2)  # a warning half the idle time before, when that is under a day
+    row = await started(svc, "gin", 2, timer=0)
+    env.clock.advance(DAY)
+    assert [c.kind for c in await svc.tick(row.id)] == [ChangeKind.IDLE_WARNING]
+    env.clock.advance(DAY / 2)
+    await play_one(svc, await svc.get(row.id), random.Random(1))
+    env.clock.advance(DAY / 2)  # two days since the start, but one since the move
+    assert row.id not in await svc.due()
+    assert await svc.tick(row.id) == []
+    env.clock.advance(DAY / 2)  # a day and a half since the move: warned again
+    assert [c.kind for c in await svc.tick(row.id)] == [ChangeKind.IDLE_WARNING]
+    assert (await svc.get(row.id)).status == GameStatus.PLAYING
