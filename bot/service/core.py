@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import weakref
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import fields, replace
@@ -55,13 +56,18 @@ class ServiceCore:
         self.member_games = member_games
         self.server_games = server_games
         self.idle_seconds = idle_days * 86400
-        self._locks: dict[int, asyncio.Lock] = {}
+        # A game's lock lives while someone holds it or waits on it (each keeps a reference),
+        # then leaves the table by itself: the table never grows with the games ever played.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._cache: dict[int, tuple[int, Game]] = {}
 
     # ------------------------------------------------------------------ reading
     def lock(self, game_id: int) -> asyncio.Lock:
         """The game's lock: every change to one game runs under it, one at a time."""
-        return self._locks.setdefault(game_id, asyncio.Lock())
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
 
     async def get(self, game_id: int) -> GameRow | None:
         return await repo.get_game(self.db, game_id)

@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 
 from bot.announcer import Announcer
-
 from bot.config import ConfigError, load_settings
 from bot.i18n import translate
 from bot.service import ChangeKind, GameService, GameStatus, Refusal
@@ -192,3 +191,26 @@ async def test_a_move_starts_the_idle_time_again(env):
     env.clock.advance(DAY / 2)  # a day and a half since the move: warned again
     assert [c.kind for c in await svc.tick(row.id)] == [ChangeKind.IDLE_WARNING]
     assert (await svc.get(row.id)).status == GameStatus.PLAYING
+
+
+# ------------------------------------------------------------------------------------------ the lock table
+async def test_the_lock_table_does_not_grow_with_the_games_played(env):
+    svc = env.svc
+    for i in range(60):
+        row = await started(svc, "gin", 2, channel=1000 + i)
+        await play_one(svc, row, random.Random(i))
+        with pytest.raises(Refusal):
+            await svc.join(row.id, 9, "late")  # a refusal inside the lock lets it go too
+        await svc.cancel(row.id, 1)
+        await svc.tick(row.id)
+    assert len(svc._locks) <= 1
+    # While a game's lock is held or awaited, everyone gets the same lock, and it stays.
+    open_ = await _open(svc, 50, 2000)
+    lock = svc.lock(open_.id)
+    async with lock:
+        waiter = asyncio.create_task(svc.join(open_.id, 51, "e"))
+        await asyncio.sleep(0.05)
+        assert svc.lock(open_.id) is lock and not waiter.done()
+    assert len((await waiter).game.seats) == 2
+    del lock, waiter
+    assert len(svc._locks) == 0
