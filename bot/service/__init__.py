@@ -16,6 +16,7 @@ The package, by job (``GameService`` is all of them together):
 - ``games``: lobbies, moves, kicks and the message ids the cogs keep;
 - ``clock``: ``tick``, ``due``, ``next_deadline`` and ``resume``;
 - ``deadlines``: the arithmetic of those deadlines (pure);
+- ``reading``: a game's engine and legal moves, worked out off the event loop and cached;
 - ``records``: seasons, standings, records, history, voiding and the audit log (never a game lock);
 - ``options``: what people type into a lobby, checked and cleaned.
 """
@@ -39,6 +40,7 @@ from .core import BOT_DELAY, DEAL_PAUSE, LOBBY_TTL
 from .deadlines import REMIND_AT, WINDOW_SECONDS
 from .games import MESSAGE_COLUMNS, Games
 from .options import BOT_OPTIONS, MIN_TIMER, REASON_LENGTH, clean_name, clean_text, lobby_options, split_options
+from .reading import Reading
 from .records import FinishedGame, Records
 
 __all__ = [
@@ -73,6 +75,6 @@ __all__ = [
 ]
 
 
-class GameService(Games, ClockJobs, Records):
+class GameService(Games, ClockJobs, Records, Reading):
     """Lobbies, moves and timers, serialized per game and committed before announced; seasons,
     history and the audit log beside them."""

@@ -13,6 +13,7 @@ arithmetic of deadlines (``bot.service.deadlines``), no Discord.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -103,7 +104,8 @@ class ClockJobs(ServiceCore):
                 seat = bots[0]
                 before_seat = game.current_seat
                 try:
-                    events = game.play(seat, robot.choose(game, seat))
+                    # The choice (legal moves, a search) runs in a worker: the game is ours under its lock.
+                    events = game.play(seat, await asyncio.to_thread(robot.choose, game, seat))
                 except IllegalMove:  # never expected; the game must not stall on it (refusals change nothing)
                     log.exception("computer player %s of game %s chose a refused move", seat, row.id)
                     events = game.timeout(seat)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import time
 import weakref
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import fields, replace
@@ -60,6 +61,8 @@ class ServiceCore:
         # then leaves the table by itself: the table never grows with the games ever played.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._cache: dict[int, tuple[int, Game]] = {}
+        self._legal: OrderedDict[tuple[int, int, str], tuple[str, ...]] = OrderedDict()  # see ``reading``
+        self._legal_pending: dict[tuple[int, int, str], asyncio.Future[tuple[str, ...]]] = {}
 
     # ------------------------------------------------------------------ reading
     def lock(self, game_id: int) -> asyncio.Lock:

@@ -10,16 +10,23 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
+from collections import Counter
 from types import SimpleNamespace
 from typing import Any
 
+import discord
 import pytest
 
+from bot import robot
 from bot.announcer import Announcer
-from bot.config import ConfigError, load_settings
+from bot.config import ConfigError, Settings, load_settings
+from bot.engine.rami import Rami
 from bot.i18n import translate
 from bot.service import ChangeKind, GameService, GameStatus, Refusal
 from bot.store import repo
+from cogs.guard import Guard
+from cogs.rummy import RummyCog
 from tests.bot.helpers import GUILD, T0, play_one, started
 
 DAY = 86400.0
@@ -214,3 +221,74 @@ async def test_the_lock_table_does_not_grow_with_the_games_played(env):
     assert len((await waiter).game.seats) == 2
     del lock, waiter
     assert len(svc._locks) == 0
+
+
+# ------------------------------------------------------------------------------------------ off the event loop
+def _autocomplete_cog(svc: GameService) -> RummyCog:
+    settings = Settings(token="t")
+    return RummyCog(SimpleNamespace(service=svc, settings=settings, guard=Guard(settings.flood)))
+
+
+def _typing(user_id: int, channel_id: int = 100) -> Any:
+    return SimpleNamespace(channel_id=channel_id, user=SimpleNamespace(id=user_id), locale=discord.Locale("es-ES"))
+
+
+def _watch_threads(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """Count the rami engine's replays (``play``) and move listings, by thread: the event loop's or a worker."""
+    seen: Counter[str] = Counter()
+    for name in ("play", "legal_moves"):
+        real = getattr(Rami, name)
+
+        def watched(self, *args, _real=real, _name=name, **kwargs):
+            where = "loop" if threading.current_thread() is threading.main_thread() else "worker"
+            seen[f"{_name}@{where}"] += 1
+            return _real(self, *args, **kwargs)
+
+        monkeypatch.setattr(Rami, name, watched)
+    return seen
+
+
+async def test_autocomplete_replays_and_lists_moves_in_a_worker_once_per_version(env, monkeypatch):
+    svc = env.svc
+    row = await started(svc, "rami", 2, "table_manipulation=true")
+    for _ in range(6):  # a few moves, so that a replay has something to replay
+        row = (await play_one(svc, row, random.Random(row.version))).game
+    svc._cache.clear()  # as after a restart, or for a game another process moved: a cache miss
+    seen = _watch_threads(monkeypatch)
+    cog = _autocomplete_cog(svc)
+    first = None
+    for typed in ("", "d", "di", "dis", "desc"):  # keystrokes: one listing at this version, the rest cached
+        for seat in row.seats:
+            got = await cog.play_autocomplete(_typing(seat.user_id), typed)
+            if got and first is None:
+                first = got
+    assert first, "the player to move got no suggestions"
+    assert seen["play@loop"] == 0 and seen["legal_moves@loop"] == 0, seen
+    assert seen["play@worker"] > 0  # the replay ran, in a worker
+    assert seen["legal_moves@worker"] <= len(row.seats), seen  # once per seat and version, not per keystroke
+    # Later hand messages and keystrokes at this version use the warmed engine: no replay at all.
+    replays = seen["play@worker"]
+    await cog.play_autocomplete(_typing(row.seats[0].user_id), "x")
+    assert seen["play@worker"] == replays
+
+
+async def test_a_computer_player_chooses_its_move_in_a_worker(env, monkeypatch):
+    svc = GameService(env.db, clock=env.clock, bot_delay=1)
+    row = (await svc.open_lobby(guild_id=GUILD, channel_id=100, host_id=1, host_name="a", variant="gin")).game
+    await svc.add_bot(row.id, 1)
+    row = (await svc.start(row.id, 1, seed="3")).game
+    threads: list[bool] = []
+    real = robot.choose
+
+    def choose(game, seat, *args, **kwargs):
+        threads.append(threading.current_thread() is threading.main_thread())
+        return real(game, seat, *args, **kwargs)
+
+    monkeypatch.setattr(robot, "choose", choose)
+    for _ in range(40):
+        env.clock.advance(60 * 5 + 1)
+        if row.id in await svc.due():
+            await svc.tick(row.id)
+        if threads:
+            break
+    assert threads and not any(threads), threads
