@@ -9,7 +9,13 @@ autocomplete keystroke, every hand message and every computer turn. Prints, for 
 min / median / max milliseconds of ``table_moves`` and of the whole ``legal_moves`` of the player
 to move, each on a fresh copy of the position (no cache), and how many suggestions came out. The
 positions are random but fixed by ``--seed``: runs of 4 and sets of 4 (cards a table move can
-free), eight seats so that the four decks hold them (the others hold two cards each). Nothing here asserts a time.
+free), eight seats so that the four decks hold them (the others hold two cards each).
+
+Then the autocomplete burst: ``--games`` games of 40 melds in one service, the player to move in
+each typing ``--keys`` keystrokes at once, answered the way the bot answers autocomplete (the
+service's cached legal moves where it has them, else the engine on the event loop, as before
+issue 15): how long until every answer, the slowest answer, and the longest the event loop was
+held (what every other click waits). Nothing here asserts a time.
 """
 
 from __future__ import annotations
@@ -27,11 +33,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a check
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
-SEATS = ["ana", "bea", "cai", "dan", "eva", "fer", "gil", "hugo"]  # 7-8 players: four decks
+SEATS = [f"p{i}" for i in range(1, 9)]  # 7-8 players: four decks (named as the bot names seats)
 
 
 def position(melds: int, hand_size: int, seed: int) -> str:
-    """A rami record: ``melds`` runs and sets on the table, ``ana`` (opened) to play with ``hand_size`` cards."""
+    """A rami record: ``melds`` runs and sets on the table, ``p1`` (opened) to play with ``hand_size`` cards."""
     rng = random.Random(seed)
     used: Counter[str] = Counter()
 
@@ -61,26 +67,90 @@ def position(melds: int, hand_size: int, seed: int) -> str:
         '[Variant "rami"]',
         '[Options "table_manipulation=true"]',
         f'[Seats "{" ".join(SEATS)}"]',
-        '[Dealer "hugo"]',
+        f'[Dealer "{SEATS[-1]}"]',
         f'[Table "{" | ".join(table)}"]',
-        f'[Hand "ana" "{" ".join(hand)}"]',
+        f'[Hand "{SEATS[0]}" "{" ".join(hand)}"]',
         *others,
-        '[Opened "ana bea"]',
-        '[Turn "ana"]',
+        f'[Opened "{SEATS[0]} {SEATS[1]}"]',
+        f'[Turn "{SEATS[0]}"]',
         '[Phase "play"]',
     ]) + "\n"
 
 
 def timed(base: object, fn_name: str, repeat: int) -> tuple[list[float], int]:
-    """Milliseconds of ``getattr(copy, fn_name)("ana")`` on ``repeat`` fresh copies, and the output's size."""
+    """Milliseconds of ``getattr(copy, fn_name)("p1")`` on ``repeat`` fresh copies, and the output's size."""
     times, size = [], 0
     for _ in range(repeat):
         game = copy.deepcopy(base)
         start = time.perf_counter()
-        out = getattr(game, fn_name)("ana")
+        out = getattr(game, fn_name)("p1")
         times.append((time.perf_counter() - start) * 1000)
         size = len(out)
     return times, size
+
+
+async def burst(games: int, keystrokes: int, melds: int, hand: int, seed: int,
+                cold: bool) -> tuple[float, float, float]:
+    """``games`` rami games of ``melds`` melds in one service (SQLite), the player to move in each
+    typing ``keystrokes`` characters of ``/rummy play`` at once, answered as the bot answers
+    autocomplete. (ms until every answer, the latest answer in ms from the burst's start, the
+    longest the event loop was held in ms.) ``cold``: the engine cache is empty (after a restart, or a game another
+    process moved): the records are replayed (these records are positions with no moves, so the
+    replay is short)."""
+    import asyncio
+    import tempfile
+
+    from bot.service import GameService
+    from bot.store import Database, repo
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db = await Database.open(Path(tmp) / "bench.sqlite3")
+        svc = GameService(db)
+        rows = []
+        for g in range(games):
+            change = await svc.open_lobby(guild_id=1, channel_id=100 + g, host_id=1000 * g + 1, host_name="p",
+                                          variant="rami", options="table_manipulation=true")
+            for u in range(2, len(SEATS) + 1):
+                await svc.join(change.game.id, 1000 * g + u, "p")
+            row = (await svc.start(change.game.id, 1000 * g + 1)).game
+            async with db.transaction() as tx:
+                await repo.update_game(tx, row.id, record=position(melds, hand, seed + g), version=row.version + 1)
+            rows.append(await svc.get(row.id))
+        svc._cache.clear()
+        if not cold:
+            for row in rows:  # the engine cache as it is after a move
+                svc._cache[row.id] = (row.version, svc.engine(row))
+        # The bot's answer to one keystroke: the new path where the service has it, else the old one.
+        new = hasattr(svc, "legal_moves")
+
+        async def answer(row) -> float:
+            """When this keystroke was answered, counted from the start of the burst."""
+            if new:
+                await svc.legal_moves(row, "p1")
+            else:
+                svc.engine(row).legal_moves("p1")
+            return (time.perf_counter() - start) * 1000
+
+        held = [0.0]
+        running = [True]
+
+        async def watch() -> None:
+            last = time.perf_counter()
+            while running[0]:
+                await asyncio.sleep(0)
+                now = time.perf_counter()
+                held[0] = max(held[0], (now - last) * 1000)
+                last = now
+
+        watcher = asyncio.ensure_future(watch())
+        await asyncio.sleep(0)
+        start = time.perf_counter()
+        times = await asyncio.gather(*[answer(r) for _ in range(keystrokes) for r in rows])
+        total = (time.perf_counter() - start) * 1000
+        running[0] = False
+        await watcher
+        await db.close()
+        return total, max(times), held[0]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -88,6 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hand", type=int, default=25)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--keys", type=int, default=5)
     args = parser.parse_args(argv)
 
     from bot.engine import load_game
@@ -100,6 +172,14 @@ def main(argv: list[str] | None = None) -> int:
             times, size = timed(base, name, args.repeat)
             print(f"{melds:3} melds  {name:12} {min(times):7.2f} {statistics.median(times):7.2f} "
                   f"{max(times):7.2f} ms   ({size} moves)")
+    import asyncio
+
+    print(f"\n{args.games} games of 40 melds, the player to move typing {args.keys} keystrokes in each, all at once:")
+    for cold in (False, True):
+        total, slowest, held = asyncio.run(burst(args.games, args.keys, 40, args.hand, args.seed, cold))
+        label = "engine not cached (replayed)" if cold else "engine cached"
+        print(f"  {label:29} every answer in {total:7.1f} ms, latest answer {slowest:7.1f} ms, "
+              f"event loop held at most {held:6.1f} ms")
     return 0
 
 

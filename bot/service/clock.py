@@ -13,7 +13,6 @@ arithmetic of deadlines (``bot.service.deadlines``), no Discord.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any
 
@@ -25,6 +24,7 @@ from bot.store import repo
 from .changes import Change, ChangeKind, Stale
 from .core import ServiceCore, written
 from .deadlines import REMIND_LEAD, bot_actors, people_playing, remind_at, resumed_turn
+from .reading import in_worker
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +105,7 @@ class ClockJobs(ServiceCore):
                 before_seat = game.current_seat
                 try:
                     # The choice (legal moves, a search) runs in a worker: the game is ours under its lock.
-                    events = game.play(seat, await asyncio.to_thread(robot.choose, game, seat))
+                    events = game.play(seat, await in_worker(robot.choose, game, seat))
                 except IllegalMove:  # never expected; the game must not stall on it (refusals change nothing)
                     log.exception("computer player %s of game %s chose a refused move", seat, row.id)
                     events = game.timeout(seat)

@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import pickle
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from bot.engine import Game, load_game
 from bot.rows import GameRow
@@ -22,6 +25,19 @@ from .changes import Refusal
 from .core import ServiceCore
 
 LEGAL_CACHE = 512  # (game, version, seat) entries: a few per game being played, the oldest dropped first
+
+T = TypeVar("T")
+
+# One thread for the engine's work. The engine is pure Python, so workers share the interpreter
+# lock with the event loop: with one worker the loop waits at most a switch interval (5 ms) for
+# it; with several it waits behind each in turn (measured in bench/table_moves.py: a burst of
+# 100 keystrokes held the loop up to 100 ms with the default pool, 10 ms with one thread).
+_ENGINE = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummy-engine")
+
+
+async def in_worker(fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` in the engine's worker thread (pure engine work only: no I/O, no shared state)."""
+    return await asyncio.get_running_loop().run_in_executor(_ENGINE, fn, *args)
 
 
 class Reading(ServiceCore):
@@ -35,7 +51,7 @@ class Reading(ServiceCore):
         cached = self._cache.get(row.id)
         if cached is not None and cached[0] == row.version:
             return cached[1]
-        game = await asyncio.to_thread(load_game, row.record or "")
+        game = await in_worker(load_game, row.record or "")
         self._warm(row, game)
         return game
 
@@ -49,7 +65,7 @@ class Reading(ServiceCore):
         cached = self._cache.get(row.id)
         current = cached[1] if cached is not None and cached[0] == row.version else None
         if game is not None and game is not current:
-            return list(await asyncio.to_thread(_copy(game).legal_moves, seat))
+            return list(await in_worker(_copy(game).legal_moves, seat))
         key = (row.id, row.version, seat)
         found = self._legal.get(key)
         if found is not None:
@@ -65,9 +81,9 @@ class Reading(ServiceCore):
 
     async def _work_out(self, row: GameRow, seat: str, copy: Game | None) -> tuple[str, ...]:
         if copy is not None:
-            moves = tuple(await asyncio.to_thread(copy.legal_moves, seat))
+            moves = tuple(await in_worker(copy.legal_moves, seat))
         else:
-            loaded, moves = await asyncio.to_thread(_load_and_list, row.record or "", seat)
+            loaded, moves = await in_worker(_load_and_list, row.record or "", seat)
             self._warm(row, loaded)
         self._legal[(row.id, row.version, seat)] = moves
         while len(self._legal) > LEGAL_CACHE:
