@@ -105,7 +105,9 @@ class RummyBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         self.db = await open_database(self.settings.database)
-        self._service = GameService(self.db, bot_delay=self.settings.bot_delay, shards=self.settings.shards)
+        self._service = GameService(self.db, bot_delay=self.settings.bot_delay, shards=self.settings.shards,
+                                    member_games=self.settings.member_games, server_games=self.settings.server_games,
+                                    idle_days=self.settings.idle_days)
         _, _, limits = await self.http.get_bot_gateway()
         self._identify_buckets = max(1, int(limits.get("max_concurrency", 1)))
         held = "every shard" if self.settings.shard_ids is None else (

@@ -157,7 +157,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
     @play.autocomplete("move")
     async def play_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         """The caller's legal moves right now, most useful first; none when it is not their turn.
-        Cannot be deferred: answered from the engine directly."""
+        Cannot be deferred: answered from the service's cache of legal moves."""
         if not self.bot.guard.typing_allowed(interaction.user.id):
             return []
         row = await self.service.in_channel(interaction.channel_id or 0)
@@ -166,8 +166,8 @@ class RummyCog(commands.Cog, name="RummyCog"):
         seat = row.seat_of(interaction.user.id)
         if seat is None:
             return []
-        game = self.service.engine(row)
-        legal = game.legal_moves(seat.seat)
+        # Worked out once per version, off the event loop (every keystroke asks again).
+        legal = await self.service.legal_moves(row, seat.seat)
         if not legal:
             return []
         loc = user_locale(interaction)
@@ -188,7 +188,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
             raise Refusal("bad_suggestion")
         if int(version) != row.version:
             raise Refusal("stale_suggestion")
-        legal = self.service.engine(row).legal_moves(seat.seat)
+        legal = await self.service.legal_moves(row, seat.seat)
         if int(index) >= len(legal):
             raise Refusal("bad_suggestion")
         return legal[int(index)]

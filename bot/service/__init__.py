@@ -17,6 +17,7 @@ The package, by job (``GameService`` is all of them together):
 - ``clock``: ``tick``, ``due``, ``next_deadline`` and ``resume``;
 - ``deadlines``: the arithmetic of those deadlines (pure);
 - ``endings``: games abandoned with their channel, server or access, and posts still owed;
+- ``reading``: a game's engine and legal moves, worked out off the event loop and cached;
 - ``records``: seasons, standings, records, history, voiding and the audit log (never a game lock);
 - ``options``: what people type into a lobby, checked and cleaned.
 """
@@ -41,6 +42,7 @@ from .deadlines import REMIND_AT, WINDOW_SECONDS
 from .endings import END_REASONS, Endings
 from .games import MESSAGE_COLUMNS, Games
 from .options import BOT_OPTIONS, MIN_TIMER, REASON_LENGTH, clean_name, clean_text, lobby_options, split_options
+from .reading import Reading
 from .records import FinishedGame, Records
 
 __all__ = [
@@ -76,6 +78,6 @@ __all__ = [
 ]
 
 
-class GameService(Games, ClockJobs, Records, Endings):
+class GameService(Games, ClockJobs, Records, Reading, Endings):
     """Lobbies, moves and timers, serialized per game and committed before announced; seasons,
     history and the audit log beside them."""

@@ -3,7 +3,8 @@
 What it is: ``due`` (the games with a deadline passed), ``next_deadline``, and ``tick`` (do what
 is due for one game, under its lock: expire a lobby, stop a game only computer players are left
 in, close a claim or cut-in window, let a computer player move, deal the next deal, time out a
-turn (three in a row resign the seat) or remind the player). ``resume``: after a restart, a
+turn (three in a row resign the seat) or remind the player; a game with no turn timer that nobody
+moves in is warned, then ends unscored after ``idle_seconds``). ``resume``: after a restart, a
 running turn timer starts again, whole, before the clock serves the game. Every time is the
 service's clock (``self.clock``), never the wall clock directly.
 What it is not: no sleeping or looping (the client's clock task calls ``due`` and ``tick``), no
@@ -17,26 +18,38 @@ from typing import Any
 
 from bot import robot
 from bot.engine import Event, IllegalMove, Phase, load_game
-from bot.rows import ActionKind, GameStatus
+from bot.rows import ActionKind, AuditAction, GameRow, GameStatus
 from bot.store import repo
 
 from .changes import Change, ChangeKind, Stale
 from .core import ServiceCore, played, written
 from .deadlines import REMIND_LEAD, bot_actors, people_playing, remind_at, resumed_turn
+from .reading import in_worker
 
 log = logging.getLogger(__name__)
 
 MAX_TIMEOUTS = 3  # three timeouts in a row and the seat resigns
+IDLE_WARNING = 86400.0  # an idle game is warned a day before it ends (half its idle time if shorter)
 
 
 class ClockJobs(ServiceCore):
     """Timers, reminders, windows, computer players' moves, the next deal, and resuming."""
 
     async def due(self) -> list[int]:
-        return await repo.due_games(self.db, self.clock(), REMIND_LEAD, self.shards)
+        return await repo.due_games(self.db, self.clock(), REMIND_LEAD, self.shards, idle=self._idle())
 
     async def next_deadline(self) -> float | None:
-        return await repo.next_deadline(self.db, REMIND_LEAD)
+        return await repo.next_deadline(self.db, REMIND_LEAD, idle=self._idle())
+
+    def _idle(self) -> tuple[float, float]:
+        """(how long a game with no turn timer may go without a move, how long before its end it is warned)."""
+        return self.idle_seconds, min(IDLE_WARNING, self.idle_seconds / 2)
+
+    def idle_ends_at(self, row: GameRow) -> float | None:
+        """When a game with no turn timer ends if nobody moves (None for a timed game)."""
+        if row.status != GameStatus.PLAYING or row.timer_minutes > 0:
+            return None
+        return row.updated_at + self.idle_seconds
 
     async def tick(self, game_id: int) -> list[Change]:
         """Do what is due for one game: expire a lobby, close a window, remind, time out, deal.
@@ -61,6 +74,9 @@ class ClockJobs(ServiceCore):
                 return []
             if row.status != GameStatus.PLAYING or row.quarantined_at is not None:
                 return []
+            idle = await self._idle_tick(row, now)
+            if idle is not None:
+                return idle
             try:
                 game = self._working_game(row)
             except Exception as exc:  # the record no longer loads: set the game aside, once
@@ -88,7 +104,8 @@ class ClockJobs(ServiceCore):
                 seat = bots[0]
                 before_seat = game.current_seat
                 logged = len(game.log)
-                chosen = robot.choose(game, seat)
+                # The choice (legal moves, a search) runs in a worker: the game is ours under its lock.
+                chosen = await in_worker(robot.choose, game, seat)
                 try:
                     events = game.play(seat, chosen)
                 except IllegalMove:  # never expected; the game must not stall on it (refusals change nothing)
@@ -122,6 +139,28 @@ class ClockJobs(ServiceCore):
                         return []
                     return [Change(ChangeKind.REMIND, await self._row(game_id), game, seat=seat)]
             return []
+
+    async def _idle_tick(self, row: GameRow, now: float) -> list[Change] | None:
+        """A game with no turn timer that nobody moves in: warned once, a day before; then ended,
+        unscored (status 'abandoned', end reason 'idle', every deadline cleared). None: not idle."""
+        ends = self.idle_ends_at(row)
+        if ends is None or now < ends - self._idle()[1]:
+            return None
+        if now >= ends:
+            async with self._transaction(row) as tx:
+                version = await repo.bump(tx, row, now, status=GameStatus.ABANDONED, end_reason="idle",
+                                          turn_deadline=None, window_deadline=None, next_deal_at=None,
+                                          finished_at=now)
+                await repo.log_action(tx, row.id, version, None, ActionKind.ABANDON, "idle", None, now)
+                # The bot ended it, as it ends a game whose channel went away (bot.service.endings).
+                await repo.add_audit(tx, row.guild_id, 0, AuditAction.ABANDON, now, game_id=row.id, detail="idle")
+            self._cache.pop(row.id, None)
+            return [Change(ChangeKind.IDLE, await self._row(row.id))]
+        if row.idle_warned_at is not None and row.idle_warned_at >= row.updated_at:
+            return None  # warned already: the other deadlines go on as usual
+        async with self._transaction() as tx:
+            first = await repo.mark_idle_warned(tx, row.id, row.version, now)
+        return [Change(ChangeKind.IDLE_WARNING, await self._row(row.id))] if first else []
 
     async def check_records(self) -> list[Change]:
         """The start-up compatibility check (reliability R23): load the record of every lobby and

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import time
+import weakref
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import fields, replace
@@ -31,6 +33,9 @@ from .deadlines import deadlines
 LOBBY_TTL = 30 * 60  # a lobby nobody starts expires (issue: 30 minutes)
 DEAL_PAUSE = 20.0  # seconds between deals unless someone presses "Next deal"
 BOT_DELAY = 2.0  # seconds a computer player waits before each move, so people can follow it
+MEMBER_GAMES = 3  # lobbies and games one member sits in at once (issue 15, hole 8)
+SERVER_GAMES = 25  # lobbies and games one server runs at once
+IDLE_DAYS = 7.0  # a game with no turn timer that nobody moves in for this long ends, unscored
 
 
 class ServiceCore:
@@ -39,6 +44,7 @@ class ServiceCore:
     def __init__(
         self, db: Store, *, clock: Callable[[], float] = time.time, deal_pause: float = DEAL_PAUSE,
         lobby_ttl: float = LOBBY_TTL, bot_delay: float = BOT_DELAY, shards: repo.Shards | None = None,
+        member_games: int = MEMBER_GAMES, server_games: int = SERVER_GAMES, idle_days: float = IDLE_DAYS,
     ) -> None:
         self.db = db
         # (shard count, shard ids): this process serves the deadlines and restarts of those guilds
@@ -48,13 +54,23 @@ class ServiceCore:
         self.bot_delay = bot_delay
         self.deal_pause = deal_pause
         self.lobby_ttl = lobby_ttl
-        self._locks: dict[int, asyncio.Lock] = {}
+        self.member_games = member_games
+        self.server_games = server_games
+        self.idle_seconds = idle_days * 86400
+        # A game's lock lives while someone holds it or waits on it (each keeps a reference),
+        # then leaves the table by itself: the table never grows with the games ever played.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._cache: dict[int, tuple[int, Game]] = {}
+        self._legal: OrderedDict[tuple[int, int, str], tuple[str, ...]] = OrderedDict()  # see ``reading``
+        self._legal_pending: dict[tuple[int, int, str], asyncio.Future[tuple[str, ...]]] = {}
 
     # ------------------------------------------------------------------ reading
     def lock(self, game_id: int) -> asyncio.Lock:
         """The game's lock: every change to one game runs under it, one at a time."""
-        return self._locks.setdefault(game_id, asyncio.Lock())
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
 
     async def get(self, game_id: int) -> GameRow | None:
         return await repo.get_game(self.db, game_id)
@@ -94,6 +110,24 @@ class ServiceCore:
         if cached is not None and cached[0] == row.version:
             return cached[1]
         return load_game(row.record or "")
+
+    async def _check_caps(self, tx: Transaction, user_id: int, guild_id: int | None = None) -> None:
+        """Inside a write: refuse a seat beyond the member's cap, and (``guild_id``: a new lobby) a
+        game beyond the server's. The named locks make shard processes sharing PostgreSQL count
+        one at a time (always the member's before the server's, so two never wait on each other)."""
+        await tx.lock_name(f"member-games:{user_id}")
+        await self._check_caps_early(tx, user_id)
+        if guild_id is not None:
+            await tx.lock_name(f"server-games:{guild_id}")
+            await self._check_caps_early(tx, None, guild_id)
+
+    async def _check_caps_early(self, tx: Transaction | Store, user_id: int | None,
+                                guild_id: int | None = None) -> None:
+        """The caps as they stand (outside a write: to refuse before anything is written)."""
+        if user_id is not None and await repo.member_games(tx, user_id) >= self.member_games:
+            raise Refusal("member_games", max=self.member_games)
+        if guild_id is not None and await repo.server_games(tx, guild_id) >= self.server_games:
+            raise Refusal("server_games", max=self.server_games)
 
     async def _row(self, game_id: int) -> GameRow:
         row = await self.get(game_id)

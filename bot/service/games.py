@@ -41,6 +41,7 @@ class Games(ServiceCore):
         if await self.in_channel(channel_id) is not None:
             raise Refusal("channel_busy")
         await _one_lobby_per_host(self.db, guild_id, host_id)
+        await self._check_caps_early(self.db, host_id, guild_id)
 
     async def open_lobby(
         self, *, guild_id: int, channel_id: int, host_id: int, host_name: str, variant: str, options: str = "",
@@ -52,6 +53,7 @@ class Games(ServiceCore):
         async with self._transaction(duplicate="channel_busy") as tx:
             await tx.lock_name(f"lobby-host:{guild_id}:{host_id}")  # other processes' /new wait here
             await _one_lobby_per_host(tx, guild_id, host_id)  # again inside the write: two /new at once
+            await self._check_caps(tx, host_id, guild_id)
             game_id = await repo.insert_game(
                 tx, guild_id=guild_id, channel_id=channel_id, host_id=host_id, variant=variant,
                 options=options_text, timer_minutes=timer_minutes, locale=locale, status=GameStatus.LOBBY,
@@ -74,6 +76,7 @@ class Games(ServiceCore):
             _room_for_one_more(row)
             now = self.clock()
             async with self._transaction(row) as tx:
+                await self._check_caps(tx, user_id)
                 n = len(row.seats)
                 await repo.insert_seat(tx, game_id, n, user_id, f"p{n + 1}", clean_name(name))
                 version = await repo.bump(tx, row, now)
