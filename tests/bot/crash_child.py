@@ -5,18 +5,24 @@ Run as ``python -m tests.bot.crash_child TARGET GAME USER MOVE VERSION INTERACTI
 TARGET is a SQLite path or a ``postgresql://`` URL. The move's transaction runs normally until its
 STOP_AT-th statement has run; then the child prints ``stopped <n>`` and waits (the transaction
 open, its writes made but not committed) until it is killed. If the move commits before that
-statement comes, it prints ``committed <version>`` and waits. What it is not: a test; it asserts
-nothing (the parent checks the database after the kill).
+statement comes, it prints ``committed <version>`` and waits.
+
+Or as ``python -m tests.bot.crash_child burst TARGET GAMES SEED``: random legal moves and next deals
+in the games GAMES (ids, comma-separated), all at once, without end; after each commit it prints
+``committed <game> <version>`` (the move is acknowledged), so the parent can kill it at any moment.
+What it is not: a test; it asserts nothing (the parent checks the database after the kill).
 """
 
 from __future__ import annotations
 
 import asyncio
+import random
 import sys
 from typing import Any
 
 from bot.service import GameService
 from bot.store import Database, open_database
+from tests.bot.helpers import choose, uid
 
 STATEMENTS = ("execute", "insert", "update", "fetchone", "fetchall")
 
@@ -56,5 +62,28 @@ async def main(argv: list[str]) -> None:
     await wait_forever.wait()
 
 
+async def burst(target: str, games: str, seed: str) -> None:
+    db = await open_database(target)
+    svc = GameService(db)
+    rng = random.Random(seed)
+
+    async def play(game_id: int) -> None:
+        while True:
+            row = await svc.get(game_id)
+            assert row is not None and row.status == "playing", "a burst game ended"
+            game = svc.engine(row)
+            if game.hand_over:
+                change = await svc.next_deal(game_id, None, version=row.version)
+            else:
+                seat = rng.choice(game.actors)
+                change = await svc.play(game_id, uid(row, seat), choose(game, seat, rng), version=row.version)
+            print(f"committed {game_id} {change.game.version}", flush=True)
+
+    await asyncio.gather(*(play(int(g)) for g in games.split(",")))
+
+
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1:]))
+    if sys.argv[1] == "burst":
+        asyncio.run(burst(*sys.argv[2:]))
+    else:
+        asyncio.run(main(sys.argv[1:]))
