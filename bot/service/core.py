@@ -31,6 +31,9 @@ from .deadlines import deadlines
 LOBBY_TTL = 30 * 60  # a lobby nobody starts expires (issue: 30 minutes)
 DEAL_PAUSE = 20.0  # seconds between deals unless someone presses "Next deal"
 BOT_DELAY = 2.0  # seconds a computer player waits before each move, so people can follow it
+# At most this long for a computer player's move (issue 11 budgets: 50 ms gin, 500 ms Rami): past
+# it, something is wrong, and the easy level moves instead so the game goes on.
+BOT_BUDGET = 10.0
 
 
 class ServiceCore:
@@ -39,6 +42,7 @@ class ServiceCore:
     def __init__(
         self, db: Store, *, clock: Callable[[], float] = time.time, deal_pause: float = DEAL_PAUSE,
         lobby_ttl: float = LOBBY_TTL, bot_delay: float = BOT_DELAY, shards: repo.Shards | None = None,
+        bot_budget: float = BOT_BUDGET,
     ) -> None:
         self.db = db
         # (shard count, shard ids): this process serves the deadlines and restarts of those guilds
@@ -46,6 +50,7 @@ class ServiceCore:
         self.shards = shards
         self.clock = clock
         self.bot_delay = bot_delay
+        self.bot_budget = bot_budget
         self.deal_pause = deal_pause
         self.lobby_ttl = lobby_ttl
         self._locks: dict[int, asyncio.Lock] = {}
