@@ -47,6 +47,8 @@ def check_hint(row: GameRow, user_id: int) -> SeatRow:
     """The asker's seat, if they may have a hint now; else the ``Refusal`` they read."""
     if row.status != GameStatus.PLAYING:
         raise Refusal("not_playing")
+    if row.quarantined_at is not None:
+        raise Refusal("quarantined")
     seat = row.seat_of(user_id)
     if seat is None:
         raise Refusal("not_seated")
