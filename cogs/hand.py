@@ -26,6 +26,7 @@ from bot.moves import build_move, card_text, table_move, table_text
 from bot.service import GameRow, GameStatus, Refusal, Stale
 from cogs.base import client_of, user_locale
 from cogs.guard import guarded, say
+from cogs.hints import send_hint
 from cogs.ui import file_of, nm, t, variant_name
 from renderers import render_hand
 
@@ -301,8 +302,6 @@ async def hand_button(interaction: discord.Interaction, verb: str, arg: int | No
         return
     await interaction.response.defer()  # type 6: edit this hand message in place afterwards
     if verb == "hint":  # a private message of its own: the hand stays as it is
-        from cogs.hints import send_hint  # cogs.hints plays through this module's send_hand
-
         await send_hint(interaction, row)
         return
     if verb in ("sort", "clear"):

@@ -108,7 +108,7 @@ async def test_levels_from_the_lobby_and_a_game_played_by_following_hints(table:
         await table.wait_until(lambda v=version: table.row()["version"] > v)
         kinds = table.query("SELECT kind, user_id FROM actions WHERE game_id = ? AND version = ?", (gid, version + 1))
         assert tuple(kinds[0]) == ("move", ana.id)  # played as Ana's own move, at the hint's version
-        assert "`" in fake.message(reply.id).content  # the hint became Ana's hand
+        assert "Jugada hecha" in fake.message(reply.id).content  # the hint says what was played
         followed += 1
     assert table.row()["status"] == "finished" and followed >= 1 and stranger_tried and from_hand
     moved = table.query("SELECT COUNT(DISTINCT user_id) FROM actions WHERE game_id = ? AND kind = 'bot' "
