@@ -190,3 +190,29 @@ async def test_hints_only_in_unrated_games_on_your_turn_and_they_change_nothing(
     with pytest.raises(Refusal, match="hints_off"):
         check_hint(off, 1)
     assert await repo.results_of(env.db, off.id) == []
+
+
+async def test_a_bot_past_its_time_budget_moves_at_the_easy_level(env, monkeypatch):
+    row = await lobby(env.svc, "gin", 1)
+    await env.svc.add_bot(row.id, 1, level="strong")
+    row = (await env.svc.start(row.id, 1, seed="slow")).game
+    game = env.svc.engine(row)
+    while row.by_seat(game.actors[0]).user_id == 1:
+        change = await env.svc.play(row.id, 1, choose(game, game.actors[0], random.Random(0)), version=row.version)
+        row, game = change.game, change.engine
+    real = robot.choose
+    levels: list[str] = []
+
+    def slow_strong(game, seat, *, level="normal"):
+        levels.append(level)
+        if level == "strong":
+            threading.Event().wait(1.0)  # far past the budget below
+        return real(game, seat, level=level)
+
+    monkeypatch.setattr(robot, "choose", slow_strong)
+    env.svc.bot_budget = 0.05
+    expected = real(load_game(row.record), game.actors[0], level="easy")
+    env.clock.advance(BOT_DELAY)
+    [change] = await env.svc.tick(row.id)
+    assert levels == ["strong", "easy"] and change.kind == "bot"
+    assert change.move == expected

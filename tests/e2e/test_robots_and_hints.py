@@ -34,6 +34,10 @@ def is_bot(table: Table, seat: str) -> bool:
     return table.query("SELECT user_id FROM seats WHERE game_id = ? AND seat = ?", (table.game_id, seat))[0][0] < 0
 
 
+def moves_of(table: Table, user: Any) -> int:
+    return table.query("SELECT COUNT(*) FROM actions WHERE game_id = ? AND user_id = ?", (table.game_id, user.id))[0][0]
+
+
 def hint_button(message: Any) -> str:
     [cid] = [c for c in custom_ids(message) if c.startswith("rummy:hp:")]
     return cid
@@ -75,7 +79,7 @@ async def test_levels_from_the_lobby_and_a_game_played_by_following_hints(table:
     await (await fake.click(ana, lobby, f"rummy:start:{gid}")).settled(timeout=15)
     await table.wait_table()
 
-    followed = stranger_tried = from_hand = 0
+    followed = stranger_tried = from_hand = stale_tried = 0
     while table.row()["status"] == "playing":
         assert followed < 200
         game = table.game()
@@ -103,6 +107,7 @@ async def test_levels_from_the_lobby_and_a_game_played_by_following_hints(table:
             assert "not playing" in answers(rec)[-1].content
             assert stored(table) == before
             stranger_tried = 1
+        spare = await ask_hint(table, ana) if not stale_tried else None  # a second hint at the same version
         version = table.row()["version"]
         rec = await (await fake.click(ana, reply, cid)).settled(timeout=20)
         await table.wait_until(lambda v=version: table.row()["version"] > v)
@@ -110,7 +115,14 @@ async def test_levels_from_the_lobby_and_a_game_played_by_following_hints(table:
         assert tuple(kinds[0]) == ("move", ana.id)  # played as Ana's own move, at the hint's version
         assert "Jugada hecha" in fake.message(reply.id).content  # the hint says what was played
         followed += 1
-    assert table.row()["status"] == "finished" and followed >= 1 and stranger_tried and from_hand
+        if spare is not None:  # the game moved on: the older hint plays nothing
+            # (the bots may move meanwhile: what must not change is Ana's own moves)
+            before = moves_of(table, ana)
+            rec = await (await fake.click(ana, spare, hint_button(spare))).settled(timeout=20)
+            assert "Esa pista ya no vale" in answers(rec)[-1].content and answers(rec)[-1].ephemeral
+            assert moves_of(table, ana) == before
+            stale_tried = 1
+    assert table.row()["status"] == "finished" and followed >= 1 and stranger_tried and from_hand and stale_tried
     moved = table.query("SELECT COUNT(DISTINCT user_id) FROM actions WHERE game_id = ? AND kind = 'bot' "
                         "AND user_id < 0", (gid,))
     assert moved[0][0] == 2  # both bots moved by themselves
