@@ -1,8 +1,9 @@
 """The lobby: its public message, its buttons, and what joining, leaving, starting and cancelling do.
 
-What it is: ``lobby_message`` (variant, options, seats, a rematch's invited players, timer and,
-while open, the Join / Leave / Start / Cancel / bot buttons), ``lobby_info`` (what the lobby
-picture shows), the persistent ``LobbyButton`` (``rummy:<verb>:<game>``) and ``lobby_action``, the
+What it is: ``lobby_message`` (variant, options, seats, a rematch's invited players, timer,
+whether hints are on and, while open, the Join / Leave / Start / Cancel buttons, one bot button
+per level, Remove a bot, and the host's hints toggle in unrated games), ``lobby_info`` (what the
+lobby picture shows), the persistent ``LobbyButton`` (``rummy:<verb>:<game>[:<level>]``) and ``lobby_action``, the
 one handler behind both the buttons and the ``/rummy join|leave|start|cancel`` commands.
 What it is not: no rules about seats (``GameService`` decides and commits), no table (``cogs.table``).
 """
