@@ -148,3 +148,30 @@ async def test_a_rated_game_refuses_hints_in_each_players_language(table: Table)
     assert not any(c.startswith("rummy:h:hint:") for c in custom_ids(answers(rec)[-1]))
     assert stored(table) == before
     assert table.fake.violations == []
+
+
+@pytest.mark.bot_env({"RUMMY_BOT_DELAY": "0.2"})
+async def test_another_players_press_of_my_hint_plays_nothing(table: Table) -> None:
+    """Bea, seated at the same table, presses Ana's hint button (forged: it is Ana's private
+    message): the hint was for Ana's seat, so nothing is played for either of them."""
+    fake = table.fake
+    ana, bea = table.users[:2]
+    table.users = [ana, bea]
+    table.lobby = await new_lobby(fake, ana, {"variant": "basic", "timer": 0})
+    gid = table.game_id = int(custom_ids(table.lobby)[0].split(":")[2])
+    await (await fake.click(bea, table.lobby, f"rummy:join:{gid}")).settled(timeout=15)
+    await (await fake.click(ana, fake.message(table.lobby.id), f"rummy:bot:{gid}:strong")).settled(timeout=15)
+    await (await fake.click(ana, fake.message(table.lobby.id), f"rummy:start:{gid}")).settled(timeout=15)
+    await table.wait_table()
+    await table.wait_until(lambda: not is_bot(table, table.game().actors[0]), timeout=20)
+    asker = table.user_of(table.game().actors[0])
+    other = bea if asker is ana else ana
+    reply = await ask_hint(table, asker)
+    before = stored(table)
+    rec = await (await fake.forged_click(other, reply, hint_button(reply))).settled(timeout=20)
+    assert all(m.ephemeral and m.visible_to == other.id for m in answers(rec)), rec.messages
+    assert stored(table) == before
+    rec = await (await fake.slash(other, "rummy hint", {})).settled(timeout=20)  # not their turn
+    assert "no te toca" in answers(rec)[-1].content or "not your turn" in answers(rec)[-1].content
+    assert stored(table) == before
+    assert fake.violations == []
