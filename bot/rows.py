@@ -49,6 +49,7 @@ class ActionKind(StrEnum):
     WINDOW = "window"  # the clock closed a claim or cut-in window
     TIMEOUT = "timeout"
     RESUME = "resume"  # the bot came back up and gave the turn a whole timer again
+    HINTS = "hints"  # the host turned a lobby's hints off or on again (issue 11)
 
 
 class AuditAction(StrEnum):

@@ -21,10 +21,12 @@ from typing import Any
 import discord
 
 from bot.engine import SORTS, Game, group_hand
+from bot.hints import hints_apply
 from bot.moves import build_move, card_text, table_move, table_text
 from bot.service import GameRow, GameStatus, Refusal, Stale
 from cogs.base import client_of, user_locale
 from cogs.guard import guarded, say
+from cogs.hints import send_hint
 from cogs.ui import file_of, nm, t, variant_name
 from renderers import render_hand
 
@@ -218,6 +220,8 @@ def hand_message(row: GameRow, game: Game, seat: str, state: HandState, locale: 
             discord.ButtonStyle.secondary
         label = t("button.rearrange", locale) if verb == "table" else t(f"verb.{verb}", locale)
         buttons.append(HandButton(verb, state, label=label, style=style))
+    if legal and hints_apply(row) and not row.hints_off:  # unrated games only (bot.hints)
+        buttons.append(HandButton("hint", state, label=t("button.hint", locale)))
     buttons.append(HandButton("sort", state, label=t("button.sort", locale, sort=t(
         f"hand.sort.{SORT_NAMES[(state.sort + 1) % len(SORT_NAMES)]}", locale))))
     buttons.append(HandButton("clear", state, label=t("button.clear", locale), disabled=not state.mask))
@@ -301,6 +305,9 @@ async def hand_button(interaction: discord.Interaction, verb: str, arg: int | No
         await interaction.response.send_modal(RearrangeModal(row.id, row.version, text, user_locale(interaction)))
         return
     await interaction.response.defer()  # type 6: edit this hand message in place afterwards
+    if verb == "hint":  # a private message of its own: the hand stays as it is
+        await send_hint(interaction, row)
+        return
     if verb in ("sort", "clear"):
         game = service.engine(row)
         sort = (state.sort + 1) % len(SORT_NAMES) if verb == "sort" else state.sort

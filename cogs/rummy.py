@@ -36,6 +36,7 @@ from cogs.hand import (
     send_hand,
     submitted_text,
 )
+from cogs.hints import HINT_ID, HintButton, send_hint
 from cogs.lobby import LOBBY_ID, LobbyButton, lobby_action
 from cogs.standings import history_message, scores_message, standings_info, stats_message
 from cogs.table import TABLE_ID, TableButton
@@ -153,6 +154,16 @@ class RummyCog(commands.Cog, name="RummyCog"):
                                          interaction_id=interaction.id)
         await send_hand(interaction, change.game, engine=change.engine)
         await self.bot.announcer.announce(change)
+
+    @rummy.command(name=L("hint", "cmd.hint"), description=L("The move the strong bot would make, and why",
+                   "cmd.hint.desc"))
+    @guarded
+    async def hint(self, interaction: discord.Interaction) -> None:
+        """Privately, on your turn: the strong level's move and why, with a button that plays it
+        (unrated games only; ``bot.hints``). Asking changes nothing."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        row = await channel_game(interaction)
+        await send_hint(interaction, row)
 
     @play.autocomplete("move")
     async def play_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
@@ -332,6 +343,6 @@ class RummyCog(commands.Cog, name="RummyCog"):
 async def setup(bot: commands.Bot) -> None:
     """The extension's entry point (``bot.load_extension("cogs.rummy")``)."""
     client = cast(RummyClient, bot)  # typed structurally (cogs.base), never imported
-    bot.add_dynamic_items(LobbyButton, TableButton, HandButton, HandSelect)
-    client.item_patterns += [LOBBY_ID, TABLE_ID, HAND_BUTTON_ID, HAND_SELECT_ID]
+    bot.add_dynamic_items(LobbyButton, TableButton, HandButton, HandSelect, HintButton)
+    client.item_patterns += [LOBBY_ID, TABLE_ID, HAND_BUTTON_ID, HAND_SELECT_ID, HINT_ID]
     await bot.add_cog(RummyCog(client))

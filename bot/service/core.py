@@ -36,6 +36,9 @@ BOT_DELAY = 2.0  # seconds a computer player waits before each move, so people c
 MEMBER_GAMES = 3  # lobbies and games one member sits in at once (issue 15, hole 8)
 SERVER_GAMES = 25  # lobbies and games one server runs at once
 IDLE_DAYS = 7.0  # a game with no turn timer that nobody moves in for this long ends, unscored
+# At most this long for a computer player's move (issue 11 budgets: 50 ms gin, 500 ms Rami): past
+# it, something is wrong, and the easy level moves instead so the game goes on.
+BOT_BUDGET = 10.0
 
 
 class ServiceCore:
@@ -45,6 +48,7 @@ class ServiceCore:
         self, db: Store, *, clock: Callable[[], float] = time.time, deal_pause: float = DEAL_PAUSE,
         lobby_ttl: float = LOBBY_TTL, bot_delay: float = BOT_DELAY, shards: repo.Shards | None = None,
         member_games: int = MEMBER_GAMES, server_games: int = SERVER_GAMES, idle_days: float = IDLE_DAYS,
+        bot_budget: float = BOT_BUDGET,
     ) -> None:
         self.db = db
         # (shard count, shard ids): this process serves the deadlines and restarts of those guilds
@@ -52,6 +56,7 @@ class ServiceCore:
         self.shards = shards
         self.clock = clock
         self.bot_delay = bot_delay
+        self.bot_budget = bot_budget
         self.deal_pause = deal_pause
         self.lobby_ttl = lobby_ttl
         self.member_games = member_games

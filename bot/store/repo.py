@@ -228,10 +228,12 @@ async def bump(tx: Transaction, game: GameRow, now: float, **values: Any) -> int
     return version
 
 
-async def insert_seat(tx: Transaction, game_id: int, position: int, user_id: int, seat: str, name: str) -> None:
+async def insert_seat(tx: Transaction, game_id: int, position: int, user_id: int, seat: str, name: str,
+                      robot_level: str | None = None) -> None:
+    """``robot_level``: a computer player's strength (None for a person)."""
     await tx.execute(
-        "INSERT INTO seats (game_id, position, user_id, seat, name) VALUES (?, ?, ?, ?, ?)",
-        (game_id, position, user_id, seat, name),
+        "INSERT INTO seats (game_id, position, user_id, seat, name, robot_level) VALUES (?, ?, ?, ?, ?, ?)",
+        (game_id, position, user_id, seat, name, robot_level),
     )
 
 

@@ -19,7 +19,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.engine import IllegalMove
 from bot.service import GameStatus, Refusal, Stale
-from cogs import admin, hand, lobby, rummy, table
+from cogs import admin, hand, hints, lobby, rummy, table
 from cogs.guard import Guard, guarded
 
 
@@ -164,7 +164,7 @@ async def test_every_command_and_item_handler_is_guarded() -> None:
     assert {"rummy new", "rummy play", "rummy resign", "rummy-admin void", "rummy-admin audit"} <= names
     # Items reach module-level handlers, each guarded.
     for fn in (lobby.lobby_button, table.table_button, hand.hand_button, hand.hand_select, hand.rearrange,
-               admin.confirm_new_season, rummy.refuse_unknown):
+               admin.confirm_new_season, rummy.refuse_unknown, hints.play_hint):
         assert fn.__code__ is GUARDED, fn.__name__
     # Every persistent item's custom_id is known to the listener that answers unknown ones.
-    assert len(bot.item_patterns) == 5  # type: ignore[attr-defined]
+    assert len(bot.item_patterns) == 6  # type: ignore[attr-defined]
