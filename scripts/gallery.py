@@ -104,6 +104,9 @@ GALLERY: dict[str, Callable[[], Rendered]] = {
     "hand-wrotham-jokers.png": _wild_hand,
     "replay-wrotham-3.gif": _replay,
     "lobby-gin-open.png": lambda: _lobby("gin", 1, 2, 2, timer=2),
+    # A rematch: the presser, two computer players at their levels, two invited players not seated yet.
+    "lobby-basic-rematch.png": lambda: render_lobby(LobbyInfo(
+        "basic", (), ("Ana", "🤖 Bot 1 (fuerte)", "🤖 Bot 2 (fácil)"), "Ana", 2, 6, 5, invited=("Bea", "Carlos"))),
     "standings-season-2.png": _standings,
     "lobby-rami-6.png": lambda: _lobby("rami", 5, 2, 8, (("first_meld_min", "40"), ("table_manipulation", "true"),
                                                         ("jokers_per_deck", "3")), host=1, timer=1.5),
