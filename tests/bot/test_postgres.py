@@ -25,6 +25,11 @@ async def test_processes_starting_together_migrate_once(pg_url):
         assert [await db.user_version() for db in dbs] == [SCHEMA_VERSION] * 6
         rows = await dbs[0].fetchall("SELECT version FROM schema_version")
         assert [r["version"] for r in rows] == [SCHEMA_VERSION]
+        # Migration 5's rating tables (issue 12), with 64-bit floats: a replay equals the updates.
+        types = await dbs[0].fetchall(
+            "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'ratings'")
+        assert {r["column_name"]: r["data_type"] for r in types}["mu"] == "double precision"
+        assert (await dbs[0].fetchone("SELECT COUNT(*) FROM rating_history"))[0] == 0
     finally:
         for db in dbs:
             await db.close()
