@@ -128,6 +128,8 @@ class RummyBot(commands.AutoShardedBot):
         # What a crash between a commit and its post left unsaid (a game's end, a quarantine
         # notice) is posted once connected (issue 15, hole 6); read before the check below adds
         # its own quarantines, which it announces itself.
+        # Servers with results from before the skill ratings get them once (issue 12).
+        await self.service.replay_pending_ratings()
         owed = await self.service.owed_announcements()
         quarantined = await self.service.check_records()
         resumed = owed + quarantined + await self._resume_games()

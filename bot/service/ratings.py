@@ -18,6 +18,7 @@ from bot.store import ratings as store
 from bot.store import repo
 
 from .core import ServiceCore
+from .ratings_update import replay
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,18 @@ class Ratings(ServiceCore):
         current = (await store.get(self.db, guild_id, OVERALL, [user_id])).get(user_id)
         history = tuple(r for _, r in await store.history(self.db, guild_id, user_id))
         return PlayerRating(current, mine, len(lines), history)
+
+    async def replay_pending_ratings(self) -> int:
+        """On start: the servers whose results predate the ratings (migration 5) get them, by a
+        replay of those results, once. Returns how many servers were replayed."""
+        count = 0
+        for guild_id in await store.pending(self.db):
+            async with self._transaction() as tx:
+                await store.lock(tx, guild_id)
+                if await store.done(tx, guild_id):
+                    await replay(tx, guild_id)
+                    count += 1
+        return count
 
     async def reset_ratings(self, guild_id: int, manager_id: int) -> None:
         """A manager forgets every rating of the server (audited): games finished until now no

@@ -27,6 +27,8 @@ async def rate_game(tx: Transaction, guild_id: int, variant: str, game_id: int, 
 
 async def _apply(tx: Transaction, guild_id: int, variant: str, game_id: int, places: Mapping[int, int],
                  finished_at: float) -> None:
+    if len(places) < 2:  # nobody to be rated against (no game of the bot has one seat)
+        return
     for kind in (OVERALL, variant):
         after = rate(await store.get(tx, guild_id, kind, places), places)
         await store.put(tx, guild_id, kind, after)

@@ -112,3 +112,16 @@ async def history(db: Store | Transaction, guild_id: int, user_id: int) -> list[
         "SELECT game_id, mu, sigma FROM rating_history WHERE guild_id = ? AND user_id = ? "
         "ORDER BY finished_at, game_id", (guild_id, user_id))
     return [(int(r["game_id"]), Rating(float(r["mu"]), float(r["sigma"]), i + 1)) for i, r in enumerate(rows)]
+
+
+PENDING = "ratings-replay:"  # meta keys of servers whose ratings migration 5 left to replay
+
+
+async def pending(db: Store | Transaction) -> list[int]:
+    rows = await db.fetchall("SELECT key FROM meta WHERE key LIKE ? ORDER BY key", (PENDING + "%",))
+    return [int(str(r["key"])[len(PENDING):]) for r in rows]
+
+
+async def done(tx: Transaction, guild_id: int) -> bool:
+    """Mark the server's pending replay done; False when another process already did it."""
+    return bool(await tx.update("DELETE FROM meta WHERE key = ?", (f"{PENDING}{guild_id}",)))

@@ -56,6 +56,9 @@ _V5_COLUMNS = """
         at       REAL    NOT NULL,
         user_id  INTEGER NOT NULL
     );
+    -- Servers with results from before the ratings: the bot replays them once on start.
+    INSERT INTO meta (key, value) SELECT 'ratings-replay:' || CAST(guild_id AS TEXT), '' FROM results
+        GROUP BY guild_id;
     -- Games that ended before this migration were announced as they ended.
     UPDATE games SET final_announced_at = updated_at WHERE status NOT IN ('lobby', 'playing');
     UPDATE games SET quarantine_announced_at = quarantined_at WHERE quarantined_at IS NOT NULL;

@@ -195,3 +195,17 @@ async def test_a_reset_forgets_the_ratings_also_across_a_later_void(env):
     assert await ratings_of(env.db) == only
     await env.svc.void_result(GUILD, after, MANAGER, "new")
     assert await ratings_of(env.db) == []
+
+
+async def test_results_from_before_the_ratings_are_replayed_once_on_start(env):
+    """A server upgraded with results and no ratings (migration 5 marks it) gets exactly the
+    ratings those games would have given, once."""
+    await play_series(env.svc, env.clock)
+    counted = (await ratings_of(env.db), await history_of(env.db))
+    async with env.db.transaction() as tx:  # as migration 5 leaves an upgraded server
+        await tx.execute("DELETE FROM ratings")
+        await tx.execute("DELETE FROM rating_history")
+        await tx.execute("INSERT INTO meta (key, value) VALUES (?, '')", (f"ratings-replay:{GUILD}",))
+    assert await env.svc.replay_pending_ratings() == 1
+    assert (await ratings_of(env.db), await history_of(env.db)) == counted
+    assert await env.svc.replay_pending_ratings() == 0

@@ -17,6 +17,7 @@ import threading
 
 import pytest
 
+from bot.service import GameService
 from bot.store import SCHEMA_VERSION, Database, DatabaseTooNew, Duplicate, open_database
 from bot.store import db as dbmod
 from bot.store.schema import MIGRATIONS
@@ -362,6 +363,11 @@ async def test_migration_5_rebuilds_games_and_keeps_every_row_and_link(tmp_path)
         assert (await db.fetchone("SELECT rated FROM results"))[0] == 1
         for table in ("ratings", "rating_history", "rating_resets"):  # issue 12: empty, ready
             assert (await db.fetchone(f"SELECT COUNT(*) FROM {table}"))[0] == 0
+        # The server with results is replayed once on start (a one-seat game rates nobody).
+        assert [r[0] for r in await db.fetchall("SELECT key FROM meta")] == ["ratings-replay:1"]
+        assert await GameService(db).replay_pending_ratings() == 1
+        assert await GameService(db).replay_pending_ratings() == 0
+        assert await db.fetchall("SELECT key FROM meta") == []
         async with db.transaction() as tx:
             await tx.execute("UPDATE games SET status = 'abandoned' WHERE id = 2")
         with pytest.raises(sqlite3.IntegrityError):  # the rebuilt table still checks its links
