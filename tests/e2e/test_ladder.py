@@ -4,7 +4,8 @@ Ana and Bea play three quick rated games of gin (each makes a move of their own,
 resigns): Ana wins twice, Bea once. Before the third, the ladder says nobody has the minimum of
 games yet; after it, ``/rummy ladder`` lists Ana above Bea with the ratings the database holds,
 as a picture and as text, in each reader's language, and ``/rummy stats`` adds Bea's rating, her
-rank and a chart of her rating over her games.
+rank and a chart of her rating over her games. A manager then resets the ratings (confirmed,
+audited): the ladder is empty again and the season standings are untouched.
 
 What a user would notice if these failed: a ladder that does not move after games, lists
 newcomers, or disagrees with the stored ratings; stats without the rating or the chart.
@@ -17,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import Table, answers, scan_for_leaks
+from tests.e2e.helpers import Table, answers, custom_ids, scan_for_leaks
 
 pytestmark = pytest.mark.e2e
 
@@ -90,6 +91,21 @@ async def test_the_ladder_and_stats_show_the_ratings_of_rated_games(table: Table
     assert f"rating: **{rating}** ± {spread} · rank 2 of 2" in reply.content
     chart = next(a for a in reply.attachments if a.filename == "rating.png")
     assert chart.data[:8] == b"\x89PNG\r\n\x1a\n"
+
+    # A manager resets the server's ratings, after confirming: audited, the ladder empty again,
+    # the season standings as they were.
+    mod = table.fake.add_user("Mod", locale="en-US", manage_guild=True)
+    ask = answers(await (await table.fake.slash(mod, "rummy-admin reset-ratings", {})).settled(timeout=15))[-1]
+    assert ask.ephemeral and ask.visible_to == mod.id and "everybody's skill rating" in ask.content
+    assert table.query("SELECT COUNT(*) FROM ratings")[0][0] == 4  # nothing before the confirmation
+    button = next(c for c in custom_ids(ask) if c.startswith("rummy:ratings-reset:"))
+    await (await table.fake.click(mod, ask, button)).settled(timeout=15)
+    await table.wait_until(lambda: table.query("SELECT COUNT(*) FROM ratings")[0][0] == 0)
+    assert [r[0] for r in table.query("SELECT action FROM audit")] == ["reset_ratings"]
+    reply = await private_answer(table, ana, "rummy ladder", {}, "ladder.png")
+    assert "Nadie tiene aún 3 partidas puntuables" in reply.content
+    rec = await (await table.fake.slash(bea, "rummy scores", {})).settled(timeout=15)
+    assert "games: 3" in answers(rec)[-1].content
     table.check_action_log()
     scan_for_leaks(table.fake, table.users)
     assert table.fake.violations == []
