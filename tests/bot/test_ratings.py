@@ -29,10 +29,10 @@ async def rated_game(svc: GameService, clock: Clock, variant: str, users: list[i
     """A game every player moves in once (so it is rated), then ``resign`` resign in that order:
     the player left wins, the last to resign is second, and so on. Returns the game's id."""
     clock.advance(60)
-    change = await svc.open_lobby(guild_id=GUILD, channel_id=channel, host_id=users[0], host_name=NAMES[users[0]],
-                                  variant=variant)
+    change = await svc.open_lobby(guild_id=GUILD, channel_id=channel, host_id=users[0],
+                                  host_name=NAMES.get(users[0], "p"), variant=variant)
     for u in users[1:]:
-        await svc.join(change.game.id, u, NAMES[u])
+        await svc.join(change.game.id, u, NAMES.get(u, f"p{u}"))
     row = (await svc.start(change.game.id, users[0], seed="7")).game
     rng = random.Random(3)
     moved: set[str] = set()
@@ -209,3 +209,26 @@ async def test_results_from_before_the_ratings_are_replayed_once_on_start(env):
     assert await env.svc.replay_pending_ratings() == 1
     assert (await ratings_of(env.db), await history_of(env.db)) == counted
     assert await env.svc.replay_pending_ratings() == 0
+
+
+async def test_eight_players_and_a_tie_read_from_the_results_table(env):
+    """An eight-seat rami game rates all eight by place; a tie stored in the results table (equal
+    places) rates the tied players alike when the server's ratings are replayed."""
+    users = list(range(21, 29))
+    game_id = await rated_game(env.svc, env.clock, "rami", users, resign=users[:7])
+    overall = {u: Rating(mu, sigma, n) for _, v, u, mu, sigma, n in await ratings_of(env.db) if v == OVERALL}
+    places = {int(r[0]): int(r[1]) for r in await env.db.fetchall(
+        "SELECT user_id, place FROM results WHERE game_id = ?", (game_id,))}
+    assert sorted(places.values()) == list(range(1, 9)) and overall == rate({}, places)
+    by_place = sorted(places, key=places.get)
+    assert [overall[u].value for u in by_place] == sorted((r.value for r in overall.values()), reverse=True)
+    # The second and third tie (as a variant's result may have it); a void elsewhere replays.
+    second, third = by_place[1], by_place[2]
+    async with env.db.transaction() as tx:
+        await tx.execute("UPDATE results SET place = 2 WHERE game_id = ? AND user_id = ?", (game_id, third))
+    other = await rated_game(env.svc, env.clock, "gin", [A, B], resign=[A])
+    await env.svc.void_result(GUILD, other, MANAGER, "test")
+    replayed = {u: Rating(mu, sigma, n) for _, v, u, mu, sigma, n in await ratings_of(env.db) if v == OVERALL}
+    assert set(replayed) == set(users)
+    assert (replayed[second].mu, replayed[second].sigma) == (replayed[third].mu, replayed[third].sigma)
+    assert replayed == rate({}, {**places, third: 2})
