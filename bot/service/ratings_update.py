@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.ratings import OVERALL, rate
+from bot.ratings import OVERALL, Rating, rate
 from bot.store import Transaction
 from bot.store import ratings as store
 
@@ -38,11 +38,22 @@ async def _apply(tx: Transaction, guild_id: int, variant: str, game_id: int, pla
 
 async def replay(tx: Transaction, guild_id: int) -> int:
     """Rebuild the server's ratings from nothing, replaying its rated results (since the last
-    reset) in the order they finished; the same results always give the same ratings. Returns how
-    many games were replayed."""
+    reset) in the order they finished; the same results always give the same ratings. The games
+    are rated in memory, each exactly as ``rate_game`` rates it from the ratings stored before it,
+    then written. Returns how many games were replayed."""
     await store.lock(tx, guild_id)
     await store.clear(tx, guild_id)
     games = await store.rated_games(tx, guild_id, await store.reset_at(tx, guild_id))
+    current: dict[str, dict[int, Rating]] = {}
     for game_id, variant, finished_at, places in games:
-        await _apply(tx, guild_id, variant, game_id, places, finished_at)
+        if len(places) < 2:
+            continue
+        for kind in (OVERALL, variant):
+            ratings = current.setdefault(kind, {})
+            after = rate({u: ratings[u] for u in places if u in ratings}, places)
+            ratings.update(after)
+            if kind == OVERALL:
+                await store.add_history(tx, guild_id, game_id, finished_at, after)
+    for kind, ratings in sorted(current.items()):
+        await store.put(tx, guild_id, kind, ratings)
     return len(games)
