@@ -85,6 +85,11 @@ async def test_the_ladder_and_stats_show_the_ratings_of_rated_games(table: Table
     reply = await private_answer(table, bea, "rummy ladder", {"variant": "gin"}, "ladder.png")
     assert "Skill ladder" in reply.content and "Gin" in reply.content.splitlines()[0]
     assert reply.content.index("Ana") < reply.content.index("Bea")
+    # Shared with the channel: in the server's language (Spanish here).
+    await (await table.fake.slash(bea, "rummy ladder", {"share": True})).settled(timeout=30)
+    shared = await table.fake.wait_for_message(
+        lambda m: m.public and any(a.filename == "ladder.png" for a in m.attachments), timeout=30)
+    assert "Nivel de juego" in shared.content and shared.content.index("Ana") < shared.content.index("Bea")
 
     reply = await private_answer(table, bea, "rummy stats", {}, "rating.png")
     rating, spread, _ = stored[bea.id]
