@@ -121,6 +121,8 @@ class RummyBot(commands.AutoShardedBot):
         for name in EXTENSIONS:
             await self.load_extension(name)
         await self.sync_commands()
+        # Servers with results from before the skill ratings get them once (issue 12).
+        await self.service.replay_pending_ratings()
         # Recovery comes before the clock serves any deadline: a turn whose timer ran out while
         # the bot was down is given back whole, not timed out at the first tick.
         # Every record in play is loaded first (reliability R23): one that no longer loads is
@@ -128,8 +130,6 @@ class RummyBot(commands.AutoShardedBot):
         # What a crash between a commit and its post left unsaid (a game's end, a quarantine
         # notice) is posted once connected (issue 15, hole 6); read before the check below adds
         # its own quarantines, which it announces itself.
-        # Servers with results from before the skill ratings get them once (issue 12).
-        await self.service.replay_pending_ratings()
         owed = await self.service.owed_announcements()
         quarantined = await self.service.check_records()
         resumed = owed + quarantined + await self._resume_games()

@@ -7,7 +7,7 @@ may hold the change that did not commit), another writer's newer version becomes
 where asked, a duplicate key becomes a ``Refusal``. ``_commit`` is the path every engine change
 takes (a move, a timeout, a deal, a closed window): the new record, the next version, the
 deadlines, the action-log row, the seats' timeouts and resignations and, when the game ends, its
-results, in that one transaction.
+results and (a rated game) the players' skill ratings, in that one transaction.
 What it is not: no operation of its own (``games``, ``clock``, ``records`` hold those), no
 Discord, no SQL (``bot.store.repo``).
 """

@@ -2,9 +2,9 @@
 restored, read as a ladder and a player's card, reset by a manager.
 
 What it is: the ``Ratings`` part of ``GameService`` (the writes a game and a void make are in
-``ratings_update``). Which results are rated is
-the standings' rule (``repo.RATED``): no computer player, not decided by an absent opponent, not
-voided; practice games neither. A server's ratings are independent of its seasons.
+``ratings_update``). Which results are rated is the standings' rule (``repo.RATED``): no computer
+player, not decided by an absent opponent, not voided; practice games neither. A server's ratings
+are independent of its seasons.
 What it is not: no maths (``bot.ratings``, i.e. openskill), no SQL (``bot.store.ratings``).
 """
 
