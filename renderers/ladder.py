@@ -60,9 +60,12 @@ class ChartInfo:
 
 
 def _header(scene: Scene, width: int, title: str, sub: str) -> None:
+    """The band: the title, then ``sub``; the title gives way so that ``sub`` (the chart's rating
+    and rank) is read whole."""
     scene.draw.rectangle((0, 0, width, HEADER_H), fill=Palette.band)
     scene.draw.rectangle((0, HEADER_H - 3, width, HEADER_H), fill=Palette.gold)
-    end = scene.text(MARGIN, 14, title, 30, Palette.ink, "heavy", max_width=width // 2)[2]
+    room = max(width // 4, width - 2 * MARGIN - 14 - scene.measure(sub, 22, "semibold"))
+    end = scene.text(MARGIN, 14, title, 30, Palette.ink, "heavy", max_width=room)[2]
     scene.text(end + 14, 22, sub, 22, Palette.ink_soft, "semibold", max_width=width - end - 14 - MARGIN)
 
 

@@ -68,3 +68,11 @@ def test_the_chart_follows_the_ratings_from_the_start_and_heads_with_rating_and_
     unranked = {t.text for t in draw_chart(ChartInfo("bea", (1030,), 300, None, 4), locale="es").texts}
     assert "Nivel 1030 ± 300" in unranked
     assert render_chart(ChartInfo("ana", values, 88, 2, 9)).data[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_long_name_gives_way_to_the_rating_in_the_charts_header() -> None:
+    scene = draw_chart(ChartInfo("A rather long player name that goes on and on", (900, 880), 61, 12, 40),
+                       locale="en")
+    texts = [t.text for t in scene.texts]
+    assert "Rating 880 ± 61 · rank 12 of 40" in texts
+    assert any(t.startswith("A rather") and t.endswith("…") for t in texts)
