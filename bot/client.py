@@ -121,6 +121,8 @@ class RummyBot(commands.AutoShardedBot):
         for name in EXTENSIONS:
             await self.load_extension(name)
         await self.sync_commands()
+        # Servers with results from before the skill ratings get them once (issue 12).
+        await self.service.replay_pending_ratings()
         # Recovery comes before the clock serves any deadline: a turn whose timer ran out while
         # the bot was down is given back whole, not timed out at the first tick.
         # Every record in play is loaded first (reliability R23): one that no longer loads is

@@ -62,6 +62,7 @@ class AuditAction(StrEnum):
     RESTORE = "restore"
     SCHEDULE = "schedule"
     ABANDON = "abandon"  # the bot ended a game whose channel, server or access went away
+    RESET_RATINGS = "reset_ratings"  # a manager forgot the server's skill ratings (issue 12)
 
 
 class _Fields:

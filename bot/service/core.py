@@ -7,7 +7,7 @@ may hold the change that did not commit), another writer's newer version becomes
 where asked, a duplicate key becomes a ``Refusal``. ``_commit`` is the path every engine change
 takes (a move, a timeout, a deal, a closed window): the new record, the next version, the
 deadlines, the action-log row, the seats' timeouts and resignations and, when the game ends, its
-results, in that one transaction.
+results and (a rated game) the players' skill ratings, in that one transaction.
 What it is not: no operation of its own (``games``, ``clock``, ``records`` hold those), no
 Discord, no SQL (``bot.store.repo``).
 """
@@ -29,6 +29,7 @@ from bot.store import Duplicate, Store, Transaction, repo
 
 from .changes import Change, ChangeKind, Refusal, Stale
 from .deadlines import deadlines
+from .ratings_update import rate_game
 
 LOBBY_TTL = 30 * 60  # a lobby nobody starts expires (issue: 30 minutes)
 DEAL_PAUSE = 20.0  # seconds between deals unless someone presses "Next deal"
@@ -207,7 +208,10 @@ class ServiceCore:
                     await repo.set_seat(tx, row.id, s.user_id, resigned=1)
             if game.game_over:
                 rated = not _won_by_absence(row, game, await repo.movers(tx, row.id))
-                await repo.insert_results(tx, _results(row, game, now), rated=rated)
+                results = _results(row, game, now)
+                await repo.insert_results(tx, results, rated=rated)
+                if rated and not row.practice and not any(s.is_bot for s in row.seats):
+                    await rate_game(tx, row.guild_id, row.variant, row.id, {r[3]: r[5] for r in results}, now)
             if audit is not None:
                 await repo.add_audit(tx, row.guild_id, audit[0], audit[1], now, game_id=row.id, detail=audit[2])
         self._cache[row.id] = (version, game)
