@@ -16,6 +16,8 @@ from bot.engine import Game
 
 from .heuristic import choose as _heuristic
 from .heuristic import connections, deadwood, value
+from .rummy import VARIANTS as _RUMMY
+from .rummy import choose as _rummy
 
 Level = Literal["easy", "normal", "strong"]
 LEVELS: tuple[Level, ...] = ("easy", "normal", "strong")
@@ -27,4 +29,6 @@ def choose(game: Game, seat: str, *, level: str = "normal") -> str:
     """One move from ``game.legal_moves(seat)`` for ``seat`` at ``level``."""
     if level not in LEVELS:
         raise ValueError(f"unknown robot level {level!r}; one of {', '.join(LEVELS)}")
+    if level != "easy" and game.variant in _RUMMY:
+        return _rummy(game, seat, strong=level == "strong")
     return _heuristic(game, seat, plain=level == "easy")

@@ -1,0 +1,291 @@
+"""The normal and strong computer players for basic, wrotham, rami, tradicional and dummy.
+
+What it is: a counting player over ``Game.legal_moves`` and what the seat can see (its hand, the
+table, the discard pile, the seats' card counts and contracts in ``public_view()``).
+- **normal**: it uses jokers and wild twos and never discards a wild while another card will do;
+  it takes the top discard when it can play it (always when that lets it go out); it melds and
+  lays off what it can, the move placing the most first; it retrieves a joker when that pays
+  (wrotham: a free wild; rami: the engine lists a retrieval only when the joker can be replayed);
+  it claims (tradicional option 2) and cuts in (dummy) for a card that fits; in dummy it keeps
+  what its current contract needs (sets or runs) and lays the contract down at once.
+- **strong**: the same, plus: in Rami and Tradicional with manipulation a search over the whole
+  table (``rearrange.best_table``) that places as many hand cards as the rules allow, checked by
+  the engine before it is played; in every variant, when another seat is close to going out (few
+  cards left) it sheds its highest cards first and spends its wilds.
+What it is not: no look at another hand or the stock; no randomness, so it is deterministic.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from bot.engine import Game, Phase
+from bot.engine.cards import JOKER, card_code, parse_card
+from bot.engine.meldgen import hand_meld_candidates
+from bot.engine.melds import MeldRules, natural_extends, parse_entry
+
+from .rearrange import best_table
+
+VARIANTS = ("basic", "wrotham", "rami", "tradicional", "dummy")
+CLOSE = 3  # a seat with this many cards or fewer may go out next turn
+# Dummy contracts (rules.md §5.3): what each one asks for, by kind.
+CONTRACT_KINDS: dict[int, tuple[str, ...]] = {
+    1: ("set", "set"), 2: ("set", "run"), 3: ("set", "set"), 4: ("run", "run"), 5: ("set", "run"),
+    6: ("set", "set", "run"), 7: ("set", "run"), 8: ("set", "set", "set"), 9: ("set", "set"),
+    10: ("run", "run"), 11: ("set",), 12: ("run",),
+}
+
+
+def choose(game: Game, seat: str, *, strong: bool = False) -> str:
+    """One move from ``game.legal_moves(seat)``."""
+    moves = game.legal_moves(seat)
+    if not moves:
+        raise ValueError(f"{seat} has no legal move")
+    return _Turn(game, seat, moves, strong).pick()
+
+
+def _cards(words: list[str]) -> list[str]:
+    """Physical cards of move words (``JK=8H`` is the joker)."""
+    return [w.split("=")[0] for w in words if w != "|"]
+
+
+def used_by(move: str, table: list[list[str]]) -> tuple[list[str], list[str]]:
+    """(cards leaving the hand, cards coming into it) if ``move`` is played."""
+    verb, _, args = move.partition(" ")
+    if verb == "meld":
+        return _cards(args.split()), []
+    if verb == "layoff":
+        return _cards(args.rpartition(" to ")[0].split()), []
+    if verb == "swap":
+        words = args.rpartition(" to ")[0].split()
+        return _cards(words), ["JK"] * len(words)
+    if verb == "table":
+        new = Counter(_cards(args.split()))
+        old = Counter(_cards([c for m in table for c in m]))
+        return list((new - old).elements()), []
+    return [], []
+
+
+class _Turn:
+    def __init__(self, game: Game, seat: str, moves: list[str], strong: bool) -> None:
+        self.game = game
+        self.seat = seat
+        self.moves = moves
+        self.strong = strong
+        self.variant = game.variant
+        self.rules: MeldRules = game.meld_rules  # type: ignore[attr-defined]
+        self.hand = game.hand(seat)
+        self.table = game.table
+        view = game.public_view()
+        others = [s.card_count for s in view.seats if s.name != seat and not s.resigned]
+        # Someone may go out soon: keep the count low (strong) rather than build.
+        self.danger = strong and bool(others) and min(others) <= CLOSE
+        me = next(s for s in view.seats if s.name == seat)
+        self.contract = me.contract
+        self.laid = me.opened
+
+    # ------------------------------------------------------------------ card knowledge
+    def wild(self, code: str) -> bool:
+        return self.rules.is_wild(parse_card(code))
+
+    def value(self, code: str) -> int:
+        return int(self.game.value(parse_card(code)))  # type: ignore[attr-defined]
+
+    def meldable(self, cards: list[str]) -> set[int]:
+        """Indexes of ``cards`` that some best-looking set of disjoint melds uses (greedy by size)."""
+        ints = [parse_card(c) for c in cards]
+        cands = sorted(hand_meld_candidates(ints, self.rules), key=lambda r: (-len(r.cards), r.cards))
+        have = Counter(ints)
+        used: Counter[int] = Counter()
+        for r in cands:
+            need = Counter(r.cards)
+            if all(have[c] - used[c] >= n for c, n in need.items()):
+                used.update(need)
+        out: set[int] = set()
+        for i, c in enumerate(ints):
+            if used[c] > 0:
+                used[c] -= 1
+                out.add(i)
+        return out
+
+    def keep(self, code: str, hand: list[str], in_meld: bool) -> float:
+        """How much ``code`` is worth keeping in ``hand`` (the lowest is discarded)."""
+        if self.wild(code):
+            return 1000.0  # a wild is discarded only when every card is one
+        if in_meld:
+            return 200.0 - self.value(code) * (1.5 if self.danger else 0.2)
+        card = parse_card(code)
+        rank, suit = card % 13, card // 13
+        sets = runs = 0.0
+        seen_self = False
+        for other in hand:
+            if other == code and not seen_self:
+                seen_self = True
+                continue
+            if self.wild(other):
+                continue
+            o = parse_card(other)
+            orank, osuit = o % 13, o // 13
+            gap = min(abs(orank - rank), 13 - abs(orank - rank))
+            if orank == rank and (osuit != suit or not self.rules.set_distinct_suits):
+                sets += 1
+            elif gap <= 2 and gap and (osuit == suit or self.rules.run_mixed_suits):
+                runs += 1.5 if gap == 1 else 1
+        score = 10 * sets + 8 * runs
+        if self.variant == "dummy" and self.contract and not self.laid:
+            kinds = CONTRACT_KINDS.get(self.contract, ())
+            score = 10 * sets * (1.5 if "set" in kinds else 0.3) + 8 * runs * (1.5 if "run" in kinds else 0.3)
+        score += self.table_fit(card) * 6
+        return score - self.value(code) * (1.5 if self.danger else 0.4)
+
+    def table_fit(self, card: int) -> int:
+        """1 when ``card`` could be laid off on a table meld (kept for a later layoff)."""
+        if self.rules.is_wild(card):
+            return 0
+        for m in self.game.melds:
+            placed = [parse_entry(c) for c in m.cards]
+            stands = [p.stand or (p.card % 13, p.card // 13) for p in placed]
+            if natural_extends(m.kind, stands, card, self.rules):
+                return 1
+        return 0
+
+    def fits_hand(self, code: str, hand: list[str]) -> bool:
+        """Whether ``code`` makes a meld with cards of ``hand``, or goes on a table meld."""
+        card = parse_card(code)
+        if self.rules.is_wild(card):
+            return True
+        pool = [parse_card(c) for c in hand] + [card]
+        if hand_meld_candidates(pool, self.rules, must=card):
+            return True
+        return bool(self.table_fit(card)) and self.variant != "dummy"
+
+    # ------------------------------------------------------------------ the move
+    def pick(self) -> str:
+        game, moves = self.game, self.moves
+        if game.phase == Phase.WINDOW:
+            return self.window()
+        verbs = {m.split()[0] for m in moves}
+        if "draw" in verbs or (game.phase == Phase.DRAW and "take" in verbs):
+            return self.draw()
+        return self.play()
+
+    def window(self) -> str:
+        moves = self.moves
+        top = self.game.discard_pile[-1] if self.game.discard_pile else None
+        claims = [m for m in moves if m.startswith("claim ")]
+        if claims and top:
+            # Tradicional option 2: the claimed card fits; give the card worth least.
+            give = min(claims, key=lambda m: (self.keep(m.split()[1], self.hand, False), m))
+            if self.keep(give.split()[1], self.hand, False) < self.keep(top, [*self.hand, top], False):
+                return give
+        if top and "take" in moves and self.wants(top):
+            return "take"
+        if "cut" in moves and top and not self.laid and self.wants(top) and len(self.hand) <= 17:
+            return "cut"
+        for calm in ("allow", "pass"):
+            if calm in moves:
+                return calm
+        return moves[0]
+
+    def wants(self, top: str) -> bool:
+        """Whether the top discard is worth taking instead of the stock."""
+        if self.wild(top):
+            return True
+        if self.variant == "dummy":
+            if self.laid:
+                return False
+            worst = min(self.keep(c, self.hand, False) for c in self.hand)
+            return self.keep(top, [*self.hand, top], False) > max(worst, 12.0)
+        return self.fits_hand(top, self.hand)
+
+    def draw(self) -> str:
+        moves = self.moves
+        pile = self.game.discard_pile
+        takes = [m for m in moves if m.split()[0] == "take"]
+        fallback = "draw" if "draw" in moves else moves[0]
+        if not takes or not pile:
+            return fallback
+        top = pile[-1]
+        if self.variant == "rami":
+            return "take" if "take" in moves else takes[0]  # legal only when it can be played (§3.7)
+        if self.strong and self.variant == "tradicional":
+            with_top = best_table(self.table, [*self.hand, top], self.rules, self.game.value, must=top)  # type: ignore[attr-defined]
+            without = best_table(self.table, self.hand, self.rules, self.game.value)  # type: ignore[attr-defined]
+            gain = (len(with_top.used) if with_top and top in with_top.used else 0) - (
+                len(without.used) if without else 0
+            )
+            if gain >= 1 or (with_top and len(with_top.used) >= len(self.hand)):
+                return "take" if "take" in moves else takes[0]
+        if self.wants(top):
+            return "take" if "take" in moves else takes[0]
+        return fallback
+
+    def play(self) -> str:
+        moves = self.moves
+        if self.strong and self.variant in ("rami", "tradicional") and self.game.can_rearrange(self.seat):  # type: ignore[attr-defined]
+            found = self.rearrange()
+            if found:
+                return found
+        placing = [m for m in moves if m.split()[0] in ("meld", "layoff", "swap")]
+        if self.variant == "tradicional":
+            # A listed table move that empties the hand goes out at once.
+            placing += [m for m in moves if m.startswith("table ")]
+        if placing:
+            best = max(placing, key=self.placing_score)
+            if self.placing_score(best) > 0:
+                return best
+        discards = [m for m in moves if m.startswith("discard ")]
+        if discards:
+            return self.discard(discards)
+        for ending in ("done", "take"):
+            if ending in moves:
+                return ending
+        plain = [m for m in moves if m.split()[0] not in ("table", "cut", "claim")]
+        return (plain or moves)[0]
+
+    def placing_score(self, move: str) -> float:
+        out, back = used_by(move, self.table)
+        left = list(self.hand)
+        for c in out:
+            if c in left:
+                left.remove(c)
+        left += back
+        if not left:
+            return 10_000.0  # out at once
+        verb = move.split()[0]
+        if verb == "table" and len(left) > 1:
+            return -1.0  # normal play leaves the table alone unless it goes out
+        wilds_out = sum(self.wild(c) for c in out)
+        score = 10.0 * len(out) + sum(self.value(c) for c in out if not self.wild(c))
+        if verb == "swap":
+            score += 15.0  # a wild back in hand, the natural card placed
+        if wilds_out and not self.danger:
+            score -= 6.0 * wilds_out  # a wild is worth more in hand while nobody is close
+        return score
+
+    def discard(self, discards: list[str]) -> str:
+        hand = self.hand
+        melded = self.meldable(hand)
+        worth = {}
+        for i, c in enumerate(hand):
+            k = self.keep(c, hand, i in melded)
+            worth[c] = min(worth.get(c, k), k)
+        return min(discards, key=lambda m: (worth.get(m.split()[1], 0.0), -self.value(m.split()[1]), m))
+
+    def rearrange(self) -> str | None:
+        # Rami §3.7: the discard this seat took this turn must be placed (the seat saw it taken).
+        took = getattr(self.game, "must_play", None)
+        must = card_code(took) if isinstance(took, int) and card_code(took) in self.hand else None
+        plan = best_table(self.table, self.hand, self.rules, self.game.value, must=must)  # type: ignore[attr-defined]
+        if plan is None:
+            return None
+        left = len(self.hand) - len(plan.used)
+        if self.variant == "rami" and left == 0 and JOKER in (parse_card(c) for c in self.hand):
+            return None
+        text = plan.text(self.rules)
+        if not self.game.accepts(self.seat, text):  # type: ignore[attr-defined]
+            return None
+        return text
+
+
+__all__ = ["VARIANTS", "choose", "used_by"]
