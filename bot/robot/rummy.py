@@ -83,6 +83,7 @@ class _Turn:
         me = next(s for s in view.seats if s.name == seat)
         self.contract = me.contract
         self.laid = me.opened
+        self._unseen: Counter[int] | None = None
 
     # ------------------------------------------------------------------ card knowledge
     def wild(self, code: str) -> bool:
@@ -113,30 +114,62 @@ class _Turn:
         if self.wild(code):
             return 1000.0  # a wild is discarded only when every card is one
         if in_meld:
-            return 200.0 - self.value(code) * (1.5 if self.danger else 0.2)
+            return 200.0 - self.value(code) * 0.2
         card = parse_card(code)
-        rank, suit = card % 13, card // 13
-        sets = runs = 0.0
-        seen_self = False
-        for other in hand:
-            if other == code and not seen_self:
-                seen_self = True
-                continue
-            if self.wild(other):
-                continue
-            o = parse_card(other)
-            orank, osuit = o % 13, o // 13
-            gap = min(abs(orank - rank), 13 - abs(orank - rank))
-            if orank == rank and (osuit != suit or not self.rules.set_distinct_suits):
-                sets += 1
-            elif gap <= 2 and gap and (osuit == suit or self.rules.run_mixed_suits):
-                runs += 1.5 if gap == 1 else 1
+        sets, runs = self.partners(card, hand)
         score = 10 * sets + 8 * runs
         if self.variant == "dummy" and self.contract and not self.laid:
             kinds = CONTRACT_KINDS.get(self.contract, ())
             score = 10 * sets * (1.5 if "set" in kinds else 0.3) + 8 * runs * (1.5 if "run" in kinds else 0.3)
         score += self.table_fit(card) * 6
-        return score - self.value(code) * (1.5 if self.danger else 0.4)
+        return score - self.value(code) * (0.8 if self.danger else 0.4)
+
+    def partners(self, card: int, hand: list[str]) -> tuple[float, float]:
+        """How strongly ``card`` pairs with other hand cards towards a set and towards a run.
+        Normal counts the partners; strong counts, for each partner, the cards still unseen that
+        would complete the three (dead pairs and gaps count for nothing)."""
+        rank, suit = card % 13, card // 13
+        sets = runs = 0.0
+        seen_self = False
+        for other in hand:
+            o = parse_card(other)
+            if o == card and not seen_self:
+                seen_self = True
+                continue
+            if self.rules.is_wild(o):
+                continue
+            orank, osuit = o % 13, o // 13
+            gap = min(abs(orank - rank), 13 - abs(orank - rank))
+            if orank == rank and (osuit != suit or not self.rules.set_distinct_suits):
+                sets += self.live_set(rank, {suit, osuit}) if self.strong else 1
+            elif gap <= 2 and gap and (osuit == suit or self.rules.run_mixed_suits):
+                if self.strong:
+                    runs += self.live_run(min(rank, orank), max(rank, orank), suit)
+                else:
+                    runs += 1.5 if gap == 1 else 1
+        return sets, runs
+
+    def unseen_counts(self) -> Counter[int]:
+        """Cards this seat has not seen: the deck less its hand, the table and the discard pile
+        (every discard was played in public; the top one is the next seat's to take)."""
+        if self._unseen is None:
+            seen = Counter(parse_card(c) for c in self.hand)
+            seen.update(parse_card(c.split("=")[0]) for m in self.table for c in m)
+            seen.update(parse_card(c) for c in self.game.discard_pile)
+            self._unseen = Counter(self.game.deck()) - seen  # type: ignore[attr-defined]
+        return self._unseen
+
+    def live_set(self, rank: int, suits: set[int]) -> float:
+        unseen = self.unseen_counts()
+        n = sum(unseen[s * 13 + rank] for s in range(4) if s not in suits or not self.rules.set_distinct_suits)
+        return min(n, 3) / 2
+
+    def live_run(self, lo: int, hi: int, suit: int) -> float:
+        unseen = self.unseen_counts()
+        ranks = [lo + 1] if hi - lo == 2 else [lo - 1, hi + 1]
+        suits = range(4) if self.rules.run_mixed_suits else (suit,)
+        n = sum(unseen[s * 13 + r] for r in ranks if 0 <= r < 13 for s in suits)
+        return min(n, 3) / 2 * (1.5 if hi - lo == 1 else 1)
 
     def table_fit(self, card: int) -> int:
         """1 when ``card`` could be laid off on a table meld (kept for a later layoff)."""
