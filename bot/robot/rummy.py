@@ -95,7 +95,13 @@ class _Turn:
     def meldable(self, cards: list[str]) -> set[int]:
         """Indexes of ``cards`` that some best-looking set of disjoint melds uses (greedy by size)."""
         ints = [parse_card(c) for c in cards]
-        cands = sorted(hand_meld_candidates(ints, self.rules), key=lambda r: (-len(r.cards), r.cards))
+        cands = hand_meld_candidates(ints, self.rules)
+        if self.variant == "dummy":
+            if self.laid:
+                return set()  # no new melds once the contract is down (§5.5)
+            kinds = CONTRACT_KINDS.get(self.contract or 0, ("set", "run"))
+            cands = [r for r in cands if r.kind in kinds]
+        cands = sorted(cands, key=lambda r: (-len(r.cards), r.cards))
         have = Counter(ints)
         used: Counter[int] = Counter()
         for r in cands:
