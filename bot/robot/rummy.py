@@ -304,12 +304,86 @@ class _Turn:
 
     def discard(self, discards: list[str]) -> str:
         hand = self.hand
+        if self.strong and not (self.variant == "dummy" and self.laid):
+            return self.discard_ahead(discards)
         melded = self.meldable(hand)
         worth = {}
         for i, c in enumerate(hand):
             k = self.keep(c, hand, i in melded)
             worth[c] = min(worth.get(c, k), k)
         return min(discards, key=lambda m: (worth.get(m.split()[1], 0.0), -self.value(m.split()[1]), m))
+
+    def discard_ahead(self, discards: list[str]) -> str:
+        """Strong: the discard that keeps the most cards in melds, then the most chances that the
+        next card drawn adds to them (each unseen card weighted by its copies still unseen), then
+        the highest count. A wild goes only when every card is one."""
+        unseen = self.unseen_counts()
+        total = max(1, sum(unseen.values()))
+        ints = sorted(parse_card(c) for c in self.hand)
+        memo: dict[tuple[int, ...], int] = {}
+        best: tuple[float, str] | None = None
+        for move in discards:
+            code = move.split()[1]
+            card = parse_card(code)
+            rest = list(ints)
+            rest.remove(card)
+            base = self.melded(tuple(rest), memo)
+            gain = 0.0
+            for u in self.connectors(rest, unseen):
+                gain += unseen[u] * (self.melded(tuple(sorted([*rest, u])), memo) - base)
+            score = 10.0 * base + 40.0 * gain / total + self.value(code) * (1.0 if self.danger else 0.3)
+            if self.rules.is_wild(card):
+                score -= 1000.0
+            if best is None or score > best[0]:
+                best = (score, move)
+        assert best is not None
+        return best[1]
+
+    def connectors(self, cards: list[int], unseen: Counter[int]) -> list[int]:
+        """Unseen cards that could join a meld with ``cards``: wilds, same ranks, near ranks."""
+        out = []
+        for u in unseen:
+            if unseen[u] <= 0:
+                continue
+            if self.rules.is_wild(u):
+                out.append(u)
+                continue
+            for c in cards:
+                if self.rules.is_wild(c):
+                    continue
+                gap = abs(c % 13 - u % 13)
+                if c % 13 == u % 13 or (
+                    (self.rules.run_mixed_suits or c // 13 == u // 13) and min(gap, 13 - gap) <= 2
+                ):
+                    out.append(u)
+                    break
+        return out
+
+    def melded(self, cards: tuple[int, ...], memo: dict[tuple[int, ...], int]) -> int:
+        """Most cards of ``cards`` in disjoint melds (of the contract's kinds in dummy): exact."""
+        if cards in memo:
+            return memo[cards]
+        cands = hand_meld_candidates(list(cards), self.rules)
+        if self.variant == "dummy":
+            kinds = CONTRACT_KINDS.get(self.contract or 0, ("set", "run"))
+            cands = [r for r in cands if r.kind in kinds]
+        counts = [Counter(r.cards) for r in cands]
+        have = Counter(cards)
+        best = 0
+
+        def walk(start: int, placed: int) -> None:
+            nonlocal best
+            best = max(best, placed)
+            for k in range(start, len(cands)):
+                need = counts[k]
+                if all(have[c] >= n for c, n in need.items()):
+                    have.subtract(need)
+                    walk(k + 1, placed + len(cands[k].cards))
+                    have.update(need)
+
+        walk(0, 0)
+        memo[cards] = best
+        return best
 
     def rearrange(self) -> str | None:
         # Rami §3.7: the discard this seat took this turn must be placed (the seat saw it taken).
