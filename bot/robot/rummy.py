@@ -27,6 +27,7 @@ from bot.engine.melds import MeldRules, natural_extends, parse_entry
 from .rearrange import best_table
 
 VARIANTS = ("basic", "wrotham", "rami", "tradicional", "dummy")
+AHEAD = 4  # strong looks one card ahead for the normal player's four likeliest discards
 CLOSE = 3  # a seat with this many cards or fewer may go out next turn
 # Dummy contracts (rules.md §5.3): what each one asks for, by kind.
 CONTRACT_KINDS: dict[int, tuple[str, ...]] = {
@@ -304,21 +305,29 @@ class _Turn:
 
     def discard(self, discards: list[str]) -> str:
         hand = self.hand
-        if self.strong and not (self.variant == "dummy" and self.laid):
-            return self.discard_ahead(discards)
         melded = self.meldable(hand)
-        worth = {}
+        worth: dict[str, float] = {}
         for i, c in enumerate(hand):
             k = self.keep(c, hand, i in melded)
             worth[c] = min(worth.get(c, k), k)
-        return min(discards, key=lambda m: (worth.get(m.split()[1], 0.0), -self.value(m.split()[1]), m))
+        ranked = sorted(discards, key=lambda m: (worth.get(m.split()[1], 0.0), -self.value(m.split()[1]), m))
+        if self.strong and not (self.variant == "dummy" and self.laid):
+            return self.discard_ahead(ranked[:AHEAD])
+        return ranked[0]
 
     def discard_ahead(self, discards: list[str]) -> str:
-        """Strong: the discard that keeps the most cards in melds, then the most chances that the
-        next card drawn adds to them (each unseen card weighted by its copies still unseen), then
-        the highest count. A wild goes only when every card is one."""
+        """Strong, among ``discards`` (the likeliest first): the discard that keeps the most cards
+        in melds, then the most chances that the next card drawn adds to them (each unseen card
+        weighted by its copies still unseen), then the highest count. A wild goes only when every
+        card is one."""
         unseen = self.unseen_counts()
         total = max(1, sum(unseen.values()))
+        if self.variant == "dummy":
+            # Suits never matter in dummy melds (§5.4): one unseen card of each rank stands for all.
+            by_rank: Counter[int] = Counter()
+            for u, n in unseen.items():
+                by_rank[JOKER if self.rules.is_wild(u) else u % 13] += n
+            unseen = by_rank
         ints = sorted(parse_card(c) for c in self.hand)
         memo: dict[tuple[int, ...], int] = {}
         best: tuple[float, str] | None = None
@@ -367,21 +376,36 @@ class _Turn:
         if self.variant == "dummy":
             kinds = CONTRACT_KINDS.get(self.contract or 0, ("set", "run"))
             cands = [r for r in cands if r.kind in kinds]
-        counts = [Counter(r.cards) for r in cands]
+        by_card: dict[int, list[Counter[int]]] = {}
+        for r in sorted(cands, key=lambda r: -len(r.cards)):
+            need = Counter(r.cards)
+            by_card.setdefault(min(r.cards), []).append(need)
         have = Counter(cards)
         best = 0
+        budget = [800]
 
-        def walk(start: int, placed: int) -> None:
+        def walk(placed: int, left: int) -> None:
+            # The lowest card left either goes in a meld whose lowest card it is, or stays out.
             nonlocal best
             best = max(best, placed)
-            for k in range(start, len(cands)):
-                need = counts[k]
-                if all(have[c] >= n for c, n in need.items()):
+            budget[0] -= 1
+            if placed + left <= best or budget[0] <= 0:
+                return
+            c = min((x for x, n in have.items() if n > 0), default=None)
+            if c is None:
+                return
+            for need in by_card.get(c, ()):
+                if all(have[x] >= n for x, n in need.items()):
                     have.subtract(need)
-                    walk(k + 1, placed + len(cands[k].cards))
+                    k = sum(need.values())
+                    walk(placed + k, left - k)
                     have.update(need)
+            n = have[c]
+            have[c] = 0
+            walk(placed, left - n)
+            have[c] = n
 
-        walk(0, 0)
+        walk(0, len(cards))
         memo[cards] = best
         return best
 
