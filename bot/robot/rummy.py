@@ -85,6 +85,9 @@ class _Turn:
         self.contract = me.contract
         self.laid = me.opened
         self._unseen: Counter[int] | None = None
+        self._reads: tuple[dict[str, list[int]], dict[str, list[int]]] | None = None
+        names = [s.name for s in view.seats if not s.resigned]
+        self.next_seat = names[(names.index(seat) + 1) % len(names)] if seat in names else None
 
     # ------------------------------------------------------------------ card knowledge
     def wild(self, code: str) -> bool:
@@ -341,12 +344,54 @@ class _Turn:
             for u in self.connectors(rest, unseen):
                 gain += unseen[u] * (self.melded(tuple(sorted([*rest, u])), memo) - base)
             score = 10.0 * base + 40.0 * gain / total + self.value(code) * (1.0 if self.danger else 0.3)
+            score -= self.feeds(card)
             if self.rules.is_wild(card):
                 score -= 1000.0
             if best is None or score > best[0]:
                 best = (score, move)
         assert best is not None
         return best[1]
+
+    def feeds(self, card: int) -> float:
+        """How much discarding ``card`` would help the seat after this one (or, where anyone may
+        claim or cut in, any seat), judged from the discards they took and the ones they passed."""
+        took, passed = self.reads()
+        risk = 0.0
+        for seat, cards in took.items():
+            weight = 1.0 if seat == self.next_seat else 0.4
+            for y in cards:
+                if y % 13 == card % 13:
+                    risk += 4.0 * weight
+                elif (self.rules.run_mixed_suits or y // 13 == card // 13) and 0 < abs(y % 13 - card % 13) <= 2:
+                    risk += 3.0 * weight
+        if any(y % 13 == card % 13 for y in passed.get(self.next_seat, ())):
+            risk -= 1.5
+        return risk
+
+    def reads(self) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+        """From this deal's public moves: the discards each seat took, and those it let pass."""
+        if self._reads is None:
+            log = self.game.log  # type: ignore[attr-defined]
+            start = max((i + 1 for i, line in enumerate(log) if line.startswith("[")), default=0)
+            took: dict[str, list[int]] = {}
+            passed: dict[str, list[int]] = {}
+            top: int | None = None
+            for line in log[start:]:
+                words = line.split()
+                if len(words) < 2 or words[0] == self.seat:
+                    top = parse_card(words[2]) if len(words) > 2 and words[1] == "discard" else top
+                    continue
+                who, verb = words[0], words[1]
+                if verb == "discard" and len(words) > 2:
+                    top = parse_card(words[2])
+                elif verb in ("take", "claim") and top is not None:
+                    took.setdefault(who, []).append(top)
+                    top = parse_card(words[2]) if verb == "claim" and len(words) > 2 else None
+                elif verb == "draw" and top is not None:
+                    passed.setdefault(who, []).append(top)
+                    top = None
+            self._reads = (took, passed)
+        return self._reads
 
     def connectors(self, cards: list[int], unseen: Counter[int]) -> list[int]:
         """Unseen cards that could join a meld with ``cards``: wilds, same ranks, near ranks."""
