@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from collections import Counter
 
 from bot.engine import new_game
 from bot.robot import choose
@@ -86,14 +87,70 @@ def deal(variant: str, levels: dict[str, str], seed: str, stats: Stats) -> tuple
     return res.outcome, res.winner, rearranged
 
 
+def big_tables(count: int) -> None:
+    """The strong search alone on rami positions with a 40-card table and a 14-card hand, checked
+    by the engine as the player does (``load_game`` lays the position out, ``accepts`` judges)."""
+    import random
+
+    from bot.engine import load_game
+    from bot.engine.cards import card_code, make_deck
+    from bot.engine.meldgen import hand_meld_candidates
+    from bot.robot.rummy import _Turn
+
+    spent: list[float] = []
+    placed = 0
+    for k in range(count):
+        rnd = random.Random(k)
+        deck = make_deck(2, 0)
+        rnd.shuffle(deck)
+        game = new_game("rami", SEATS[:2], seed=1, options="table_manipulation=true")
+        rules = game.meld_rules  # type: ignore[attr-defined]
+        pool = deck[:70]
+        melds: list[list[str]] = []
+        used = 0
+        cands = hand_meld_candidates(pool, rules)
+        rnd.shuffle(cands)
+        left = list(pool)
+        for r in cands:
+            if used >= 40:
+                break
+            if all(left.count(c) >= n for c, n in Counter(r.cards).items()):
+                for c in r.cards:
+                    left.remove(c)
+                melds.append(r.codes(rules))
+                used += len(r.cards)
+        rest = left + deck[70:]
+        hand = " ".join(card_code(c) for c in rest[:14])
+        other = " ".join(card_code(c) for c in rest[14:28])
+        text = (
+            f'[Variant "rami"]\n[Options "table_manipulation=true"]\n[Seats "p1 p2"]\n[Hand "p1" "{hand}"]\n'
+            f'[Hand "p2" "{other}"]\n[Table "{" | ".join(" ".join(m) for m in melds)}"]\n'
+            f'[Opened "p1 p2"]\n[Turn "p1"]\n[Phase "play"]\n'
+        )
+        pos = load_game(text)
+        start = time.perf_counter()
+        move = _Turn(pos, "p1", pos.legal_moves("p1"), True).rearrange()
+        spent.append(time.perf_counter() - start)
+        if move:
+            placed += len(used_by(move, pos.table)[0])
+            pos.play("p1", move)
+    st = Stats()
+    print(f"rami, {count} positions with a 40-card table and 14 cards in hand: strong search + engine check "
+          f"p50 {st.quantile(spent, 0.5):.1f} ms, p99 {st.quantile(spent, 0.99):.1f} ms, "
+          f"max {max(spent) * 1000:.1f} ms; {placed} hand cards placed", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--deals", type=int, default=40, help="deals per all-strong / all-normal run")
     ap.add_argument("--mixed", type=int, default=60, help="deals per variant, one strong v three normal")
     ap.add_argument("--variants", default="basic,wrotham,rami,tradicional,dummy")
+    ap.add_argument("--tables", type=int, default=100, help="40-card rami tables for the search alone")
     args = ap.parse_args()
-    variants = args.variants.split(",")
+    variants = [v for v in args.variants.split(",") if v in OPTIONS]
     stats = Stats()
+    if args.tables:
+        big_tables(args.tables)
     for variant in ("rami", "tradicional"):
         if variant not in variants:
             continue

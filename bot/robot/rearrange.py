@@ -25,7 +25,7 @@ from bot.engine.cards import JOKER
 from bot.engine.meldgen import hand_meld_candidates
 from bot.engine.melds import MeldRules, Reading, parse_entry
 
-NODE_BUDGET = 40_000
+NODE_BUDGET = 3_000
 TIME_CAP_S = 0.4
 _WEIGHT = 1000  # a card placed outweighs any difference in points
 
@@ -156,20 +156,21 @@ class _Solver:
         if self.seen.get(key, -1) >= placed:
             return
         self.seen[key] = placed
-        # The table card with the fewest melds that could still hold it.
-        target = -1
-        fewest = 1 << 30
-        for c in range(53):
-            if self.need[c]:
-                k = sum(1 for i in self.by_card[c] if self.fits(i))
-                if k < fewest:
-                    target, fewest = c, k
-                    if k == 0:
-                        return
-        if target < 0:
+        # Branch on a table card with few melds that could still hold it: the scarcest few by
+        # the candidate lists, then by the melds that still fit (none: a dead end).
+        needed = sorted((len(self.by_card[c]), c) for c in range(53) if self.need[c])
+        if not needed:
             self.pack(placed, left, 0)
             return
-        for i in self.by_card[target]:
+        best_options: list[int] | None = None
+        for _, c in needed[:2]:
+            options = [i for i in self.by_card[c] if self.fits(i)]
+            if not options:
+                return
+            if best_options is None or len(options) < len(best_options):
+                best_options = options
+        assert best_options is not None
+        for i in best_options:
             if self.fits(i):
                 self.take(i)
                 self.cover(placed + self.sizes[i], left - self.sizes[i])
