@@ -21,6 +21,7 @@ from collections import Counter
 
 from bot.engine import Game, Phase
 from bot.engine.cards import JOKER, card_code, parse_card
+from bot.engine.dummy import CONTRACTS
 from bot.engine.meldgen import hand_meld_candidates
 from bot.engine.melds import MeldRules, natural_extends, parse_entry
 
@@ -30,11 +31,7 @@ VARIANTS = ("basic", "wrotham", "rami", "tradicional", "dummy")
 AHEAD = 4  # strong looks one card ahead for the normal player's four likeliest discards
 CLOSE = 3  # a seat with this many cards or fewer may go out next turn
 # Dummy contracts (rules.md §5.3): what each one asks for, by kind.
-CONTRACT_KINDS: dict[int, tuple[str, ...]] = {
-    1: ("set", "set"), 2: ("set", "run"), 3: ("set", "set"), 4: ("run", "run"), 5: ("set", "run"),
-    6: ("set", "set", "run"), 7: ("set", "run"), 8: ("set", "set", "set"), 9: ("set", "set"),
-    10: ("run", "run"), 11: ("set",), 12: ("run",),
-}
+CONTRACT_KINDS = {n: tuple(kind for kind, _ in need) for n, need in CONTRACTS.items()}
 
 
 def choose(game: Game, seat: str, *, strong: bool = False) -> str:
@@ -223,7 +220,8 @@ class _Turn:
                 return give
         if top and "take" in moves and self.wants(top):
             return "take"
-        if "cut" in moves and top and not self.laid and self.wants(top) and len(self.hand) <= 17:
+        room = 13 if self.strong else 17  # a cut brings three stock cards too
+        if "cut" in moves and top and not self.laid and self.wants(top) and len(self.hand) <= room:
             return "cut"
         for calm in ("allow", "pass"):
             if calm in moves:
@@ -237,6 +235,12 @@ class _Turn:
         if self.variant == "dummy":
             if self.laid:
                 return False
+            if self.strong:
+                # Strong: only a card that brings the contract a card closer, after the discard.
+                ints = [parse_card(c) for c in self.hand]
+                now = self.contract_gap(ints)
+                after = min(self.contract_gap(ints[:i] + ints[i + 1 :] + [parse_card(top)]) for i in range(len(ints)))
+                return after < now
             worst = min(self.keep(c, self.hand, False) for c in self.hand)
             return self.keep(top, [*self.hand, top], False) > max(worst, 12.0)
         return self.fits_hand(top, self.hand)
@@ -314,9 +318,66 @@ class _Turn:
             k = self.keep(c, hand, i in melded)
             worth[c] = min(worth.get(c, k), k)
         ranked = sorted(discards, key=lambda m: (worth.get(m.split()[1], 0.0), -self.value(m.split()[1]), m))
+        if self.strong and self.variant == "dummy" and not self.laid:
+            return self.discard_for_contract(ranked)
         if self.strong and not (self.variant == "dummy" and self.laid):
             return self.discard_ahead(ranked[:AHEAD])
         return ranked[0]
+
+    def discard_for_contract(self, ranked: list[str]) -> str:
+        """Strong dummy: the discard that leaves the contract fewest cards away (a wild never,
+        while another card will do); among equals, the normal player's choice."""
+        ints = [parse_card(c) for c in self.hand]
+
+        def gap(move: str) -> int:
+            card = parse_card(move.split()[1])
+            rest = list(ints)
+            rest.remove(card)
+            return self.contract_gap(rest) + (100 if self.rules.is_wild(card) else 0)
+
+        return min(ranked, key=lambda m: (gap(m), ranked.index(m)))
+
+    def contract_gap(self, cards: list[int]) -> int:
+        """Dummy: the fewest cards still missing for the current contract (rules.md §5.3, §5.4):
+        sets by rank, runs as windows of ranks of any suits, wilds filling any gap, each meld
+        holding at least one natural card. Exact over the ranks and windows the hand allows."""
+        need = sorted(CONTRACTS.get(self.contract or 0, ()), key=lambda r: (r[0] != "set", -r[1]))
+        wilds = sum(1 for c in cards if self.rules.is_wild(c))
+        counts = [0] * 13
+        for c in cards:
+            if not self.rules.is_wild(c):
+                counts[c % 13] += 1
+        line = [0, *range(1, 13), 0]  # ace low, 2..K, ace high (a rank index per position)
+        best = 1 << 30
+
+        def walk(i: int, missing: int, empty: int) -> None:
+            nonlocal best
+            if i == len(need):
+                best = min(best, missing - min(wilds, missing - empty))
+                return
+            kind, size = need[i]
+            if kind == "set":
+                # ``is_wild(r)``: rank r's spade stands for the rank (twos are wild in dummy).
+                options = [r for r in range(13) if counts[r] and not self.rules.is_wild(r)] or [None]
+                for r in options:
+                    used = 0 if r is None else min(counts[r], size)
+                    if r is not None:
+                        counts[r] -= used
+                    walk(i + 1, missing + size - used, empty + (used == 0))
+                    if r is not None:
+                        counts[r] += used
+                return
+            for start in range(0, len(line) - size + 1):
+                took = [r for r in line[start : start + size] if counts[r] and not self.rules.is_wild(r)]
+                took = list(dict.fromkeys(took))  # one card per rank (the ace may not be both ends)
+                for r in took:
+                    counts[r] -= 1
+                walk(i + 1, missing + size - len(took), empty + (not took))
+                for r in took:
+                    counts[r] += 1
+
+        walk(0, 0, 0)
+        return max(best, 0)
 
     def discard_ahead(self, discards: list[str]) -> str:
         """Strong, among ``discards`` (the likeliest first): the discard that keeps the most cards
