@@ -5,6 +5,8 @@ plain heuristic; ``"normal"`` counts (gin deadwood, wilds, contracts); ``"strong
 (gin inference and expected value, table rearrangement in Rami and Tradicional). Every level is
 given the engine's ``Game`` but reads only what its seat could see: its hand, the table, the
 discard pile and the public moves (``bot.robot.sight``).
+In basic, wrotham, rami, tradicional and dummy the normal and strong levels are
+``bot.robot.rummy`` (the strong table search is ``bot.robot.rearrange``); easy is the heuristic.
 What it is not: no Discord, no SQL, no clocks; deterministic for a given game and seat.
 """
 
