@@ -8,7 +8,8 @@ confidence intervals:
 - every variant, one strong bot and three normal ones (the strong seat moves round the table):
   the strong bot's share of deals won (goal > 25%);
 - move times p50/p99, overall and with 40 or more cards on the table (goal p99 ≤ 500 ms).
-Deals are seeded by their number, so a run replays exactly (the times aside).
+Deals are seeded by their number, so a run replays exactly (the times aside). Wrotham's deals
+are spread over deals 1-6 of a game and dummy's over the twelve contracts.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import math
 import time
 from collections import Counter
 
-from bot.engine import new_game
+from bot.engine import Game, load_game, new_game
 from bot.robot import choose
 from bot.robot.rummy import used_by
 
@@ -66,9 +67,25 @@ class Stats:
         )
 
 
+def start_deal(variant: str, seed: str) -> Game:
+    """Deal ``seed``: wrotham spreads its deals over the six of a game (deals 4-6 go out with all
+    seven cards at once) and dummy over the twelve contracts, so every part of the game counts."""
+    k = int(seed.rsplit("-", 1)[1]) if seed.rsplit("-", 1)[-1].isdigit() else 0
+    tags = [f'[Variant "{variant}"]', f'[Options "{OPTIONS[variant]}"]', f'[Seats "{" ".join(SEATS)}"]']
+    tags.append(f'[Seed "{seed.replace("-", "")[:32]}"]')
+    if variant == "wrotham":
+        tags.append(f'[Deal "{1 + k % 6}"]')
+    elif variant == "dummy":
+        contract = 1 + k % 12
+        tags.append(f'[Contract "{" ".join(f"{s}={contract}" for s in SEATS)}"]')
+    else:
+        return new_game(variant, SEATS, seed=seed, options=OPTIONS[variant])
+    return load_game("\n".join(tags) + "\n")
+
+
 def deal(variant: str, levels: dict[str, str], seed: str, stats: Stats) -> tuple[str, str | None, dict[str, int]]:
     """Play one deal; (outcome, winner, hand cards each seat placed through table moves)."""
-    game = new_game(variant, SEATS, seed=seed, options=OPTIONS[variant])
+    game = start_deal(variant, seed)
     rearranged = dict.fromkeys(SEATS, 0)
     while not game.hand_over:
         seat = game.actors[0]
@@ -92,7 +109,6 @@ def big_tables(count: int) -> None:
     by the engine as the player does (``load_game`` lays the position out, ``accepts`` judges)."""
     import random
 
-    from bot.engine import load_game
     from bot.engine.cards import card_code, make_deck
     from bot.engine.meldgen import hand_meld_candidates
     from bot.robot.rummy import _Turn
