@@ -28,7 +28,7 @@ import aiohttp
 import discord
 
 from bot.engine import EventKind, Game, Phase
-from bot.i18n import translate
+from bot.i18n import format_number, translate
 from bot.renders import Renders
 from bot.service import Change, ChangeKind, GameRow, GameService, GameStatus
 from bot.service.endings import CHANNEL_GONE, FORBIDDEN
@@ -108,7 +108,7 @@ class Announcer:
                 return
         if change.kind == ChangeKind.QUARANTINE:
             await self.service.mark_announced(row.id, "quarantine_announced_at")
-        elif change.kind in CLOSING or change.game_over:
+        elif change.kind in CLOSING or change.game_over or change.kind == ChangeKind.IDLE:
             await self.service.mark_announced(row.id, "final_announced_at")
 
     # ------------------------------------------------------------------ channels out of reach
@@ -144,6 +144,9 @@ class Announcer:
             return
         if change.kind == ChangeKind.QUARANTINE:  # the record would not load: said once, in its channel
             await self._channel(row.channel_id).send(translate("game.quarantined", loc, game=row.id))
+            return
+        if change.kind in (ChangeKind.IDLE_WARNING, ChangeKind.IDLE):
+            await self._idle(change)
             return
         if change.kind == ChangeKind.RESUME:
             # After a restart: the table is posted afresh with a note. The old one stays: its
@@ -186,6 +189,21 @@ class Announcer:
             return
         if change.turn_changed and not game.hand_over:
             await self._announce_turn(row, game)
+
+    async def _idle(self, change: Change) -> None:
+        """A game with no turn timer nobody moves in: the warning with when it ends, or its end
+        (the table keeps the position as it stood, without buttons)."""
+        row, loc = change.game, change.game.locale
+        days = format_number(self.service.idle_seconds / 86400, loc)
+        if change.kind == ChangeKind.IDLE_WARNING:
+            ends = row.updated_at + self.service.idle_seconds
+            await self._channel(row.channel_id).send(translate("game.idle_warning", loc, days=days,
+                                                               when=f"<t:{int(ends)}:R>"))
+            return
+        await self._delete_turn_message(row)
+        if row.table_message_id:
+            await self._edit(row.channel_id, row.table_message_id, view=None)
+        await self._channel(row.channel_id).send(translate("game.idle_ended", loc, days=days))
 
     async def _timed_out(self, row: GameRow, change: Change) -> None:
         """Who ran out of time, from the engine's events; the third timeout in a row also resigned

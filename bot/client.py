@@ -105,7 +105,9 @@ class RummyBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         self.db = await open_database(self.settings.database)
-        self._service = GameService(self.db, bot_delay=self.settings.bot_delay, shards=self.settings.shards)
+        self._service = GameService(self.db, bot_delay=self.settings.bot_delay, shards=self.settings.shards,
+                                    member_games=self.settings.member_games, server_games=self.settings.server_games,
+                                    idle_days=self.settings.idle_days)
         _, _, limits = await self.http.get_bot_gateway()
         self._identify_buckets = max(1, int(limits.get("max_concurrency", 1)))
         held = "every shard" if self.settings.shard_ids is None else (
@@ -119,6 +121,8 @@ class RummyBot(commands.AutoShardedBot):
         for name in EXTENSIONS:
             await self.load_extension(name)
         await self.sync_commands()
+        # Servers with results from before the skill ratings get them once (issue 12).
+        await self.service.replay_pending_ratings()
         # Recovery comes before the clock serves any deadline: a turn whose timer ran out while
         # the bot was down is given back whole, not timed out at the first tick.
         # Every record in play is loaded first (reliability R23): one that no longer loads is

@@ -5,6 +5,8 @@ RUMMY_DATABASE_URL (PostgreSQL, for several processes), RUMMY_SHARD_COUNT and RU
 process's shards of a cluster, docs/deploy.md), RUMMY_DEV_GUILD,
 RUMMY_LOG_LEVEL, RUMMY_FLOOD (per-user click limit), RUMMY_BOT_DELAY (a computer player's pause),
 RUMMY_FORBIDDEN_GRACE (how long posts refused for missing access may last before a channel's games end),
+RUMMY_MEMBER_GAMES and RUMMY_SERVER_GAMES (games at once per member and per server), RUMMY_IDLE_DAYS
+(when a game with no turn timer ends for idleness),
 and RUMMY_DISCORD_API / RUMMY_DISCORD_GATEWAY (tests only: where the fake Discord listens). Values already
 in the environment win over ``.env``. What it is not: no Discord and no secrets in logs.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bot.ratelimit import CLICK_BURST, CLICK_RATE
 
@@ -42,6 +45,9 @@ class Settings:
     shard_count: int | None = None  # None: Discord's recommended count, every shard in this process
     shard_ids: tuple[int, ...] | None = None  # this process's shards of a cluster; None: all of them
     forbidden_grace: float = 600.0  # seconds of refused posts in a channel before its games end
+    member_games: int = 3  # lobbies and games one member sits in at once
+    server_games: int = 25  # lobbies and games one server runs at once
+    idle_days: float = 7.0  # a game with no turn timer ends after this long with no move
 
     @property
     def database(self) -> str:
@@ -116,6 +122,19 @@ def parse_shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int,
     return count, tuple(sorted(ids))
 
 
+def parse_limit(values: dict[str, str], name: str, default: str, kind: type, low: float, high: float,
+                what: str) -> Any:
+    """A number setting within [``low``, ``high``]; empty or missing is ``default``."""
+    text = values.get(name, "").strip() or default
+    try:
+        value = kind(text)
+    except ValueError:
+        value = low - 1
+    if not low <= value <= high:
+        raise ConfigError(f"{name} must be {what} from {low:g} to {high:g}, not {text!r}.")
+    return value
+
+
 def database_url(values: dict[str, str]) -> str | None:
     url = values.get("RUMMY_DATABASE_URL", "").strip()
     if url and not url.startswith(("postgresql://", "postgres://")):
@@ -149,21 +168,18 @@ def load_settings(env: dict[str, str] | None = None, env_file: Path | None = Pat
         bot_delay = -1.0
     if not 0 <= bot_delay <= 60:
         raise ConfigError(f"RUMMY_BOT_DELAY must be a number of seconds from 0 to 60, not {delay!r}.")
-    grace_text = values.get("RUMMY_FORBIDDEN_GRACE", "600").strip() or "600"
-    try:
-        forbidden_grace = float(grace_text)
-    except ValueError:
-        forbidden_grace = -1.0
-    if not 0 <= forbidden_grace <= 7 * 86400:
-        raise ConfigError(f"RUMMY_FORBIDDEN_GRACE must be a number of seconds from 0 to 604800, not {grace_text!r}.")
     shard_count, shard_ids = parse_shards(values.get("RUMMY_SHARD_COUNT", "").strip(),
                                           values.get("RUMMY_SHARD_IDS", "").strip())
     return Settings(
+        member_games=parse_limit(values, "RUMMY_MEMBER_GAMES", "3", int, 1, 100, "a whole number of games"),
+        server_games=parse_limit(values, "RUMMY_SERVER_GAMES", "25", int, 1, 10000, "a whole number of games"),
+        idle_days=parse_limit(values, "RUMMY_IDLE_DAYS", "7", float, 1, 365, "a number of days"),
         database_url=database_url(values),
         shard_count=shard_count,
         shard_ids=shard_ids,
         bot_delay=bot_delay,
-        forbidden_grace=forbidden_grace,
+        forbidden_grace=parse_limit(values, "RUMMY_FORBIDDEN_GRACE", "600", float, 0, 7 * 86400,
+                                    "a number of seconds"),
         flood=parse_flood(values.get("RUMMY_FLOOD", "").strip()),
         token=token,
         db_path=db_path(values, None),

@@ -49,6 +49,7 @@ class ActionKind(StrEnum):
     WINDOW = "window"  # the clock closed a claim or cut-in window
     TIMEOUT = "timeout"
     RESUME = "resume"  # the bot came back up and gave the turn a whole timer again
+    HINTS = "hints"  # the host turned a lobby's hints off or on again (issue 11)
 
 
 class AuditAction(StrEnum):
@@ -61,6 +62,7 @@ class AuditAction(StrEnum):
     RESTORE = "restore"
     SCHEDULE = "schedule"
     ABANDON = "abandon"  # the bot ended a game whose channel, server or access went away
+    RESET_RATINGS = "reset_ratings"  # a manager forgot the server's skill ratings (issue 12)
 
 
 class _Fields:

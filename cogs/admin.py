@@ -1,12 +1,12 @@
 """``/rummy-admin``: what a server manager can do — start a new season (now, or on a weekly or
-monthly schedule the bot's clock then serves), remove a player, void or restore a game's result,
-read the log.
+monthly schedule the bot's clock then serves), reset the server's skill ratings, remove a player,
+void or restore a game's result, read the log.
 
 What it is: the thin Discord layer for managers. Discord hides the group from members without
 Manage Server (``default_permissions``), but that is only a default a server can override, so every
 command and the confirm button check the member's permissions again when they run (reliability.md
-R15), as the first thing they do under the guard (``cogs.guard``). A new season asks for a
-confirmation that only the same manager can give, within a minute.
+R15), as the first thing they do under the guard (``cogs.guard``). A new season and a ratings
+reset ask for a confirmation that only the same manager can give, within a minute.
 What it is not: no SQL, no rules; the service writes the change and its audit row in one
 transaction, and the announcer (``bot.announcer``) posts what is public.
 """
@@ -31,6 +31,7 @@ from cogs.ui import nm, variant_name
 
 CONFIRM_SECONDS = 60
 SEASON_ID = re.compile(r"rummy:season:(?P<ending>[0-9]{1,6}):(?P<manager>[0-9]{1,20}):(?P<until>[0-9]{1,12})")
+RESET_ID = re.compile(r"rummy:ratings-reset:(?P<manager>[0-9]{1,20}):(?P<until>[0-9]{1,12})")
 
 
 def is_manager(interaction: discord.Interaction) -> bool:
@@ -92,6 +93,37 @@ async def confirm_new_season(interaction: discord.Interaction, ending: int, mana
                                            guild_locale(interaction))
 
 
+class ResetRatingsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RESET_ID):
+    """Confirm forgetting the server's skill ratings; checked on the click like a new season's."""
+
+    def __init__(self, manager: int, until: int, label: str = "") -> None:
+        super().__init__(discord.ui.Button(label=label or "ok", style=discord.ButtonStyle.danger,
+                                           custom_id=f"rummy:ratings-reset:{manager}:{until}"))
+        self.manager, self.until = manager, until
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> ResetRatingsButton:
+        return cls(int(match["manager"]), int(match["until"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await confirm_reset_ratings(interaction, self.manager, self.until)
+
+
+@guarded
+async def confirm_reset_ratings(interaction: discord.Interaction, manager: int, until: int) -> None:
+    """The manager who asked confirms in time: the server's ratings are forgotten (audited)."""
+    require_manager(interaction)
+    assert interaction.guild_id is not None
+    refusal = confirmation_refusal(clicker=interaction.user.id, manager=manager, until=until, now=time.time(),
+                                   allowed=is_manager(interaction))
+    if refusal is not None:
+        raise refusal
+    await client_of(interaction).service.reset_ratings(interaction.guild_id, interaction.user.id)
+    await interaction.response.edit_message(content=translate("ratings.reset_done", user_locale(interaction)),
+                                            view=None)
+
+
 class AdminCog(commands.Cog, name="AdminCog"):
     admin = app_commands.Group(
         name=L("rummy-admin", "cmd.admin"), description=L("Rummy tools for server managers", "cmd.admin.desc"),
@@ -119,6 +151,18 @@ class AdminCog(commands.Cog, name="AdminCog"):
                                       label=translate("season.confirm_button", loc, number=current.number + 1)))
         text = translate("season.confirm", loc, number=current.number, next=current.number + 1,
                          seconds=CONFIRM_SECONDS)
+        await interaction.response.send_message(text, view=view, ephemeral=True)
+
+    @admin.command(name=L("reset-ratings", "cmd.reset_ratings"), description=L(
+        "Forget everybody's skill rating in this server (the season standings stay)", "cmd.reset_ratings.desc"))
+    @guarded
+    async def reset_ratings(self, interaction: discord.Interaction) -> None:
+        require_manager(interaction)
+        loc = user_locale(interaction)
+        until = int(time.time()) + CONFIRM_SECONDS
+        view = discord.ui.View(timeout=None)
+        view.add_item(ResetRatingsButton(interaction.user.id, until, label=translate("ratings.reset_button", loc)))
+        text = translate("ratings.reset_confirm", loc, seconds=CONFIRM_SECONDS)
         await interaction.response.send_message(text, view=view, ephemeral=True)
 
     @admin.command(name=L("schedule", "cmd.schedule"), description=L(
@@ -241,6 +285,6 @@ def choice_name(game: FinishedGame, locale: str) -> str:
 async def setup(bot: commands.Bot) -> None:
     """The extension's entry point (``bot.load_extension("cogs.admin")``)."""
     client = cast(RummyClient, bot)  # typed structurally (cogs.base), never imported
-    bot.add_dynamic_items(NewSeasonButton)
-    client.item_patterns.append(SEASON_ID)
+    bot.add_dynamic_items(NewSeasonButton, ResetRatingsButton)
+    client.item_patterns += [SEASON_ID, RESET_ID]
     await bot.add_cog(AdminCog(client))

@@ -21,10 +21,12 @@ from typing import Any
 import discord
 
 from bot.engine import SORTS, Game, group_hand
+from bot.hints import hints_apply
 from bot.moves import build_move, card_text, table_move, table_text
 from bot.service import GameRow, GameStatus, Refusal, Stale
 from cogs.base import client_of, user_locale
 from cogs.guard import guarded, say
+from cogs.hints import send_hint
 from cogs.ui import file_of, nm, t, variant_name
 from renderers import render_hand
 
@@ -185,16 +187,19 @@ def mask_of(order: list[str], cards: list[str]) -> int:
     return mask
 
 
-def hand_message(row: GameRow, game: Game, seat: str, state: HandState, locale: str) -> tuple[str, discord.ui.View]:
+def hand_message(row: GameRow, game: Game, seat: str, state: HandState, locale: str,
+                 legal: list[str] | None = None) -> tuple[str, discord.ui.View]:
     """A player's own hand: the cards as codes (for typing and screen readers), a select of the
-    cards (index values, paged by 25), and the buttons for the moves legal now."""
+    cards (index values, paged by 25), and the buttons for the moves legal now (``legal``, when
+    the caller worked them out already)."""
     hand = hand_order(game, seat, state.sort)
     codes = " ".join(hand)
     selected = [hand[i] for i in range(len(hand)) if state.mask >> i & 1]
     lines = [t("hand.msg.title", locale, count=len(hand), variant=variant_name(row.variant, locale)), f"`{codes}`"]
     if selected:
         lines.append(t("hand.selected", locale, cards=" ".join(card_text(c) for c in selected)))
-    legal = game.legal_moves(seat)
+    if legal is None:
+        legal = game.legal_moves(seat)
     if legal:
         lines.append(t("hand.your_turn", locale))
     elif not game.hand_over and game.current_seat:
@@ -215,6 +220,8 @@ def hand_message(row: GameRow, game: Game, seat: str, state: HandState, locale: 
             discord.ButtonStyle.secondary
         label = t("button.rearrange", locale) if verb == "table" else t(f"verb.{verb}", locale)
         buttons.append(HandButton(verb, state, label=label, style=style))
+    if legal and hints_apply(row) and not row.hints_off:  # unrated games only (bot.hints)
+        buttons.append(HandButton("hint", state, label=t("button.hint", locale)))
     buttons.append(HandButton("sort", state, label=t("button.sort", locale, sort=t(
         f"hand.sort.{SORT_NAMES[(state.sort + 1) % len(SORT_NAMES)]}", locale))))
     buttons.append(HandButton("clear", state, label=t("button.clear", locale), disabled=not state.mask))
@@ -242,7 +249,7 @@ async def send_hand(interaction: discord.Interaction, row: GameRow, *, engine: G
     if row.status != GameStatus.PLAYING and not (row.status == GameStatus.FINISHED and engine is not None):
         raise Refusal("not_playing")
     client = client_of(interaction)
-    game = engine if engine is not None else client.service.engine(row)
+    game = engine if engine is not None else await client.service.load(row)  # a replay runs in a worker
     loc = user_locale(interaction)
     state = state or HandState(row.id, row.version)
     if state.version != row.version:
@@ -250,7 +257,8 @@ async def send_hand(interaction: discord.Interaction, row: GameRow, *, engine: G
     picked = frozenset(i for i in range(state.mask.bit_length()) if state.mask >> i & 1)
     image = await client.announcer.render(render_hand, game.view(seat.seat), sort=SORT_NAMES[state.sort],
                                           locale=loc, selected=picked)
-    content, view = hand_message(row, game, seat.seat, state, loc)
+    legal = await client.service.legal_moves(row, seat.seat, game)
+    content, view = hand_message(row, game, seat.seat, state, loc, legal)
     if edit:
         await interaction.edit_original_response(content=content, attachments=[file_of(image)], view=view)
     else:
@@ -297,6 +305,9 @@ async def hand_button(interaction: discord.Interaction, verb: str, arg: int | No
         await interaction.response.send_modal(RearrangeModal(row.id, row.version, text, user_locale(interaction)))
         return
     await interaction.response.defer()  # type 6: edit this hand message in place afterwards
+    if verb == "hint":  # a private message of its own: the hand stays as it is
+        await send_hint(interaction, row)
+        return
     if verb in ("sort", "clear"):
         game = service.engine(row)
         sort = (state.sort + 1) % len(SORT_NAMES) if verb == "sort" else state.sort

@@ -1,8 +1,9 @@
 """The lobby: its public message, its buttons, and what joining, leaving, starting and cancelling do.
 
-What it is: ``lobby_message`` (variant, options, seats, a rematch's invited players, timer and,
-while open, the Join / Leave / Start / Cancel / bot buttons), ``lobby_info`` (what the lobby
-picture shows), the persistent ``LobbyButton`` (``rummy:<verb>:<game>``) and ``lobby_action``, the
+What it is: ``lobby_message`` (variant, options, seats, a rematch's invited players, timer,
+whether hints are on and, while open, the Join / Leave / Start / Cancel buttons, one bot button
+per level, Remove a bot, and the host's hints toggle in unrated games), ``lobby_info`` (what the
+lobby picture shows), the persistent ``LobbyButton`` (``rummy:<verb>:<game>[:<level>]``) and ``lobby_action``, the
 one handler behind both the buttons and the ``/rummy join|leave|start|cancel`` commands.
 What it is not: no rules about seats (``GameService`` decides and commits), no table (``cogs.table``).
 """
@@ -15,7 +16,9 @@ from typing import Any
 import discord
 
 from bot.engine import PLAYERS
+from bot.hints import hints_apply
 from bot.i18n import timer_text
+from bot.robot import LEVELS
 from bot.service import ChangeKind, GameRow, GameStatus, Refusal
 from cogs.base import client_of, user_locale
 from cogs.guard import guarded
@@ -27,22 +30,28 @@ from renderers.lobby import LobbyStatus
 PICTURED = {GameStatus.LOBBY: LobbyStatus.OPEN, GameStatus.PLAYING: LobbyStatus.STARTED,
             GameStatus.FINISHED: LobbyStatus.STARTED, GameStatus.CANCELLED: LobbyStatus.CANCELLED,
             GameStatus.EXPIRED: LobbyStatus.EXPIRED}
-LOBBY_ID = re.compile(r"rummy:(?P<verb>join|leave|start|cancel|bot|unbot):(?P<game>[0-9]{1,12})")
+# ``rummy:bot:<game>`` seats a normal computer player (lobbies posted before levels existed say
+# that too); ``rummy:bot:<game>:easy|strong`` the other levels. ``hints`` turns hints off or on.
+LOBBY_ID = re.compile(r"rummy:(?P<verb>join|leave|start|cancel|bot|unbot|hints):(?P<game>[0-9]{1,12})"
+                      r"(?::(?P<level>easy|strong))?")
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY_ID):
-    def __init__(self, verb: str, game_id: int, label: str = "", style: discord.ButtonStyle | None = None) -> None:
-        super().__init__(discord.ui.Button(label=label or verb, custom_id=f"rummy:{verb}:{game_id}",
+    def __init__(self, verb: str, game_id: int, label: str = "", style: discord.ButtonStyle | None = None,
+                 level: str | None = None) -> None:
+        cid = f"rummy:{verb}:{game_id}" + (f":{level}" if level and level != "normal" else "")
+        super().__init__(discord.ui.Button(label=label or verb, custom_id=cid,
                                            style=style or discord.ButtonStyle.secondary))
-        self.verb, self.game_id = verb, game_id
+        self.verb, self.game_id, self.level = verb, game_id, level
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
                              match: re.Match[str]) -> LobbyButton:
-        return cls(match["verb"], int(match["game"]))
+        level = match["level"] if match["verb"] == "bot" else None
+        return cls(match["verb"], int(match["game"]), level=level)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await lobby_button(interaction, self.verb, self.game_id)
+        await lobby_button(interaction, self.verb, self.game_id, self.level)
 
 
 def lobby_message(row: GameRow, locale: str, *, closed: str | None = None) -> tuple[str, discord.ui.View | None]:
@@ -62,6 +71,8 @@ def lobby_message(row: GameRow, locale: str, *, closed: str | None = None) -> tu
     if closed:
         lines.append(closed)
         return "\n".join(lines), None
+    if hints_apply(row):
+        lines.append(t("lobby.hints.off" if row.hints_off else "lobby.hints.on", locale))
     if row.invited:  # a rematch's previous players: mentioned, and seated only when they press Join
         lines.append(t("lobby.invited", locale, names=", ".join(f"<@{s.user_id}>" for s in row.invited)))
     lines.append(t("lobby.help", locale))
@@ -70,10 +81,14 @@ def lobby_message(row: GameRow, locale: str, *, closed: str | None = None) -> tu
     view.add_item(LobbyButton("leave", row.id, t("button.leave", locale)))
     view.add_item(LobbyButton("start", row.id, t("button.start", locale), discord.ButtonStyle.primary))
     view.add_item(LobbyButton("cancel", row.id, t("button.cancel", locale), discord.ButtonStyle.danger))
-    if len(row.seats) < hi:
-        view.add_item(LobbyButton("bot", row.id, t("button.add_bot", locale)))
+    if len(row.seats) < hi:  # one button per level (issue 11): the host picks the computer player's strength
+        for level in LEVELS:
+            view.add_item(LobbyButton("bot", row.id, t(f"button.bot.{level}", locale), level=level))
     if any(s.is_bot for s in row.seats):
         view.add_item(LobbyButton("unbot", row.id, t("button.remove_bot", locale)))
+    if hints_apply(row):
+        view.add_item(LobbyButton("hints", row.id, t("button.hints_on" if row.hints_off else "button.hints_off",
+                                                     locale)))
     return "\n".join(lines), view
 
 
@@ -87,11 +102,12 @@ def lobby_info(row: GameRow) -> LobbyInfo:
 
 
 @guarded
-async def lobby_button(interaction: discord.Interaction, verb: str, game_id: int) -> None:
-    await lobby_action(interaction, verb, game_id, edit=True)
+async def lobby_button(interaction: discord.Interaction, verb: str, game_id: int, level: str | None = None) -> None:
+    await lobby_action(interaction, verb, game_id, edit=True, level=level)
 
 
-async def lobby_action(interaction: discord.Interaction, verb: str, game_id: int, *, edit: bool) -> None:
+async def lobby_action(interaction: discord.Interaction, verb: str, game_id: int, *, edit: bool,
+                       level: str | None = None) -> None:
     """Join, leave, add or remove a bot, cancel or start: from a lobby button (``edit``: the lobby
     is edited in place) or from a command (a private answer, and the lobby edited from afar)."""
     # Acknowledge first: a button privately (type 6, the lobby is then edited in place), a
@@ -111,7 +127,9 @@ async def lobby_action(interaction: discord.Interaction, verb: str, game_id: int
     elif verb == "leave":
         change = await service.leave(game_id, user.id)
     elif verb == "bot":
-        change = await service.add_bot(game_id, user.id)
+        change = await service.add_bot(game_id, user.id, level=level or "normal")
+    elif verb == "hints":
+        change = await service.set_hints(game_id, user.id, off=not row.hints_off)
     elif verb == "unbot":
         change = await service.remove_bot(game_id, user.id)
     elif verb == "cancel":

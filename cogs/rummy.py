@@ -12,6 +12,7 @@ public table or turn messages (``bot.announcer``).
 
 from __future__ import annotations
 
+import logging
 import math
 from typing import Any, cast
 
@@ -36,13 +37,17 @@ from cogs.hand import (
     send_hand,
     submitted_text,
 )
+from cogs.hints import HINT_ID, HintButton, send_hint
+from cogs.ladder import chart_info, ladder_info, ladder_message, rating_line
 from cogs.lobby import LOBBY_ID, LobbyButton, lobby_action
 from cogs.standings import history_message, scores_message, standings_info, stats_message
 from cogs.table import TABLE_ID, TableButton
 from cogs.ui import file_of
+from renderers.ladder import render_chart, render_ladder
 from renderers.standings import render_standings
 
 HISTORY_GAMES = 15  # games listed by /rummy history
+log = logging.getLogger(__name__)
 
 
 def _custom_ids_of(message: discord.Message | None) -> set[str]:
@@ -154,10 +159,20 @@ class RummyCog(commands.Cog, name="RummyCog"):
         await send_hand(interaction, change.game, engine=change.engine)
         await self.bot.announcer.announce(change)
 
+    @rummy.command(name=L("hint", "cmd.hint"), description=L("The move the strong bot would make, and why",
+                   "cmd.hint.desc"))
+    @guarded
+    async def hint(self, interaction: discord.Interaction) -> None:
+        """Privately, on your turn: the strong level's move and why, with a button that plays it
+        (unrated games only; ``bot.hints``). Asking changes nothing."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        row = await channel_game(interaction)
+        await send_hint(interaction, row)
+
     @play.autocomplete("move")
     async def play_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         """The caller's legal moves right now, most useful first; none when it is not their turn.
-        Cannot be deferred: answered from the engine directly."""
+        Cannot be deferred: answered from the service's cache of legal moves."""
         if not self.bot.guard.typing_allowed(interaction.user.id):
             return []
         row = await self.service.in_channel(interaction.channel_id or 0)
@@ -166,8 +181,8 @@ class RummyCog(commands.Cog, name="RummyCog"):
         seat = row.seat_of(interaction.user.id)
         if seat is None:
             return []
-        game = self.service.engine(row)
-        legal = game.legal_moves(seat.seat)
+        # Worked out once per version, off the event loop (every keystroke asks again).
+        legal = await self.service.legal_moves(row, seat.seat)
         if not legal:
             return []
         loc = user_locale(interaction)
@@ -188,7 +203,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
             raise Refusal("bad_suggestion")
         if int(version) != row.version:
             raise Refusal("stale_suggestion")
-        legal = self.service.engine(row).legal_moves(seat.seat)
+        legal = await self.service.legal_moves(row, seat.seat)
         if int(index) >= len(legal):
             raise Refusal("bad_suggestion")
         return legal[int(index)]
@@ -246,6 +261,31 @@ class RummyCog(commands.Cog, name="RummyCog"):
         image = await self.bot.announcer.render(render_standings, info, locale=loc)
         await interaction.followup.send(text, file=file_of(image), ephemeral=not share)
 
+    @rummy.command(name=L("ladder", "cmd.ladder"), description=L("This server's skill rating ladder",
+                   "cmd.ladder.desc"))
+    @app_commands.describe(
+        variant=L("Only the rating in this rummy (default: all of them)", "cmd.ladder.variant"),
+        share=L("Post it for the whole channel (default: only you see it)", "cmd.ladder.share"),
+    )
+    @app_commands.choices(variant=[Choice(name=L(v, f"variant.{v}"), value=v) for v in VARIANTS])
+    @guarded
+    async def ladder(self, interaction: discord.Interaction, variant: Choice[str] | None = None,
+                     share: bool = False) -> None:
+        assert interaction.guild_id is not None
+        v = variant.value if variant else None
+        lines = await self.service.ladder(interaction.guild_id, v)
+        loc = user_locale(interaction) if not share else guild_locale(interaction)
+        await interaction.response.defer(ephemeral=not share, thinking=True)
+        text = ladder_message(lines, loc, variant=v, reader=interaction.user.id)
+        info = ladder_info(lines, variant=v, reader=interaction.user.id)
+        try:
+            image = await self.bot.announcer.render(render_ladder, info, locale=loc)
+        except Exception:  # the text is the whole ladder: it goes out without its picture
+            log.exception("ladder picture failed")
+            await interaction.followup.send(text, ephemeral=not share)
+            return
+        await interaction.followup.send(text, file=file_of(image), ephemeral=not share)
+
     @rummy.command(name=L("stats", "cmd.stats"), description=L("A player's record in this server",
                    "cmd.stats.desc"))
     @app_commands.describe(member=L("Whose record (default: yours)", "cmd.stats.member"))
@@ -253,9 +293,22 @@ class RummyCog(commands.Cog, name="RummyCog"):
     async def stats(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
         assert interaction.guild_id is not None
         who = member or interaction.user
+        loc = user_locale(interaction)
         record = await self.service.stats(interaction.guild_id, who.id)
-        text = stats_message(who.display_name, record, user_locale(interaction))
-        await interaction.response.send_message(text, ephemeral=True)
+        card = await self.service.player_rating(interaction.guild_id, who.id)
+        text = stats_message(who.display_name, record, loc, rating=rating_line(card, loc))
+        chart = chart_info(who.display_name, card)
+        if chart is None:
+            await interaction.response.send_message(text, ephemeral=True)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            image = await self.bot.announcer.render(render_chart, chart, locale=loc)
+        except Exception:  # the rating is in the text: it goes out without its chart
+            log.exception("rating chart failed")
+            await interaction.followup.send(text, ephemeral=True)
+            return
+        await interaction.followup.send(text, file=file_of(image), ephemeral=True)
 
     @rummy.command(name=L("history", "cmd.history"), description=L("The latest finished games in this server",
                    "cmd.history.desc"))
@@ -332,6 +385,6 @@ class RummyCog(commands.Cog, name="RummyCog"):
 async def setup(bot: commands.Bot) -> None:
     """The extension's entry point (``bot.load_extension("cogs.rummy")``)."""
     client = cast(RummyClient, bot)  # typed structurally (cogs.base), never imported
-    bot.add_dynamic_items(LobbyButton, TableButton, HandButton, HandSelect)
-    client.item_patterns += [LOBBY_ID, TABLE_ID, HAND_BUTTON_ID, HAND_SELECT_ID]
+    bot.add_dynamic_items(LobbyButton, TableButton, HandButton, HandSelect, HintButton)
+    client.item_patterns += [LOBBY_ID, TABLE_ID, HAND_BUTTON_ID, HAND_SELECT_ID, HINT_ID]
     await bot.add_cog(RummyCog(client))

@@ -55,21 +55,23 @@ def scores_message(
         lines += ["…", standing_line(mine, locale, me=True)]
     elif len(table) > SHOWN:
         lines.append(t("scores.more", locale, count=len(table) - SHOWN))
-    return _fit(lines)
+    return fit(lines)
 
 
-def stats_message(name: str, stats: PlayerStats, locale: str) -> str:
+def stats_message(name: str, stats: PlayerStats, locale: str, *, rating: str | None = None) -> str:
+    """A player's record; ``rating``: their skill rating line (``cogs.ladder.rating_line``)."""
     if not stats.games:
         return t("stats.none", locale, name=nm(name))
     rate = round(100 * stats.wins / stats.games)
     lines = [
         t("stats.title", locale, name=nm(name)),
+        *([rating] if rating else []),
         t("stats.line", locale, games=stats.games, wins=stats.wins, rate=rate, points=stats.points),
         t("stats.streaks", locale, streak=stats.streak, best=stats.best_streak),
     ]
     for variant, (games, wins) in sorted(stats.by_variant.items(), key=lambda kv: (-kv[1][0], kv[0])):
         lines.append(t("stats.variant", locale, variant=variant_name(variant, locale), games=games, wins=wins))
-    return _fit(lines)
+    return fit(lines)
 
 
 def history_message(games: Sequence[FinishedGame], locale: str, name: str | None = None) -> str:
@@ -88,7 +90,7 @@ def history_message(games: Sequence[FinishedGame], locale: str, name: str | None
         elif not g.rated:
             line += " · " + t("history.unrated_absent", locale)
         lines.append(line)
-    return _fit(lines)
+    return fit(lines)
 
 
 def audit_message(rows: Sequence[AuditRow], locale: str) -> str:
@@ -109,10 +111,10 @@ def audit_message(rows: Sequence[AuditRow], locale: str) -> str:
         who = (t("audit.by_bot" if r.action == AuditAction.ABANDON else "audit.by_schedule", locale)
                if r.user_id == 0 else f"<@{r.user_id}>")
         lines.append(f"<t:{int(r.at)}:f> · {who} · {what}")
-    return _fit(lines)
+    return fit(lines)
 
 
-def _fit(lines: list[str]) -> str:
+def fit(lines: list[str]) -> str:
     out: list[str] = []
     size = 0
     for line in lines:

@@ -73,6 +73,55 @@ def _standings() -> Rendered:
     return render_standings(StandingsInfo(2, 17, rows, reader=3), locale="es")
 
 
+def _rated_season() -> tuple[list[dict[int, object]], list[str]]:
+    """Forty rated games among seven players of different strength, rated by ``bot.ratings``
+    (openskill) as the bot rates them: the ratings after each game, and the names."""
+    import random
+
+    from bot.ratings import rate
+
+    names = ["Ana", "Bea", "Carlos", "Dani", "Eli", "Fer", "Gus"]
+    strength = [6.0, 4.5, 4.0, 3.0, 2.5, 2.0, 1.0]
+    rng = random.Random(12)
+    current: dict[int, object] = {}
+    after: list[dict[int, object]] = []
+    for _ in range(40):
+        seated = rng.sample(range(len(names)), rng.choice((2, 2, 3, 4)))
+        order = sorted(seated, key=lambda i: -rng.expovariate(1 / strength[i]))
+        current = {**current, **rate({i: current[i] for i in seated if i in current},  # type: ignore[misc]
+                                     {u: place + 1 for place, u in enumerate(order)})}
+        after.append(dict(current))
+    return after, names
+
+
+def _ladder() -> Rendered:
+    from bot.service.ratings import ranked
+    from bot.store.ratings import LadderRow
+    from renderers.ladder import LadderInfo, render_ladder
+
+    after, names = _rated_season()
+    lines = ranked([LadderRow(i, names[i], r) for i, r in after[-1].items()])  # type: ignore[arg-type]
+    rows = tuple((x.rank, x.name, x.rating.value, x.rating.spread, x.rating.games) for x in lines)
+    reader = next(i for i, x in enumerate(lines) if x.name == "Dani")
+    return render_ladder(LadderInfo(rows, 3, None, reader), locale="es")
+
+
+def _rating_chart() -> Rendered:
+    from bot.service.ratings import ranked
+    from bot.store.ratings import LadderRow
+    from renderers.ladder import ChartInfo, render_chart
+
+    after, names = _rated_season()
+    me = names.index("Bea")
+    values: list[int] = []
+    for before, now in zip([{}, *after], after, strict=False):
+        if now.get(me) is not before.get(me):
+            values.append(now[me].value)  # type: ignore[attr-defined]
+    lines = ranked([LadderRow(i, names[i], r) for i, r in after[-1].items()])  # type: ignore[arg-type]
+    mine = next(x for x in lines if x.user_id == me)
+    return render_chart(ChartInfo("Bea", tuple(values), mine.rating.spread, mine.rank, len(lines)), locale="en")
+
+
 def _replay() -> Rendered:
     return render_replay(played_game("wrotham", 3, seed=43).record(), names=NAMES)
 
@@ -104,7 +153,12 @@ GALLERY: dict[str, Callable[[], Rendered]] = {
     "hand-wrotham-jokers.png": _wild_hand,
     "replay-wrotham-3.gif": _replay,
     "lobby-gin-open.png": lambda: _lobby("gin", 1, 2, 2, timer=2),
+    # A rematch: the presser, two computer players at their levels, two invited players not seated yet.
+    "lobby-basic-rematch.png": lambda: render_lobby(LobbyInfo(
+        "basic", (), ("Ana", "🤖 Bot 1 (fuerte)", "🤖 Bot 2 (fácil)"), "Ana", 2, 6, 5, invited=("Bea", "Carlos"))),
     "standings-season-2.png": _standings,
+    "ladder-es.png": _ladder,
+    "rating-chart-en.png": _rating_chart,
     "lobby-rami-6.png": lambda: _lobby("rami", 5, 2, 8, (("first_meld_min", "40"), ("table_manipulation", "true"),
                                                         ("jokers_per_deck", "3")), host=1, timer=1.5),
     "lobby-basic-started.png": lambda: _lobby("basic", 4, 2, 6, (("multiple_melds_per_turn", "true"),

@@ -134,7 +134,8 @@ def test_every_level_plays_whole_deals_of_every_variant(variant: str, level: str
             continue
         seat = game.actors[0]
         move = choose(game, seat, level=level)
-        assert move in game.legal_moves(seat), (variant, level, move)
+        # legal_moves lists at most 200 table rearrangements; strong may find one beyond them.
+        assert move in game.legal_moves(seat) or game.accepts(seat, move), (variant, level, move)
         game.play(seat, move)
         moves += 1
         assert moves < 5000, f"{variant} at {level}: the deal does not end"

@@ -128,7 +128,8 @@ class TableManipulation:
     def table_moves(self, seat: str) -> list[str]:
         """Up to ``MAX_TABLE_MOVES`` table moves of two kinds: a card freed from the table (a run's
         end, a four-card set's member) joins cards from hand in a new meld; a card from hand splits
-        a run it duplicates into two runs."""
+        a run it duplicates into two runs. Generation stops at the cap: its cost is bounded, not
+        only its output."""
         out: list[str] = []
         seen: set[str] = set()
         hand = self.hands[seat]
@@ -136,11 +137,13 @@ class TableManipulation:
         rules = self.meld_rules
         texts = [" ".join(r) for r in self.table]  # type: ignore[attr-defined]
 
-        def emit(new_melds: list[str]) -> None:
+        def emit(new_melds: list[str]) -> bool:
+            """Add one suggestion; False once the cap is reached (then nothing more is tried)."""
             text = "table " + " | ".join(new_melds)
-            if text not in seen and len(out) < MAX_TABLE_MOVES:
+            if text not in seen:
                 seen.add(text)
                 out.append(text)
+            return len(out) < MAX_TABLE_MOVES
 
         for i, m in enumerate(self.on_table):
             n = len(m.cards)
@@ -151,26 +154,31 @@ class TableManipulation:
                 free = [(k, [p for j, p in enumerate(m.placed(rules)) if j != k]) for k in range(n)]
             for k, rest in free:
                 card = m.cards[k]
-                if card == JOKER or not read_meld(rest, rules, m.kind):
+                if card == JOKER:
                     continue
-                for a in range(len(naturals)):
-                    for b in range(a, len(naturals)):
-                        pair = [naturals[a], naturals[b]]
-                        if a == b and hand.count(naturals[a]) < 2:
+                left = read_meld(rest, rules, m.kind)
+                if not left:
+                    continue
+                rest_text = " ".join(left[0].codes(rules))
+                partners = naturals if rules.is_wild(card) else [c for c in naturals if _may_join(card, c, rules)]
+                for a in range(len(partners)):
+                    for b in range(a, len(partners)):
+                        pair = [partners[a], partners[b]]
+                        if a == b and hand.count(partners[a]) < 2:
                             continue
                         found = read_meld([Placed(card), *map(Placed, pair)], rules)
                         if len(found) != 1:
                             continue
-                        rest_text = " ".join(read_meld(rest, rules, m.kind)[0].codes(rules))
                         new = [*texts[:i], rest_text, *texts[i + 1 :], " ".join(found[0].codes(rules))]
-                        emit(new)
+                        if not emit(new):
+                            return out
             if m.kind == "run" and n >= 5:
                 for k in range(2, n - 2):
                     card = m.cards[k]
                     if card != JOKER and card in hand:
-                        left = m.placed(rules)[: k + 1]
+                        left_part = m.placed(rules)[: k + 1]
                         right = [Placed(card), *m.placed(rules)[k + 1 :]]
-                        ra, rb = read_meld(left, rules, "run"), read_meld(right, rules, "run")
+                        ra, rb = read_meld(left_part, rules, "run"), read_meld(right, rules, "run")
                         if len(ra) == 1 and len(rb) == 1:
                             new = [
                                 *texts[:i],
@@ -178,8 +186,21 @@ class TableManipulation:
                                 " ".join(rb[0].codes(rules)),
                                 *texts[i + 1 :],
                             ]
-                            emit(new)
+                            if not emit(new):
+                                return out
         return out
+
+
+def _may_join(card: int, other: int, rules: Any) -> bool:
+    """Whether ``other`` could be in a three-card meld with ``card``: a wild card always; else a
+    set shares the rank, and a run (of one suit unless ``run_mixed_suits``) spans three ranks,
+    so its cards are at most two apart (counted round the corner, which covers every ace rule)."""
+    if rules.is_wild(other) or other % 13 == card % 13:
+        return True
+    if not rules.run_mixed_suits and other // 13 != card // 13:
+        return False
+    gap = abs(other % 13 - card % 13)
+    return min(gap, 13 - gap) <= 2
 
 
 def _stand_known(stand: tuple[int, int | None], old: list[tuple[int, tuple[int, int | None]]]) -> bool:

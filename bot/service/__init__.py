@@ -17,7 +17,9 @@ The package, by job (``GameService`` is all of them together):
 - ``clock``: ``tick``, ``due``, ``next_deadline`` and ``resume``;
 - ``deadlines``: the arithmetic of those deadlines (pure);
 - ``endings``: games abandoned with their channel, server or access, and posts still owed;
+- ``reading``: a game's engine and legal moves, worked out off the event loop and cached;
 - ``records``: seasons, standings, records, history, voiding and the audit log (never a game lock);
+- ``ratings``, ``ratings_update``: skill ratings (openskill), their ladder, replay and reset;
 - ``options``: what people type into a lobby, checked and cleaned.
 """
 
@@ -41,6 +43,8 @@ from .deadlines import REMIND_AT, WINDOW_SECONDS
 from .endings import END_REASONS, Endings
 from .games import MESSAGE_COLUMNS, Games
 from .options import BOT_OPTIONS, MIN_TIMER, REASON_LENGTH, clean_name, clean_text, lobby_options, split_options
+from .ratings import LadderLine, PlayerRating, Ratings
+from .reading import Reading
 from .records import FinishedGame, Records
 
 __all__ = [
@@ -63,6 +67,8 @@ __all__ = [
     "GameRow",
     "GameService",
     "GameStatus",
+    "LadderLine",
+    "PlayerRating",
     "Refusal",
     "ResultRow",
     "ScheduleRow",
@@ -76,6 +82,6 @@ __all__ = [
 ]
 
 
-class GameService(Games, ClockJobs, Records, Endings):
+class GameService(Games, ClockJobs, Records, Ratings, Reading, Endings):
     """Lobbies, moves and timers, serialized per game and committed before announced; seasons,
     history and the audit log beside them."""

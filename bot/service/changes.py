@@ -36,6 +36,8 @@ class ChangeKind(StrEnum):
     QUARANTINE = "quarantine"  # the game's record would not load: set aside (issue 15, R23)
     ABANDON = "abandon"  # its channel, server or access went away: ended unscored, nothing posted
     END = "end"  # on start: a game's end that was committed but never posted (issue 15, hole 6)
+    IDLE_WARNING = "idle_warning"  # a game with no turn timer: nobody moved for long; it ends soon
+    IDLE = "idle"  # ... and then nobody moved: ended unscored ('abandoned', end reason 'idle')
 
 
 class Refusal(Exception):

@@ -3,7 +3,10 @@
 What it is: ``due`` (the games with a deadline passed), ``next_deadline``, and ``tick`` (do what
 is due for one game, under its lock: expire a lobby, stop a game only computer players are left
 in, close a claim or cut-in window, let a computer player move, deal the next deal, time out a
-turn (three in a row resign the seat) or remind the player). ``resume``: after a restart, a
+turn (three in a row resign the seat) or remind the player; a game with no turn timer that nobody
+moves in is warned, then ends unscored after ``idle_seconds``). A computer player's move is worked
+out at its seat's level in a worker thread, outside the lock, and played only if the game has not
+moved on meanwhile. ``resume``: after a restart, a
 running turn timer starts again, whole, before the clock serves the game. Every time is the
 service's clock (``self.clock``), never the wall clock directly.
 What it is not: no sleeping or looping (the client's clock task calls ``due`` and ``tick``), no
@@ -12,12 +15,14 @@ arithmetic of deadlines (``bot.service.deadlines``), no Discord.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 from bot import robot
 from bot.engine import Event, IllegalMove, Phase, load_game
-from bot.rows import ActionKind, GameStatus
+from bot.rows import ActionKind, AuditAction, GameRow, GameStatus
 from bot.store import repo
 
 from .changes import Change, ChangeKind, Stale
@@ -26,17 +31,44 @@ from .deadlines import REMIND_LEAD, bot_actors, people_playing, remind_at, resum
 
 log = logging.getLogger(__name__)
 
+
+@dataclass(frozen=True)
+class BotTurn:
+    """A computer player's move is due: the position (record at ``version``) to work it out from."""
+
+    version: int
+    record: str
+    seat: str
+    level: str
+
+
+def _choose(record: str, seat: str, level: str) -> str:
+    """In a worker thread: the move of ``seat`` at ``level`` in the game of ``record``."""
+    return robot.choose(load_game(record), seat, level=level)
+
+
 MAX_TIMEOUTS = 3  # three timeouts in a row and the seat resigns
+IDLE_WARNING = 86400.0  # an idle game is warned a day before it ends (half its idle time if shorter)
 
 
 class ClockJobs(ServiceCore):
     """Timers, reminders, windows, computer players' moves, the next deal, and resuming."""
 
     async def due(self) -> list[int]:
-        return await repo.due_games(self.db, self.clock(), REMIND_LEAD, self.shards)
+        return await repo.due_games(self.db, self.clock(), REMIND_LEAD, self.shards, idle=self._idle())
 
     async def next_deadline(self) -> float | None:
-        return await repo.next_deadline(self.db, REMIND_LEAD)
+        return await repo.next_deadline(self.db, REMIND_LEAD, idle=self._idle())
+
+    def _idle(self) -> tuple[float, float]:
+        """(how long a game with no turn timer may go without a move, how long before its end it is warned)."""
+        return self.idle_seconds, min(IDLE_WARNING, self.idle_seconds / 2)
+
+    def idle_ends_at(self, row: GameRow) -> float | None:
+        """When a game with no turn timer ends if nobody moves (None for a timed game)."""
+        if row.status != GameStatus.PLAYING or row.timer_minutes > 0:
+            return None
+        return row.updated_at + self.idle_seconds
 
     async def tick(self, game_id: int) -> list[Change]:
         """Do what is due for one game: expire a lobby, close a window, remind, time out, deal.
@@ -49,6 +81,54 @@ class ClockJobs(ServiceCore):
             return []
 
     async def _tick(self, game_id: int) -> list[Change]:
+        due = await self._due_work(game_id)
+        if not isinstance(due, BotTurn):
+            return due
+        # A computer player's move is worked out in a worker thread, out of the game's lock (a
+        # strong level searches for a while; people's clicks on this game are not held up), then
+        # played under the lock only if nothing changed meanwhile: else the next tick works it out
+        # again from the new position.
+        chosen = await self._think(due)
+        return await self._bot_move(game_id, due, chosen)
+
+    async def _think(self, turn: BotTurn) -> str:
+        """The computer player's move, off the event loop, on a game of its own loaded from the
+        record (the cached engine object is the event loop's). Deterministic for a record, seat
+        and level; past ``bot_budget`` seconds (never expected: the levels keep their own time
+        budgets) or on an error the easy level answers, so the game never stalls."""
+        try:
+            return await asyncio.wait_for(asyncio.to_thread(_choose, turn.record, turn.seat, turn.level),
+                                          timeout=self.bot_budget)
+        except TimeoutError:
+            log.warning("computer player %s (%s) took over %.1f s; the easy level moves instead",
+                        turn.seat, turn.level, self.bot_budget)
+        except Exception:
+            log.exception("computer player %s (%s) failed; the easy level moves instead", turn.seat, turn.level)
+        return await asyncio.to_thread(_choose, turn.record, turn.seat, "easy")
+
+    async def _bot_move(self, game_id: int, turn: BotTurn, chosen: str) -> list[Change]:
+        """Play ``chosen`` for the computer player if the game is still at the version it was
+        worked out from (else nothing: it is due again at the next tick if it still is)."""
+        async with self.lock(game_id):
+            row = await self._row(game_id)
+            if row.version != turn.version or row.status != GameStatus.PLAYING or row.quarantined_at is not None:
+                return []
+            game = self._working_game(row)
+            seat = turn.seat
+            before_seat = game.current_seat
+            logged = len(game.log)
+            try:
+                events = game.play(seat, chosen)
+            except IllegalMove:  # never expected; the game must not stall on it (refusals change nothing)
+                log.exception("computer player %s of game %s chose a refused move", seat, row.id)
+                events = game.timeout(seat)
+            move = played(game, logged, chosen)
+            bot_user = row.by_seat(seat)
+            return [await self._commit(row, game, ChangeKind.BOT, bot_user.user_id if bot_user else None, seat,
+                                       move, events, None, (before_seat, None))]
+
+    async def _due_work(self, game_id: int) -> list[Change] | BotTurn:
+        """What is due, done under the lock; a computer player's turn is handed back to be worked out."""
         async with self.lock(game_id):
             row = await self._row(game_id)
             now = self.clock()
@@ -61,6 +141,9 @@ class ClockJobs(ServiceCore):
                 return []
             if row.status != GameStatus.PLAYING or row.quarantined_at is not None:
                 return []
+            idle = await self._idle_tick(row, now)
+            if idle is not None:
+                return idle
             try:
                 game = self._working_game(row)
             except Exception as exc:  # the record no longer loads: set the game aside, once
@@ -85,19 +168,10 @@ class ClockJobs(ServiceCore):
                                            (None, None))]
             bots = bot_actors(row, game)
             if bots and not game.hand_over and row.turn_deadline is not None and row.turn_deadline <= now:
-                seat = bots[0]
-                before_seat = game.current_seat
-                logged = len(game.log)
-                chosen = robot.choose(game, seat)
-                try:
-                    events = game.play(seat, chosen)
-                except IllegalMove:  # never expected; the game must not stall on it (refusals change nothing)
-                    log.exception("computer player %s of game %s chose a refused move", seat, row.id)
-                    events = game.timeout(seat)
-                move = played(game, logged, chosen)
-                bot_user = row.by_seat(seat)
-                return [await self._commit(row, game, ChangeKind.BOT, bot_user.user_id if bot_user else None, seat,
-                                           move, events, None, (before_seat, None))]
+                self._cache[row.id] = (row.version, game)  # unchanged: the move is worked out off the loop
+                seat_row = row.by_seat(bots[0])
+                level = (seat_row.robot_level if seat_row is not None else None) or "normal"
+                return BotTurn(row.version, row.record or "", bots[0], level)
             if row.next_deal_at is not None and row.next_deal_at <= now and game.hand_over and not game.game_over:
                 events = game.next_deal()
                 return [await self._commit(row, game, ChangeKind.DEAL, None, None, None, events, None, (None, None))]
@@ -122,6 +196,28 @@ class ClockJobs(ServiceCore):
                         return []
                     return [Change(ChangeKind.REMIND, await self._row(game_id), game, seat=seat)]
             return []
+
+    async def _idle_tick(self, row: GameRow, now: float) -> list[Change] | None:
+        """A game with no turn timer that nobody moves in: warned once, a day before; then ended,
+        unscored (status 'abandoned', end reason 'idle', every deadline cleared). None: not idle."""
+        ends = self.idle_ends_at(row)
+        if ends is None or now < ends - self._idle()[1]:
+            return None
+        if now >= ends:
+            async with self._transaction(row) as tx:
+                version = await repo.bump(tx, row, now, status=GameStatus.ABANDONED, end_reason="idle",
+                                          turn_deadline=None, window_deadline=None, next_deal_at=None,
+                                          finished_at=now)
+                await repo.log_action(tx, row.id, version, None, ActionKind.ABANDON, "idle", None, now)
+                # The bot ended it, as it ends a game whose channel went away (bot.service.endings).
+                await repo.add_audit(tx, row.guild_id, 0, AuditAction.ABANDON, now, game_id=row.id, detail="idle")
+            self._cache.pop(row.id, None)
+            return [Change(ChangeKind.IDLE, await self._row(row.id))]
+        if row.idle_warned_at is not None and row.idle_warned_at >= row.updated_at:
+            return None  # warned already: the other deadlines go on as usual
+        async with self._transaction() as tx:
+            first = await repo.mark_idle_warned(tx, row.id, row.version, now)
+        return [Change(ChangeKind.IDLE_WARNING, await self._row(row.id))] if first else []
 
     async def check_records(self) -> list[Change]:
         """The start-up compatibility check (reliability R23): load the record of every lobby and

@@ -7,7 +7,7 @@ may hold the change that did not commit), another writer's newer version becomes
 where asked, a duplicate key becomes a ``Refusal``. ``_commit`` is the path every engine change
 takes (a move, a timeout, a deal, a closed window): the new record, the next version, the
 deadlines, the action-log row, the seats' timeouts and resignations and, when the game ends, its
-results, in that one transaction.
+results and (a rated game) the players' skill ratings, in that one transaction.
 What it is not: no operation of its own (``games``, ``clock``, ``records`` hold those), no
 Discord, no SQL (``bot.store.repo``).
 """
@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import time
+import weakref
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import fields, replace
@@ -27,10 +29,17 @@ from bot.store import Duplicate, Store, Transaction, repo
 
 from .changes import Change, ChangeKind, Refusal, Stale
 from .deadlines import deadlines
+from .ratings_update import rate_game
 
 LOBBY_TTL = 30 * 60  # a lobby nobody starts expires (issue: 30 minutes)
 DEAL_PAUSE = 20.0  # seconds between deals unless someone presses "Next deal"
 BOT_DELAY = 2.0  # seconds a computer player waits before each move, so people can follow it
+MEMBER_GAMES = 3  # lobbies and games one member sits in at once (issue 15, hole 8)
+SERVER_GAMES = 25  # lobbies and games one server runs at once
+IDLE_DAYS = 7.0  # a game with no turn timer that nobody moves in for this long ends, unscored
+# At most this long for a computer player's move (issue 11 budgets: 50 ms gin, 500 ms Rami): past
+# it, something is wrong, and the easy level moves instead so the game goes on.
+BOT_BUDGET = 10.0
 
 
 class ServiceCore:
@@ -39,6 +48,8 @@ class ServiceCore:
     def __init__(
         self, db: Store, *, clock: Callable[[], float] = time.time, deal_pause: float = DEAL_PAUSE,
         lobby_ttl: float = LOBBY_TTL, bot_delay: float = BOT_DELAY, shards: repo.Shards | None = None,
+        member_games: int = MEMBER_GAMES, server_games: int = SERVER_GAMES, idle_days: float = IDLE_DAYS,
+        bot_budget: float = BOT_BUDGET,
     ) -> None:
         self.db = db
         # (shard count, shard ids): this process serves the deadlines and restarts of those guilds
@@ -46,15 +57,26 @@ class ServiceCore:
         self.shards = shards
         self.clock = clock
         self.bot_delay = bot_delay
+        self.bot_budget = bot_budget
         self.deal_pause = deal_pause
         self.lobby_ttl = lobby_ttl
-        self._locks: dict[int, asyncio.Lock] = {}
+        self.member_games = member_games
+        self.server_games = server_games
+        self.idle_seconds = idle_days * 86400
+        # A game's lock lives while someone holds it or waits on it (each keeps a reference),
+        # then leaves the table by itself: the table never grows with the games ever played.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._cache: dict[int, tuple[int, Game]] = {}
+        self._legal: OrderedDict[tuple[int, int, str], tuple[str, ...]] = OrderedDict()  # see ``reading``
+        self._legal_pending: dict[tuple[int, int, str], asyncio.Future[tuple[str, ...]]] = {}
 
     # ------------------------------------------------------------------ reading
     def lock(self, game_id: int) -> asyncio.Lock:
         """The game's lock: every change to one game runs under it, one at a time."""
-        return self._locks.setdefault(game_id, asyncio.Lock())
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
 
     async def get(self, game_id: int) -> GameRow | None:
         return await repo.get_game(self.db, game_id)
@@ -94,6 +116,24 @@ class ServiceCore:
         if cached is not None and cached[0] == row.version:
             return cached[1]
         return load_game(row.record or "")
+
+    async def _check_caps(self, tx: Transaction, user_id: int, guild_id: int | None = None) -> None:
+        """Inside a write: refuse a seat beyond the member's cap, and (``guild_id``: a new lobby) a
+        game beyond the server's. The named locks make shard processes sharing PostgreSQL count
+        one at a time (always the member's before the server's, so two never wait on each other)."""
+        await tx.lock_name(f"member-games:{user_id}")
+        await self._check_caps_early(tx, user_id)
+        if guild_id is not None:
+            await tx.lock_name(f"server-games:{guild_id}")
+            await self._check_caps_early(tx, None, guild_id)
+
+    async def _check_caps_early(self, tx: Transaction | Store, user_id: int | None,
+                                guild_id: int | None = None) -> None:
+        """The caps as they stand (outside a write: to refuse before anything is written)."""
+        if user_id is not None and await repo.member_games(tx, user_id) >= self.member_games:
+            raise Refusal("member_games", max=self.member_games)
+        if guild_id is not None and await repo.server_games(tx, guild_id) >= self.server_games:
+            raise Refusal("server_games", max=self.server_games)
 
     async def _row(self, game_id: int) -> GameRow:
         row = await self.get(game_id)
@@ -168,7 +208,10 @@ class ServiceCore:
                     await repo.set_seat(tx, row.id, s.user_id, resigned=1)
             if game.game_over:
                 rated = not _won_by_absence(row, game, await repo.movers(tx, row.id))
-                await repo.insert_results(tx, _results(row, game, now), rated=rated)
+                results = _results(row, game, now)
+                await repo.insert_results(tx, results, rated=rated)
+                if rated and not row.practice and not any(s.is_bot for s in row.seats):
+                    await rate_game(tx, row.guild_id, row.variant, row.id, {r[3]: r[5] for r in results}, now)
             if audit is not None:
                 await repo.add_audit(tx, row.guild_id, audit[0], audit[1], now, game_id=row.id, detail=audit[2])
         self._cache[row.id] = (version, game)

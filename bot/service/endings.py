@@ -23,6 +23,7 @@ from .core import ServiceCore
 CHANNEL_GONE = "channel_gone"
 GUILD_GONE = "guild_gone"
 FORBIDDEN = "forbidden"
+IDLE = "idle"  # no timer and nobody moved for RUMMY_IDLE_DAYS: the clock ends it, and says so
 END_REASONS = (CHANNEL_GONE, GUILD_GONE, FORBIDDEN)
 ANNOUNCED = frozenset({"final_announced_at", "quarantine_announced_at"})
 
@@ -83,6 +84,8 @@ class Endings(ServiceCore):
                 out.append(Change(ChangeKind.CANCEL, row))
             elif row.status == GameStatus.EXPIRED and row.final_announced_at is None:
                 out.append(Change(ChangeKind.EXPIRE, row))
+            elif row.status == GameStatus.ABANDONED and row.end_reason == IDLE and row.final_announced_at is None:
+                out.append(Change(ChangeKind.IDLE, row))
         return out
 
     async def mark_announced(self, game_id: int, column: str) -> None:

@@ -15,6 +15,8 @@ import secrets
 from typing import Any
 
 from bot.engine import PLAYERS, IllegalMove, new_game
+from bot.i18n import translate
+from bot.robot import LEVELS
 from bot.rows import ACTIVE, ENDED, ActionKind, AuditAction, GameRow, GameStatus
 from bot.store import Store, Transaction, repo
 
@@ -41,6 +43,7 @@ class Games(ServiceCore):
         if await self.in_channel(channel_id) is not None:
             raise Refusal("channel_busy")
         await _one_lobby_per_host(self.db, guild_id, host_id)
+        await self._check_caps_early(self.db, host_id, guild_id)
 
     async def open_lobby(
         self, *, guild_id: int, channel_id: int, host_id: int, host_name: str, variant: str, options: str = "",
@@ -52,6 +55,7 @@ class Games(ServiceCore):
         async with self._transaction(duplicate="channel_busy") as tx:
             await tx.lock_name(f"lobby-host:{guild_id}:{host_id}")  # other processes' /new wait here
             await _one_lobby_per_host(tx, guild_id, host_id)  # again inside the write: two /new at once
+            await self._check_caps(tx, host_id, guild_id)
             game_id = await repo.insert_game(
                 tx, guild_id=guild_id, channel_id=channel_id, host_id=host_id, variant=variant,
                 options=options_text, timer_minutes=timer_minutes, locale=locale, status=GameStatus.LOBBY,
@@ -64,7 +68,8 @@ class Games(ServiceCore):
         assert row is not None
         return Change(ChangeKind.LOBBY, row)
 
-    async def join(self, game_id: int, user_id: int, name: str) -> Change:
+    async def join(self, game_id: int, user_id: int, name: str, *, robot_level: str | None = None) -> Change:
+        """Take a seat in a lobby (``robot_level``: a rematch seats its computer players again)."""
         async with self.lock(game_id):
             row = await self._row(game_id)
             if row.status != GameStatus.LOBBY:
@@ -74,8 +79,9 @@ class Games(ServiceCore):
             _room_for_one_more(row)
             now = self.clock()
             async with self._transaction(row) as tx:
+                await self._check_caps(tx, user_id)
                 n = len(row.seats)
-                await repo.insert_seat(tx, game_id, n, user_id, f"p{n + 1}", clean_name(name))
+                await repo.insert_seat(tx, game_id, n, user_id, f"p{n + 1}", clean_name(name), robot_level)
                 version = await repo.bump(tx, row, now)
                 await repo.log_action(tx, game_id, version, user_id, ActionKind.JOIN, None, None, now)
             return Change(ChangeKind.JOIN, await self._row(game_id))
@@ -105,8 +111,11 @@ class Games(ServiceCore):
                                          detail=str(user_id))
             return Change(ChangeKind.LEAVE, await self._row(game_id))
 
-    async def add_bot(self, game_id: int, user_id: int) -> Change:
-        """The host seats a computer player (``bot.robot``). Games with one are not rated."""
+    async def add_bot(self, game_id: int, user_id: int, *, level: str = "normal") -> Change:
+        """The host seats a computer player (``bot.robot``) of strength ``level`` (easy, normal,
+        strong); its name says the level in the server's language. Games with one are not rated."""
+        if level not in LEVELS:
+            raise Refusal("bad_level")
         async with self.lock(game_id):
             row = await self._row(game_id)
             _hosts_lobby(row, user_id)
@@ -116,9 +125,23 @@ class Games(ServiceCore):
             now = self.clock()
             async with self._transaction(row) as tx:
                 n = len(row.seats)
-                await repo.insert_seat(tx, game_id, n, bot_id, f"p{n + 1}", f"🤖 Bot {-bot_id}")
+                name = f"🤖 Bot {-bot_id} ({translate(f'robot.level.{level}', row.locale)})"
+                await repo.insert_seat(tx, game_id, n, bot_id, f"p{n + 1}", name, level)
                 version = await repo.bump(tx, row, now)
                 await repo.log_action(tx, game_id, version, user_id, ActionKind.BOT, str(bot_id), None, now)
+            return Change(ChangeKind.JOIN, await self._row(game_id))
+
+    async def set_hints(self, game_id: int, user_id: int, *, off: bool) -> Change:
+        """The host turns the lobby's hints off (or on again). Hints are only ever given in unrated
+        games (``bot.hints``); this is the host's say over an unrated one."""
+        async with self.lock(game_id):
+            row = await self._row(game_id)
+            _hosts_lobby(row, user_id)
+            now = self.clock()
+            async with self._transaction(row) as tx:
+                version = await repo.bump(tx, row, now, hints_off=int(off))
+                await repo.log_action(tx, game_id, version, user_id, ActionKind.HINTS, "off" if off else "on",
+                                      None, now)
             return Change(ChangeKind.JOIN, await self._row(game_id))
 
     async def remove_bot(self, game_id: int, user_id: int) -> Change:
@@ -205,7 +228,7 @@ class Games(ServiceCore):
         for s in row.seats:
             if s.is_bot:
                 with contextlib.suppress(Refusal):
-                    await self.join(new_id, s.user_id, s.name)
+                    await self.join(new_id, s.user_id, s.name, robot_level=s.robot_level)
         return Change(ChangeKind.LOBBY, await self._row(new_id))
 
     # ------------------------------------------------------------------ moves

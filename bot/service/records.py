@@ -21,6 +21,7 @@ from bot.store import repo
 from .changes import Refusal
 from .core import ServiceCore
 from .options import REASON_LENGTH, clean_text
+from .ratings_update import replay
 
 
 @dataclass(frozen=True)
@@ -126,7 +127,8 @@ class Records(ServiceCore):
     async def void_result(self, guild_id: int, game_id: int, manager_id: int, reason: str = "", *,
                           restore: bool = False) -> FinishedGame:
         """A server manager voids a finished game's result (it then counts in no standings and no
-        record) or restores it; audited in the same transaction. The results themselves are kept."""
+        record) or restores it; audited in the same transaction, which also replays the server's
+        skill ratings (``ratings_update.replay``). The results themselves are kept."""
         reason = clean_text(reason, REASON_LENGTH)
         now = self.clock()
         async with self._transaction() as tx:
@@ -144,6 +146,8 @@ class Records(ServiceCore):
                 await repo.clear_voided(tx, game_id)
             else:
                 await repo.set_voided(tx, game_id, guild_id, manager_id, reason, now)
+            # The ratings are rebuilt as if the game had never counted (or always had).
+            await replay(tx, guild_id)
             action = AuditAction.RESTORE if restore else AuditAction.VOID
             await repo.add_audit(tx, guild_id, manager_id, action, now, game_id=game_id, detail=reason)
         return replace(game, voided=not restore, reason="" if restore else reason)

@@ -2,7 +2,7 @@
 
 What it is: ``copy_to_postgres(sqlite_path, url)`` migrates both databases to the current schema,
 refuses a target that holds any row, copies every table (games, seats, actions, results,
-seasons, season schedules, voided results, the audit log and the bot's own settings) in one
+seasons, season schedules, voided results, the audit log, skill ratings and the bot's own settings) in one
 PostgreSQL transaction, moves the target's id sequences past the copied ids, and checks that every
 table has as many rows on both sides before it commits. A community that outgrows one process
 keeps its seasons, standings and games in play.
@@ -29,6 +29,9 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("voided", "game_id"),
     ("season_schedules", "guild_id"),
     ("audit", "id"),
+    ("ratings", "guild_id, variant, user_id"),
+    ("rating_history", "game_id, user_id"),
+    ("rating_resets", "guild_id"),
 )
 SEQUENCES = ("games", "actions", "audit")  # tables whose ids PostgreSQL hands out
 

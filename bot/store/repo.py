@@ -88,6 +88,24 @@ async def lobby_hosted_by(tx: Transaction | Store, guild_id: int, host_id: int) 
     return None if row is None else int(row["channel_id"])
 
 
+async def member_games(tx: Transaction | Store, user_id: int) -> int:
+    """How many lobbies and games ``user_id`` sits in, in every server (resigned seats apart)."""
+    row = await tx.fetchone(
+        "SELECT COUNT(*) AS n FROM seats JOIN games ON games.id = seats.game_id WHERE seats.user_id = ? AND "
+        "seats.resigned = 0 AND games.status IN ('lobby', 'playing')",
+        (user_id,),
+    )
+    return 0 if row is None else int(row["n"])
+
+
+async def server_games(tx: Transaction | Store, guild_id: int) -> int:
+    """How many lobbies and games ``guild_id`` has open."""
+    row = await tx.fetchone(
+        "SELECT COUNT(*) AS n FROM games WHERE guild_id = ? AND status IN ('lobby', 'playing')", (guild_id,)
+    )
+    return 0 if row is None else int(row["n"])
+
+
 async def last_finished_in_channel(tx: Transaction | Store, channel_id: int) -> GameRow | None:
     row = await tx.fetchone(
         "SELECT id FROM games WHERE channel_id = ? AND record IS NOT NULL AND status IN ('finished', 'playing', "
@@ -150,7 +168,8 @@ async def unannounced(db: Store, shards: Shards | None = None) -> list[int]:
     """Games (of guilds on ``shards``) whose end, or quarantine, was committed but never posted."""
     where, params = on_shards(shards)
     rows = await db.fetchall(
-        "SELECT id FROM games WHERE ((status IN ('finished', 'cancelled', 'expired') AND final_announced_at IS NULL)"
+        "SELECT id FROM games WHERE (((status IN ('finished', 'cancelled', 'expired') OR end_reason = 'idle') AND "
+        "final_announced_at IS NULL)"
         f" OR (quarantined_at IS NOT NULL AND quarantine_announced_at IS NULL)){where} ORDER BY id", params)
     return [int(r["id"]) for r in rows]
 
@@ -160,6 +179,16 @@ async def mark_reminded(tx: Transaction, game_id: int, version: int) -> bool:
     process got there first), so the reminder is sent once."""
     changed = await tx.update(
         "UPDATE games SET turn_reminded = 1 WHERE id = ? AND version = ? AND turn_reminded = 0", (game_id, version)
+    )
+    return changed == 1
+
+
+async def mark_idle_warned(tx: Transaction, game_id: int, version: int, now: float) -> bool:
+    """Note that this version of an idle game was warned (its version and last change stay as
+    they are); False when it already was (another process got there first): warned once."""
+    changed = await tx.update(
+        "UPDATE games SET idle_warned_at = ? WHERE id = ? AND version = ? AND status = 'playing' AND "
+        "(idle_warned_at IS NULL OR idle_warned_at < updated_at)", (now, game_id, version)
     )
     return changed == 1
 
@@ -199,10 +228,12 @@ async def bump(tx: Transaction, game: GameRow, now: float, **values: Any) -> int
     return version
 
 
-async def insert_seat(tx: Transaction, game_id: int, position: int, user_id: int, seat: str, name: str) -> None:
+async def insert_seat(tx: Transaction, game_id: int, position: int, user_id: int, seat: str, name: str,
+                      robot_level: str | None = None) -> None:
+    """``robot_level``: a computer player's strength (None for a person)."""
     await tx.execute(
-        "INSERT INTO seats (game_id, position, user_id, seat, name) VALUES (?, ?, ?, ?, ?)",
-        (game_id, position, user_id, seat, name),
+        "INSERT INTO seats (game_id, position, user_id, seat, name, robot_level) VALUES (?, ?, ?, ?, ?, ?)",
+        (game_id, position, user_id, seat, name, robot_level),
     )
 
 
@@ -486,30 +517,43 @@ async def claim_command_sync(tx: Transaction, key: str, digest: str, *, force: b
     return old or ""
 
 
-async def due_games(db: Store, now: float, remind_lead: float, shards: Shards | None = None) -> list[int]:
+async def due_games(db: Store, now: float, remind_lead: float, shards: Shards | None = None,
+                    idle: tuple[float, float] | None = None) -> list[int]:
     """Games (of guilds on ``shards``) with something the clock must do: an expired lobby, a turn
     reminder or timeout, a window to close, the next deal to deal. The reminder is due
-    ``remind_lead`` of the turn timer before the turn's deadline."""
+    ``remind_lead`` of the turn timer before the turn's deadline. ``idle``: (seconds, warning
+    lead): a game with no turn timer nobody moved in for ``seconds`` ends, and is warned once
+    ``lead`` before (a warning older than the last change is no longer its warning)."""
     where, params = on_shards(shards)
+    idle_sql, idle_params = "", ()
+    if idle is not None:
+        idle_sql = (" OR (status = 'playing' AND timer_minutes <= 0 AND (updated_at <= ? OR (updated_at <= ? AND "
+                    "(idle_warned_at IS NULL OR idle_warned_at < updated_at))))")
+        idle_params = (now - idle[0], now - idle[0] + idle[1])
     rows = await db.fetchall(
         "SELECT id FROM games WHERE ((status = 'lobby' AND lobby_expires_at <= ?) OR (status = 'playing' AND ("
         "turn_deadline <= ? OR window_deadline <= ? OR next_deal_at <= ?)) OR (status = 'playing' AND "
-        "turn_reminded = 0 AND turn_deadline IS NOT NULL AND turn_deadline - timer_minutes * 60 * ? <= ?)) "
+        f"turn_reminded = 0 AND turn_deadline IS NOT NULL AND turn_deadline - timer_minutes * 60 * ? <= ?){idle_sql}) "
         f"AND quarantined_at IS NULL{where}",
-        (now, now, now, now, remind_lead, now, *params),
+        (now, now, now, now, remind_lead, now, *idle_params, *params),
     )
     return [int(r["id"]) for r in rows]
 
 
-async def next_deadline(db: Store, remind_lead: float) -> float | None:
+async def next_deadline(db: Store, remind_lead: float, idle: tuple[float, float] | None = None) -> float | None:
     """The earliest moment the clock has something to do (``due_games``), if any."""
+    idle_sql, idle_params = "", ()
+    if idle is not None:
+        idle_sql = (" UNION ALL SELECT CASE WHEN idle_warned_at >= updated_at THEN updated_at + ? ELSE updated_at + ? "
+                    "END FROM games WHERE status = 'playing' AND quarantined_at IS NULL AND timer_minutes <= 0")
+        idle_params = (idle[0], idle[0] - idle[1])
     row = await db.fetchone(
         "SELECT MIN(t) FROM (SELECT lobby_expires_at AS t FROM games WHERE status = 'lobby' AND "
         "quarantined_at IS NULL UNION ALL SELECT turn_deadline - timer_minutes * 60 * ? FROM games WHERE "
         "status = 'playing' AND quarantined_at IS NULL AND turn_reminded = 0 UNION ALL SELECT turn_deadline FROM "
         "games WHERE status = 'playing' AND quarantined_at IS NULL UNION ALL SELECT window_deadline FROM games "
         "WHERE status = 'playing' AND quarantined_at IS NULL UNION ALL SELECT next_deal_at FROM games WHERE "
-        "status = 'playing' AND quarantined_at IS NULL) AS deadlines",
-        (remind_lead,),
+        f"status = 'playing' AND quarantined_at IS NULL{idle_sql}) AS deadlines",
+        (remind_lead, *idle_params),
     )
     return None if row is None or row[0] is None else float(row[0])

@@ -9,7 +9,7 @@ Never edit a migration that has shipped; append a new one.
 
 from __future__ import annotations
 
-# The columns migration 5 adds, the same on both backends.
+# The columns and tables migration 5 adds, the same on both backends.
 _V5_COLUMNS = """
     -- Why a game ended without a winner when its channel, its server or the bot's access went
     -- away ('channel_gone', 'guild_gone', 'forbidden'); status is 'abandoned'.
@@ -27,6 +27,38 @@ _V5_COLUMNS = """
     ALTER TABLE games ADD COLUMN hints_off INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE games ADD COLUMN practice INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE results ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
+    -- Skill ratings (issue 12; ``bot.ratings``): one openskill rating per server, player and
+    -- variant, and over every variant together (variant '*'). Rebuilt from the rated results
+    -- whenever a game is voided or restored, so they are always the replay of those results.
+    CREATE TABLE ratings (
+        guild_id INTEGER NOT NULL,
+        variant  TEXT    NOT NULL,
+        user_id  INTEGER NOT NULL,
+        mu       REAL    NOT NULL,
+        sigma    REAL    NOT NULL,
+        games    INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, variant, user_id)
+    );
+    -- The overall rating each player had after each rated game (the chart of ``/rummy stats``).
+    CREATE TABLE rating_history (
+        guild_id    INTEGER NOT NULL,
+        user_id     INTEGER NOT NULL,
+        game_id     INTEGER NOT NULL,
+        mu          REAL    NOT NULL,
+        sigma       REAL    NOT NULL,
+        finished_at REAL    NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    );
+    CREATE INDEX rating_history_by_player ON rating_history(guild_id, user_id, finished_at);
+    -- A manager reset the server's ratings: games finished before ``at`` no longer count in them.
+    CREATE TABLE rating_resets (
+        guild_id INTEGER PRIMARY KEY,
+        at       REAL    NOT NULL,
+        user_id  INTEGER NOT NULL
+    );
+    -- Servers with results from before the ratings: the bot replays them once on start.
+    INSERT INTO meta (key, value) SELECT 'ratings-replay:' || CAST(guild_id AS TEXT), '' FROM results
+        GROUP BY guild_id;
     -- Games that ended before this migration were announced as they ended.
     UPDATE games SET final_announced_at = updated_at WHERE status NOT IN ('lobby', 'playing');
     UPDATE games SET quarantine_announced_at = quarantined_at WHERE quarantined_at IS NOT NULL;

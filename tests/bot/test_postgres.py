@@ -25,6 +25,11 @@ async def test_processes_starting_together_migrate_once(pg_url):
         assert [await db.user_version() for db in dbs] == [SCHEMA_VERSION] * 6
         rows = await dbs[0].fetchall("SELECT version FROM schema_version")
         assert [r["version"] for r in rows] == [SCHEMA_VERSION]
+        # Migration 5's rating tables (issue 12), with 64-bit floats: a replay equals the updates.
+        types = await dbs[0].fetchall(
+            "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'ratings'")
+        assert {r["column_name"]: r["data_type"] for r in types}["mu"] == "double precision"
+        assert (await dbs[0].fetchone("SELECT COUNT(*) FROM rating_history"))[0] == 0
     finally:
         for db in dbs:
             await db.close()
@@ -231,6 +236,8 @@ async def test_copy_to_postgres_keeps_every_season_and_refuses_a_used_target(tmp
     playing = await started(svc, "basic", 3, channel=102, seed="live")
     before = await _history(svc)
     assert before["season1"][2] and before["season2"][2] and before["history"]  # something to compare
+    ladder = await svc.ladder(7)
+    assert len(ladder) == 2  # the skill ratings (issue 12) go along
     await src.close()
 
     counts = await copy_to_postgres(path, pg_url)
@@ -239,6 +246,7 @@ async def test_copy_to_postgres_keeps_every_season_and_refuses_a_used_target(tmp
     try:
         moved = GameService(dst, clock=clock)
         assert await _history(moved) == before
+        assert await moved.ladder(7) == ladder and counts["ratings"] == 4 and counts["rating_history"] == 6
         assert (await moved.get(playing.id)).record == playing.record
         # The game in play goes on, and new rows get new ids after the copied ones.
         nxt = await moved.play(playing.id, uid(playing, moved.engine(playing).current_seat), "draw")

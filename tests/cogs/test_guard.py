@@ -19,7 +19,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.engine import IllegalMove
 from bot.service import GameStatus, Refusal, Stale
-from cogs import admin, hand, lobby, rummy, table
+from cogs import admin, hand, hints, lobby, rummy, table
 from cogs.guard import Guard, guarded
 
 
@@ -161,10 +161,11 @@ async def test_every_command_and_item_handler_is_guarded() -> None:
         for command in group.walk_commands():  # type: ignore[union-attr]
             assert command.callback.__code__ is GUARDED, command.qualified_name
             names.add(command.qualified_name)
-    assert {"rummy new", "rummy play", "rummy resign", "rummy-admin void", "rummy-admin audit"} <= names
+    assert {"rummy new", "rummy play", "rummy resign", "rummy ladder", "rummy-admin void", "rummy-admin audit",
+            "rummy-admin reset-ratings"} <= names
     # Items reach module-level handlers, each guarded.
     for fn in (lobby.lobby_button, table.table_button, hand.hand_button, hand.hand_select, hand.rearrange,
-               admin.confirm_new_season, rummy.refuse_unknown):
+               admin.confirm_new_season, admin.confirm_reset_ratings, rummy.refuse_unknown, hints.play_hint):
         assert fn.__code__ is GUARDED, fn.__name__
     # Every persistent item's custom_id is known to the listener that answers unknown ones.
-    assert len(bot.item_patterns) == 5  # type: ignore[attr-defined]
+    assert len(bot.item_patterns) == 7  # type: ignore[attr-defined]

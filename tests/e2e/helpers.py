@@ -23,7 +23,7 @@ from tests.fakediscord import FakeDiscord
 from tests.fakediscord.process import BotProcess
 
 CARD_LIST = re.compile(r"`(?:(?:[2-9TJQKA][SHDC]|JK) ?){3,}`")  # a hand as codes, as the hand message shows it
-PUBLIC_FILES = re.compile(r"^(lobby|table|deal|replay|standings)\.(png|gif|webp)$")
+PUBLIC_FILES = re.compile(r"^(lobby|table|deal|replay|standings|ladder)\.(png|gif|webp)$")
 
 # Moves that end deals sooner, tried first when a test plays "well enough" (the bot does not care).
 PREFERRED = ("knock", "meld", "layoff", "auto", "done")
@@ -110,6 +110,9 @@ class Table:
     def game(self) -> Any:
         return load_game(self.row()["record"])
 
+    def seats(self) -> int:
+        return self.query("SELECT COUNT(*) FROM seats WHERE game_id = ?", (self.game_id,))[0][0]
+
     def seat_of(self, user: Any) -> str:
         return self.query("SELECT seat FROM seats WHERE game_id = ? AND user_id = ?", (self.game_id, user.id))[0][0]
 
@@ -124,19 +127,23 @@ class Table:
             args["options"] = options
         self.lobby = await new_lobby(self.fake, self.users[0], args, self.channel)
         self.game_id = int(custom_ids(self.lobby)[0].split(":")[2])
-        for user in self.users[1:]:
+        for n, user in enumerate(self.users[1:], start=2):
             rec = await (await self.fake.click(user, self.lobby, f"rummy:join:{self.game_id}")).settled(timeout=15)
             assert rec.response_type == 6, rec.responses
+            # The click is acknowledged before the seat is written: wait for the seat, not for quiet.
+            await self.wait_until(lambda n=n: self.seats() == n)
         rec = await (await self.fake.click(self.users[0], self.lobby, f"rummy:start:{self.game_id}")).settled(
             timeout=15)
-        assert self.row()["status"] == "playing"
+        await self.wait_until(lambda: self.row()["status"] == "playing")
         await self.wait_table()
 
     async def wait_table(self) -> Any:
         return await self.fake.wait_for_message(lambda m: self.is_table(m) and not m.deleted, timeout=15)
 
     def is_table(self, message: Any) -> bool:
-        return any(cid.startswith(f"rummy:hand:{self.game_id}") for cid in custom_ids(message))
+        # Exactly this game's id: game 1's prefix is also game 10's.
+        mine = f"rummy:hand:{self.game_id}"
+        return any(cid == mine or cid.startswith(f"{mine}:") for cid in custom_ids(message))
 
     def table_message(self) -> Any:
         tables = [m for m in self.fake.public_messages() if self.is_table(m) and not m.deleted]
@@ -200,7 +207,7 @@ class Table:
 
 
 MAX_TIMEOUTS = 3  # bot.service.clock: three timeouts in a row and the seat resigns (not imported: the bot's code)
-NO_ENGINE_CHANGE = {"new", "join", "leave", "cancel", "expire", "abandon", "resume"}
+NO_ENGINE_CHANGE = {"new", "join", "leave", "cancel", "expire", "abandon", "resume", "hints"}
 
 
 def replay_action_log(query: Any) -> None:

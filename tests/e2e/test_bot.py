@@ -218,7 +218,7 @@ async def test_rejected_input_is_explained_privately_in_the_users_language(table
     rec = await (await table.fake.slash(table.users[0], "rummy help", {})).settled(timeout=15)
     assert answers(rec)[-1].ephemeral and "/rummy nueva" in answers(rec)[-1].content
     rec = await (await table.fake.slash(table.users[1], "rummy help", {})).settled(timeout=15)
-    assert "/rummy new" in answers(rec)[-1].content and "Add a bot" in answers(rec)[-1].content
+    assert "/rummy new" in answers(rec)[-1].content and "Strong bot" in answers(rec)[-1].content
     rec = await (await table.fake.slash(table.users[0], "rummy new", {"variant": "gin", "options": "nope=1"})).settled(
         timeout=15)
     message = answers(rec)[-1]

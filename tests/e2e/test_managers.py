@@ -26,7 +26,10 @@ from tests.e2e.helpers import Table, answers, custom_ids, scan_for_leaks
 pytestmark = pytest.mark.e2e
 
 
-VIEWS = {"lobby_message_id", "table_message_id", "turn_message_id", "table_posted_at"}
+# What shows a game, not the game: message ids, and when its end or quarantine notice was posted (the
+# announcer records those a moment after the post, whatever anyone presses meanwhile).
+VIEWS = {"lobby_message_id", "table_message_id", "turn_message_id", "table_posted_at", "final_announced_at",
+         "quarantine_announced_at"}
 
 
 def everything(table: Table) -> dict[str, list[dict[str, Any]]]:

@@ -1,0 +1,110 @@
+"""Hints (issue 11): the move the strong computer player would make for a seat, and why.
+
+What it is: ``hints_apply`` (whether a game offers hints at all: unrated games only, those with a
+computer player and practice games), ``check_hint`` (who may ask, when: the refusals a player
+reads), and ``hint`` (the strong level's move for the seat and a short reason worked out from the
+hand before and after it: gin deadwood, cards left in hand, how a card fits). A hint reads only
+what the seat could see (``bot.robot`` levels see their own hand, the table, the discard pile and
+public moves) and never changes the game: the reason is worked out on a copy.
+What it is not: no Discord (``cogs.hints`` shows it and plays it), no SQL, no move of its own
+(``bot.robot.choose`` decides at level ``"strong"``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot import robot
+from bot.engine import Game, load_game
+from bot.i18n import translate
+from bot.moves import card_text, describe_move
+from bot.rows import GameRow, GameStatus, SeatRow
+from bot.service import Refusal
+
+HINT_LEVEL = "strong"
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The move (RGN, one of the seat's legal moves) and why: a ``hint.why.<why>`` catalog key and its values."""
+
+    move: str
+    why: str
+    params: dict[str, str | int] = field(default_factory=dict)
+
+    def text(self, locale: str) -> str:
+        why = translate(f"hint.why.{self.why}", locale, **self.params)
+        return translate("hint.text", locale, move=describe_move(self.move, locale), why=why)
+
+
+def hints_apply(row: GameRow) -> bool:
+    """Whether the game is one hints are for: an unrated one (a computer player seated, or a
+    practice game). Rated games never have them, so nobody's standings are won with help."""
+    return row.practice or any(s.is_bot for s in row.seats)
+
+
+def check_hint(row: GameRow, user_id: int) -> SeatRow:
+    """The asker's seat, if they may have a hint now; else the ``Refusal`` they read."""
+    if row.status != GameStatus.PLAYING:
+        raise Refusal("not_playing")
+    if row.quarantined_at is not None:
+        raise Refusal("quarantined")
+    seat = row.seat_of(user_id)
+    if seat is None:
+        raise Refusal("not_seated")
+    if not hints_apply(row):
+        raise Refusal("hints_rated")
+    if row.hints_off:
+        raise Refusal("hints_off")
+    return seat
+
+
+def hint(game: Game, seat: str) -> Hint:
+    """The strong level's move for ``seat`` now, and why. ``game`` is read only (callers off the
+    event loop pass a game of their own, loaded from the record). ``Refusal`` when it is not the
+    seat's turn to act."""
+    if seat not in game.actors or not game.legal_moves(seat):
+        raise Refusal("hint_not_your_turn")
+    move = robot.choose(game, seat, level=HINT_LEVEL)
+    return Hint(move, *_why(game, seat, move))
+
+
+def _why(game: Game, seat: str, move: str) -> tuple[str, dict[str, str | int]]:
+    verb, *args = move.split()
+    hand = list(game.hand(seat))
+    pile = game.discard_pile
+    gin = game.variant == "gin"
+    if verb in ("discard", "knock") and args and args[0] in hand:
+        card = args[0]
+        rest = list(hand)
+        rest.remove(card)
+        if gin:
+            return ("knock" if verb == "knock" else "deadwood"), {"before": robot.deadwood(hand),
+                                                                   "after": robot.deadwood(rest)}
+        return "discard", {"card": card_text(card)}
+    if verb == "draw":
+        return ("draw", {"card": card_text(pile[-1])}) if pile else ("draw_any", {})
+    if verb == "take" and pile:
+        card = pile[-1]
+        if gin and hand:
+            # The taken card stays this turn (rules.md §2.3): the count after the best other discard.
+            with_up = [*hand, card]
+            after = min(robot.deadwood(with_up[:i] + with_up[i + 1:]) for i in range(len(hand)))
+            return "deadwood", {"before": robot.deadwood(hand), "after": after}
+        return "take", {"card": card_text(card)}
+    # Melds, layoffs, swaps, a rearranged table: how many cards leave the hand, played on a copy.
+    try:
+        copy = load_game(game.record())
+        copy.play(seat, move)
+        after = len(copy.hand(seat))
+    except Exception:  # the reason is a courtesy: the move itself is legal, the engine chose it
+        return "other", {}
+    if after < len(hand):
+        return "fewer", {"before": len(hand), "after": after}
+    return "other", {}
+
+
+def fresh_game(row: GameRow) -> Game:
+    """The game of ``row`` loaded from its record: a worker thread's own copy (the service's
+    cached engine object is changed on the event loop and must not be shared)."""
+    return load_game(row.record or "")

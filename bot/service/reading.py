@@ -1,0 +1,108 @@
+"""Reading a game off the event loop: its engine and its legal moves, for autocomplete, hand
+messages and the like (issue 15, hole 8).
+
+What it is: ``load`` (the engine's game at a row's version: the cached one, else replayed from
+the record in a worker thread, which then warms the cache) and ``legal_moves`` (a seat's legal
+moves, worked out in a worker thread once per game, version and seat, and kept in a small
+bounded cache, so that every autocomplete keystroke of a move costs a lookup). Concurrent misses
+of the same key share one computation.
+What it is not: no writes and no game lock. A worker never touches the cached game itself (the
+lock's holder may be changing it): it gets a copy, or replays the record on its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import pickle
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from bot.engine import Game, load_game
+from bot.rows import GameRow
+
+from .changes import Refusal
+from .core import ServiceCore
+
+LEGAL_CACHE = 512  # (game, version, seat) entries: a few per game being played, the oldest dropped first
+
+T = TypeVar("T")
+
+# One thread for the engine's work. The engine is pure Python, so workers share the interpreter
+# lock with the event loop: with one worker the loop waits at most a switch interval (5 ms) for
+# it; with several it waits behind each in turn (measured in bench/table_moves.py: a burst of
+# 100 keystrokes held the loop up to 100 ms with the default pool, 10 ms with one thread).
+_ENGINE = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummy-engine")
+
+
+async def in_worker(fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` in the engine's worker thread (pure engine work only: no I/O, no shared state)."""
+    return await asyncio.get_running_loop().run_in_executor(_ENGINE, fn, *args)
+
+
+class Reading(ServiceCore):
+    """The engine and legal moves of a game, worked out in a worker thread on a cache miss
+    (``ServiceCore`` keeps the caches: ``_legal``, ``_legal_pending``)."""
+
+    async def load(self, row: GameRow) -> Game:
+        """``engine(row)``, with a cache miss replayed in a worker thread instead of on the event loop."""
+        if row.quarantined_at is not None:
+            raise Refusal("quarantined")
+        cached = self._cache.get(row.id)
+        if cached is not None and cached[0] == row.version:
+            return cached[1]
+        game = await in_worker(load_game, row.record or "")
+        self._warm(row, game)
+        return game
+
+    async def legal_moves(self, row: GameRow, seat: str, game: Game | None = None) -> list[str]:
+        """``seat``'s legal moves at ``row``'s version, worked out once per version in a worker
+        thread. ``game``: the engine the caller holds for that row (a change's); it is used as it
+        is, and the answer is kept only when it is the cached engine of that version (a game held
+        since may have moved on)."""
+        if row.quarantined_at is not None:
+            raise Refusal("quarantined")
+        cached = self._cache.get(row.id)
+        current = cached[1] if cached is not None and cached[0] == row.version else None
+        if game is not None and game is not current:
+            return list(await in_worker(_copy(game).legal_moves, seat))
+        key = (row.id, row.version, seat)
+        found = self._legal.get(key)
+        if found is not None:
+            self._legal.move_to_end(key)
+            return list(found)
+        pending = self._legal_pending.get(key)
+        if pending is None:
+            # The copy is taken now: by the time the task runs, the lock's holder may be changing ``current``.
+            pending = asyncio.ensure_future(self._work_out(row, seat, None if current is None else _copy(current)))
+            self._legal_pending[key] = pending
+            pending.add_done_callback(lambda _: self._legal_pending.pop(key, None))
+        return list(await asyncio.shield(pending))
+
+    async def _work_out(self, row: GameRow, seat: str, copy: Game | None) -> tuple[str, ...]:
+        if copy is not None:
+            moves = tuple(await in_worker(copy.legal_moves, seat))
+        else:
+            loaded, moves = await in_worker(_load_and_list, row.record or "", seat)
+            self._warm(row, loaded)
+        self._legal[(row.id, row.version, seat)] = moves
+        while len(self._legal) > LEGAL_CACHE:
+            self._legal.popitem(last=False)
+        return moves
+
+    def _warm(self, row: GameRow, game: Game) -> None:
+        """Keep a game replayed in a worker as the cached engine, unless a newer one is there already."""
+        cached = self._cache.get(row.id)
+        if cached is None or cached[0] < row.version:
+            self._cache[row.id] = (row.version, game)
+
+
+def _copy(game: Game) -> Game:
+    """A copy taken on the loop, for a worker: the original may be changed meanwhile by the lock's
+    holder (a pickle round trip, as ``Game.accepts`` copies)."""
+    return pickle.loads(pickle.dumps(game, pickle.HIGHEST_PROTOCOL))
+
+
+def _load_and_list(record: str, seat: str) -> tuple[Game, tuple[str, ...]]:
+    game = load_game(record)
+    return game, tuple(game.legal_moves(seat))

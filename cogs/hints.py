@@ -1,0 +1,104 @@
+"""Hints in Discord (issue 11): the private answer to ``/rummy hint`` and to the hand's Hint
+button, and the button that plays the hinted move.
+
+What it is: ``send_hint`` (the strong level's move and why, worked out in a worker thread on a
+game loaded from the record, sent only to the asker; ``cogs.hand``'s Hint button answers with
+it too) and the persistent ``HintButton``
+(``rummy:hp:<game>:<version>:<seat>:<index>``: the move is the index of the seat's legal moves
+at that version, so it is a normal versioned move: played for ``interaction.user``'s stored seat
+only, and only if that is the seat the hint was for).
+What it is not: no hint logic (``bot.hints``), no rules (the service plays the move).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+from typing import Any
+
+import discord
+
+from bot.engine import load_game
+from bot.hints import Hint, check_hint, hint
+from bot.moves import describe_move
+from bot.service import GameRow, Refusal
+from cogs.base import client_of, user_locale
+from cogs.guard import guarded
+from cogs.ui import t
+
+HINT_ID = re.compile(r"rummy:hp:(?P<game>[0-9]{1,12}):(?P<version>[0-9]{1,9}):(?P<seat>p[0-9]{1,2}):"
+                     r"(?P<index>[0-9]{1,5})")
+LABEL_MAX = 80  # Discord: a button's label
+
+
+class HintButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HINT_ID):
+    def __init__(self, game_id: int, version: int, seat: str, index: int, label: str = "") -> None:
+        super().__init__(discord.ui.Button(label=label or "hint", style=discord.ButtonStyle.success,
+                                           custom_id=f"rummy:hp:{game_id}:{version}:{seat}:{index}"))
+        self.game_id, self.version, self.seat, self.index = game_id, version, seat, index
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> HintButton:
+        return cls(int(match["game"]), int(match["version"]), match["seat"], int(match["index"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await play_hint(interaction, self.game_id, self.version, self.seat, self.index)
+
+
+def _work_out(record: str, seat: str) -> tuple[Hint, int]:
+    """In a worker thread: the hint, and its move's index among the seat's legal moves."""
+    game = load_game(record)
+    found = hint(game, seat)
+    return found, game.legal_moves(seat).index(found.move)
+
+
+async def hint_message(row: GameRow, user_id: int, locale: str) -> tuple[str, discord.ui.View]:
+    """The hint for ``user_id``'s seat (``Refusal`` when there is none to give), worked out off
+    the event loop: its text and the button that plays it."""
+    seat = check_hint(row, user_id)
+    found, index = await asyncio.to_thread(_work_out, row.record or "", seat.seat)
+    label = t("button.play_hint", locale, move=describe_move(found.move, locale))
+    if len(label) > LABEL_MAX:
+        label = label[: LABEL_MAX - 1] + "…"
+    view = discord.ui.View(timeout=None)
+    view.add_item(HintButton(row.id, row.version, seat.seat, index, label=label))
+    return found.text(locale)[:2000], view
+
+
+async def send_hint(interaction: discord.Interaction, row: GameRow) -> None:
+    """The asker's hint, privately (the interaction is already acknowledged). Nothing is written."""
+    content, view = await hint_message(row, interaction.user.id, user_locale(interaction))
+    await interaction.followup.send(content, view=view, ephemeral=True)
+
+
+@guarded
+async def play_hint(interaction: discord.Interaction, game_id: int, version: int, seat_name: str,
+                    index: int) -> None:
+    """The hint's move, played for the presser's own seat at the hint's version; the hint message
+    then says what was played and, while it is still their turn, gives the next hint."""
+    await interaction.response.defer()  # type 6: the hint message is edited in place
+    client = client_of(interaction)
+    service = client.service
+    row = await service.get(game_id)
+    if row is None or row.guild_id != interaction.guild_id:
+        raise Refusal("no_game")
+    interaction.extras["names"] = row.names
+    seat = check_hint(row, interaction.user.id)
+    if seat.seat != seat_name:  # a hint for someone else's seat (forged: hints are private)
+        raise Refusal("not_offered")
+    if row.version != version:  # the game moved on: the hint is out of date
+        raise Refusal("hint_changed")
+    legal = service.engine(row).legal_moves(seat.seat)
+    if index >= len(legal):
+        raise Refusal("not_offered")
+    change = await service.play(row.id, interaction.user.id, legal[index], interaction_id=interaction.id,
+                                version=version)
+    loc = user_locale(interaction)
+    content, view = t("hint.played", loc, move=describe_move(legal[index], loc)), None
+    with contextlib.suppress(Refusal):  # no next hint: not their turn any more, or the game is over
+        more, view = await hint_message(change.game, interaction.user.id, loc)
+        content = f"{content}\n{more}"
+    await interaction.edit_original_response(content=content[:2000], view=view)
+    await client.announcer.announce(change)
