@@ -25,7 +25,7 @@ from bot.engine import VARIANTS
 from bot.i18n import translate
 from bot.moves import build_move, describe_move, normalize_move, rank_moves
 from bot.service import GameRow, GameService, GameStatus, Refusal
-from cogs.base import L, RummyClient, channel_game, guild_locale, missing_permission, user_locale
+from cogs.base import L, RummyClient, channel_game, guild_locale, missing_permission, public_locale, user_locale
 from cogs.guard import guarded
 from cogs.hand import (
     HAND_BUTTON_ID,
@@ -40,6 +40,7 @@ from cogs.hand import (
 from cogs.hints import HINT_ID, HintButton, send_hint
 from cogs.ladder import chart_info, ladder_info, ladder_message, rating_line
 from cogs.lobby import LOBBY_ID, LobbyButton, lobby_action
+from cogs.settings import preset_choices
 from cogs.standings import history_message, scores_message, standings_info, stats_message
 from cogs.table import TABLE_ID, TableButton
 from cogs.ui import file_of
@@ -85,25 +86,28 @@ class RummyCog(commands.Cog, name="RummyCog"):
     @app_commands.describe(
         variant=L("Which rummy", "cmd.new.variant"),
         options=L("Rule options as name=value pairs (see /rummy rules)", "cmd.new.options"),
-        timer=L("Turn timer in minutes: 0 = none, 0.5 = 30 s (default 5)", "cmd.new.timer"),
+        timer=L("Turn timer in minutes: 0 = none, 0.5 = 30 s (default: the server's, or 5)", "cmd.new.timer"),
+        preset=L("One of this server's presets (house rules) to start from", "cmd.new.preset"),
     )
     @app_commands.choices(variant=[Choice(name=L(v, f"variant.{v}"), value=v) for v in VARIANTS])
     @guarded
     async def new(self, interaction: discord.Interaction, variant: Choice[str], options: str | None = None,
-                  timer: app_commands.Range[float, 0, 1440] | None = None) -> None:
+                  timer: app_commands.Range[float, 0, 1440] | None = None,
+                  preset: app_commands.Range[str, 1, 40] | None = None) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        timer_minutes = 5 if timer is None else timer
         # Every answer to the host is private, errors included (issue 15, hole 6); the lobby itself
         # is posted in the channel by the announcer, for everybody.
         await interaction.response.defer(ephemeral=True, thinking=True)
         missing_permission(interaction)
-        await self.service.check_lobby(guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-                                       host_id=interaction.user.id, variant=variant.value,
-                                       options=options or "", timer_minutes=timer_minutes)
+        plan = await self.service.lobby_plan(  # the server's house rules, then what the host typed
+            interaction.guild_id, interaction.user.id, variant.value, options=options or "", timer_minutes=timer,
+            preset=preset, locale=guild_locale(interaction))
+        await self.service.check_lobby(guild_id=interaction.guild_id, channel_id=interaction.channel_id, host_id=(
+            interaction.user.id), variant=variant.value, options=plan.options, timer_minutes=plan.timer_minutes)
         change = await self.service.open_lobby(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, host_id=interaction.user.id,
-            host_name=interaction.user.display_name, variant=variant.value, options=options or "",
-            timer_minutes=timer_minutes, locale=guild_locale(interaction),
+            host_name=interaction.user.display_name, variant=variant.value, options=plan.options,
+            timer_minutes=plan.timer_minutes, locale=plan.locale,
         )
         try:
             await self.bot.announcer.post_lobby(change.game)
@@ -112,6 +116,10 @@ class RummyCog(commands.Cog, name="RummyCog"):
             await self.service.cancel(change.game.id, interaction.user.id)
             raise Refusal("lobby_not_posted") from None
         await interaction.followup.send(translate("lobby.opened", user_locale(interaction)), ephemeral=True)
+
+    @new.autocomplete("preset")
+    async def preset_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        return await preset_choices(interaction, current)
 
     @rummy.command(name=L("join", "cmd.join"), description=L("Take a seat in this channel's lobby", "cmd.join.desc"))
     @guarded
@@ -250,7 +258,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
         assert interaction.guild_id is not None
         v = variant.value if variant else None
         found, table, games = await self.service.scores(interaction.guild_id, season, v)
-        loc = user_locale(interaction) if not share else guild_locale(interaction)
+        loc = user_locale(interaction) if not share else await public_locale(interaction)
         await interaction.response.defer(ephemeral=not share, thinking=True)
         text = scores_message(found, table, games, loc, variant=v, reader=interaction.user.id)
         schedule = await self.service.season_schedule(interaction.guild_id) if found.ended_at is None else None
@@ -274,7 +282,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
         assert interaction.guild_id is not None
         v = variant.value if variant else None
         lines = await self.service.ladder(interaction.guild_id, v)
-        loc = user_locale(interaction) if not share else guild_locale(interaction)
+        loc = user_locale(interaction) if not share else await public_locale(interaction)
         await interaction.response.defer(ephemeral=not share, thinking=True)
         text = ladder_message(lines, loc, variant=v, reader=interaction.user.id)
         info = ladder_info(lines, variant=v, reader=interaction.user.id)
