@@ -50,6 +50,7 @@ class ActionKind(StrEnum):
     TIMEOUT = "timeout"
     RESUME = "resume"  # the bot came back up and gave the turn a whole timer again
     HINTS = "hints"  # the host turned a lobby's hints off or on again (issue 11)
+    OPTIONS = "options"  # the host changed a lobby's options before the start (issue 12)
 
 
 class AuditAction(StrEnum):

@@ -39,28 +39,16 @@ from cogs.hand import (
 )
 from cogs.hints import HINT_ID, HintButton, send_hint
 from cogs.ladder import chart_info, ladder_info, ladder_message, rating_line
-from cogs.lobby import LOBBY_ID, LobbyButton, lobby_action
-from cogs.settings import preset_choices
+from cogs.lobby import LOBBY_ID, OPTIONS_MODAL_ID, LobbyButton, lobby_action, submit_options
+from cogs.settings import option_choices, preset_choices, rules_options
 from cogs.standings import history_message, scores_message, standings_info, stats_message
 from cogs.table import TABLE_ID, TableButton
-from cogs.ui import file_of
+from cogs.ui import custom_ids_of, file_of
 from renderers.ladder import render_chart, render_ladder
 from renderers.standings import render_standings
 
 HISTORY_GAMES = 15  # games listed by /rummy history
 log = logging.getLogger(__name__)
-
-
-def _custom_ids_of(message: discord.Message | None) -> set[str]:
-    out: set[str] = set()
-    stack: list[Any] = list(message.components) if message is not None else []
-    while stack:
-        comp = stack.pop()
-        cid = getattr(comp, "custom_id", None)
-        if cid:
-            out.add(cid)
-        stack += list(getattr(comp, "children", None) or [])
-    return out
 
 
 @guarded
@@ -120,6 +108,10 @@ class RummyCog(commands.Cog, name="RummyCog"):
     @new.autocomplete("preset")
     async def preset_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         return await preset_choices(interaction, current)
+
+    @new.autocomplete("options")
+    async def options_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        return option_choices(interaction, current)
 
     @rummy.command(name=L("join", "cmd.join"), description=L("Take a seat in this channel's lobby", "cmd.join.desc"))
     @guarded
@@ -242,7 +234,8 @@ class RummyCog(commands.Cog, name="RummyCog"):
         if row is not None and row.variant == name:
             text += "\n\n" + translate("rules.options_header", loc) + " " + (
                 f"`{row.options}`" if row.options else translate("lobby.defaults", loc))
-        await interaction.response.send_message(text[:2000], ephemeral=True)
+        # Every option of the variant, its default and its values, in a card under the rules.
+        await interaction.response.send_message(text[:2000], embed=rules_options(name, loc), ephemeral=True)
 
     @rummy.command(name=L("scores", "cmd.scores"), description=L("This server's season standings",
                    "cmd.scores.desc"))
@@ -379,11 +372,14 @@ class RummyCog(commands.Cog, name="RummyCog"):
             # discord.py drops a click whose custom_id is not on the clicked message, even when it
             # matches a template: answered here too.
             known = any(p.fullmatch(custom_id) for p in self.bot.item_patterns)
-            if not known or custom_id not in _custom_ids_of(interaction.message):
+            if not known or custom_id not in custom_ids_of(interaction.message):
                 await refuse_unknown(interaction)
         elif interaction.type == discord.InteractionType.modal_submit:
-            match = MODAL_ID.fullmatch(custom_id)
-            if match is None:
+            match, lobby = MODAL_ID.fullmatch(custom_id), OPTIONS_MODAL_ID.fullmatch(custom_id)
+            if lobby is not None:  # a lobby's new options, from its host (cogs.lobby)
+                await submit_options(interaction, int(lobby["game"]), submitted_text(data.get("components", []),
+                                                                                     "options"))
+            elif match is None:
                 await refuse_unknown(interaction)
             else:
                 text = submitted_text(data.get("components", []), "table")

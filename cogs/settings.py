@@ -15,6 +15,7 @@ from discord.app_commands import Choice
 
 from bot.engine import VARIANTS
 from bot.i18n import timer_text
+from bot.option_words import option_lines, option_suggestions
 from bot.service import DEFAULT_TIMER, ServerConfig, SettingsChange
 from cogs.base import client_of, user_locale
 from cogs.ui import nm, t, variant_name
@@ -107,3 +108,21 @@ async def preset_choices(interaction: discord.Interaction, current: str) -> list
     typed = str(current or "").strip().lower()
     names = sorted({name for v, name in config.presets if v == chosen or not chosen})
     return [Choice(name=name, value=name) for name in names if name.startswith(typed)][:25]
+
+
+def option_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """``/rummy new options:``: the typed words kept, the last one completed to ``name=value``,
+    each suggestion saying what the option does in the typing user's language."""
+    if not client_of(interaction).guard.typing_allowed(interaction.user.id):
+        return []
+    variant = str(getattr(interaction.namespace, "variant", "") or "") or None
+    return [Choice(name=shown, value=value) for shown, value in
+            option_suggestions(variant, str(current or ""), user_locale(interaction))]
+
+
+def rules_options(variant: str, locale: str) -> discord.Embed:
+    """``/rummy rules``: every option of ``variant`` with its default, its values and what it does."""
+    lines = [*option_lines(variant, locale), "", t("rules.options_hint", locale)]
+    text = "\n".join(lines)
+    return discord.Embed(title=t("rules.options_list", locale, variant=variant_name(variant, locale))[:256],
+                         description=text[:4000], colour=SETTINGS_COLOUR)

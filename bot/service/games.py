@@ -149,6 +149,19 @@ class Games(ServiceCore):
                                       None, now)
             return Change(ChangeKind.JOIN, await self._row(game_id))
 
+    async def set_options(self, game_id: int, user_id: int, options: str) -> Change:
+        """The host changes an open lobby's options (checked as ``/rummy new``'s are; a refusal
+        changes nothing). Those who already sat down see the lobby change before the start."""
+        async with self.lock(game_id):
+            row = await self._row(game_id)
+            _hosts_lobby(row, user_id)
+            text = lobby_options(row.variant, options, row.timer_minutes)
+            now = self.clock()
+            async with self._transaction(row) as tx:
+                version = await repo.bump(tx, row, now, options=text)
+                await repo.log_action(tx, game_id, version, user_id, ActionKind.OPTIONS, text, None, now)
+            return Change(ChangeKind.JOIN, await self._row(game_id))
+
     async def remove_bot(self, game_id: int, user_id: int) -> Change:
         """The host takes the last computer player out of the lobby."""
         row = await self._row(game_id)

@@ -104,3 +104,61 @@ async def test_house_rules_shape_new_lobbies_and_are_enforced(table: Table) -> N
     assert f"barred <@{dani.id}> from games: trampas" in log and "changed a setting: `bots=off`" in log
     scan_for_leaks(fake, table.users)
     assert fake.violations == []
+
+
+async def test_options_can_be_found_read_in_words_and_changed_from_the_lobby(table: Table) -> None:
+    """Options that can be found: ``options:`` suggests names and values with what they do (in the
+    typing user's language); ``/rummy rules`` lists every option; the lobby says the options in
+    words and that option 5 rules out the Rummy double (rules.md §4.7.5); its host changes them
+    from the lobby (a button, then a form) and the lobby follows; anyone else is refused."""
+    fake = table.fake
+    ana, bea = table.users[:2]
+    offered = await fake.autocomplete(ana, "rummy new", {"variant": "tradicional", "options": "opt5"},
+                                      focused="options")
+    assert offered[0]["value"] == "opt5_two_turns=true"
+    assert "Opción 5: para salir hay que bajar en dos turnos" in offered[0]["name"]
+    offered = await fake.autocomplete(bea, "rummy new", {"variant": "tradicional",
+                                                         "options": "opt2_rummy_call=true opt5_two_turns=t"},
+                                      focused="options")
+    assert [c["value"] for c in offered] == ["opt2_rummy_call=true opt5_two_turns=true"]
+    assert "going out needs melds in two turns" in offered[0]["name"]
+
+    rec = await (await fake.slash(bea, "rummy rules", {"variant": "tradicional"})).settled(timeout=15)
+    listing = private(rec, bea).embeds[-1]
+    assert "Options of Rummy tradicional" in listing["title"]
+    assert "`opt5_two_turns` · default `false` · allowed: true | false — Option 5" in listing["description"]
+    assert "`game_end` · default `target:100` · allowed: target:N | hands:N" in listing["description"]
+
+    lobby = await new_lobby(fake, ana, {"variant": "tradicional", "options": "opt5_two_turns=true", "timer": 0})
+    game_id = int(custom_ids(lobby)[0].split(":")[2])
+    assert "Opción 5: para salir hay que bajar en dos turnos: sí" in lobby.content  # the server reads Spanish
+    assert "anula el doble por «Rummy»" in lobby.content and "opt5_two_turns=" not in lobby.content
+
+    # Only the host gets the form.
+    rec = await (await fake.click(bea, lobby, f"rummy:options:{game_id}")).settled(timeout=15)
+    assert rec.modal is None and "Only the host" in private(rec, bea).content
+    rec = await (await fake.click(ana, lobby, f"rummy:options:{game_id}")).settled(timeout=15)
+    assert rec.modal is not None
+    version = table.query("SELECT version FROM games WHERE id = ?", (game_id,))[0][0]
+    # A value the engine refuses: said privately, nothing changes.
+    sub = await (await fake.submit_modal(ana, rec.modal.custom_id, {"options": "claim_window_s=999"})).settled(
+        timeout=15)
+    assert "claim_window_s" in private(sub, ana).content
+    assert table.query("SELECT version, options FROM games WHERE id = ?", (game_id,))[0][:] == (
+        version, "opt5_two_turns=true")
+    sub = await (await fake.submit_modal(ana, rec.modal.custom_id, {"options": "opt3_ace_high_low=true"})).settled(
+        timeout=15)
+    assert "Las opciones de la sala han cambiado" in private(sub, ana).content
+    assert table.query("SELECT options FROM games WHERE id = ?", (game_id,))[0][0] == "opt3_ace_high_low=true"
+    edited = await fake.wait_for_message(lambda m: m.id == lobby.id and "Opción 3" in m.content, timeout=15)
+    assert "anula" not in edited.content
+
+    # The game starts with them.
+    table.game_id, table.lobby = game_id, edited
+    await (await fake.click(bea, edited, f"rummy:join:{game_id}")).settled(timeout=15)
+    await table.wait_until(lambda: table.seats() == 2)
+    await (await fake.click(ana, edited, f"rummy:start:{game_id}")).settled(timeout=15)
+    await table.wait_until(lambda: table.row()["status"] == "playing")
+    assert table.game().rules["opt3_ace_high_low"] is True
+    table.check_action_log()
+    assert fake.violations == []
