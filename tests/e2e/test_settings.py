@@ -78,6 +78,11 @@ async def test_house_rules_shape_new_lobbies_and_are_enforced(table: Table) -> N
     assert tuple(row) == ("first_meld_min=40 jokers_per_deck=0", 2.0, "en")
     assert "Options:" in lobby.content and "2 min" in lobby.content and "Join" in str(lobby.components)
 
+    # Other public messages follow the chosen language too: standings Ana shares with the channel.
+    await (await fake.slash(ana, "rummy scores", {"share": True})).settled(timeout=20)
+    shared = await fake.wait_for_message(lambda m: m.public and "Season 1" in m.content, timeout=20)
+    assert "No game has finished in this season yet." in shared.content
+
     # No computer players here: refused privately, in Ana's language; the lobby as it was.
     rec = await (await fake.click(ana, lobby, f"rummy:bot:{game_id}")).settled(timeout=15)
     assert "no permiten jugadores de la computadora" in private(rec, ana).content
