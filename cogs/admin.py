@@ -28,7 +28,7 @@ from bot.i18n import translate
 from bot.service import FinishedGame, GameService, GameStatus, Refusal, SettingsChange
 from cogs.base import L, RummyClient, channel_game, client_of, public_locale, user_locale
 from cogs.guard import guarded
-from cogs.settings import bar_member, change_settings
+from cogs.settings import bar_member, change_settings, option_choices
 from cogs.standings import audit_message
 from cogs.ui import nm, variant_name
 
@@ -291,6 +291,11 @@ class AdminCog(commands.Cog, name="AdminCog"):
         await change_settings(interaction, SettingsChange(
             variant=variant.value if variant else None, options=options, preset=preset, open=open,
             timer_minutes=timer, bots=bots, language=language.value if language else None))
+
+    @settings.autocomplete("options")
+    async def settings_options_autocomplete(self, interaction: discord.Interaction,
+                                            current: str) -> list[Choice[str]]:
+        return option_choices(interaction, current) if is_manager(interaction) else []
 
     @admin.command(name=L("bar", "cmd.ban"), description=L("Stop a member from hosting or joining games in this server",
                    "cmd.ban.desc"))

@@ -48,6 +48,9 @@ async def test_house_rules_shape_new_lobbies_and_are_enforced(table: Table) -> N
     async def settings(user: Any, args: dict[str, Any], **kw: Any) -> Any:
         return private(await (await fake.slash(user, "rummy-admin settings", args, **kw)).settled(timeout=20), user)
 
+    offered = await fake.autocomplete(mod, "rummy-admin settings", {"variant": "rami", "options": "jokers"},
+                                      focused="options")
+    assert [c["name"] for c in offered][0] == "jokers_per_deck=2 (default) — Jokers per deck"
     reply = await settings(mod, {"variant": "rami", "options": "first_meld_min=40", "timer": 2, "language": "en",
                                  "bots": False})
     card = card_text(reply)
