@@ -56,8 +56,10 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY
         await lobby_button(interaction, self.verb, self.game_id, self.level)
 
 
-def lobby_message(row: GameRow, locale: str, *, closed: str | None = None) -> tuple[str, discord.ui.View | None]:
-    """The public lobby: variant, options, seats, timer, and (while open) Join/Leave/Start/Cancel."""
+def lobby_message(row: GameRow, locale: str, *, closed: str | None = None,
+                  bots: bool = True) -> tuple[str, discord.ui.View | None]:
+    """The public lobby: variant, options, seats, timer, and (while open) Join/Leave/Start/Cancel;
+    the bot buttons only where the server allows computer players (``bots``)."""
     lo, hi = PLAYERS[row.variant]
     seats = ", ".join(
         nm(s.name) + (f" ({t('lobby.host', locale)})" if s.user_id == row.host_id else "") for s in row.seats
@@ -84,7 +86,7 @@ def lobby_message(row: GameRow, locale: str, *, closed: str | None = None) -> tu
     view.add_item(LobbyButton("leave", row.id, t("button.leave", locale)))
     view.add_item(LobbyButton("start", row.id, t("button.start", locale), discord.ButtonStyle.primary))
     view.add_item(LobbyButton("cancel", row.id, t("button.cancel", locale), discord.ButtonStyle.danger))
-    if len(row.seats) < hi:  # one button per level (issue 11): the host picks the computer player's strength
+    if bots and len(row.seats) < hi:  # one button per level (issue 11): the host picks the computer player's strength
         for level in LEVELS:
             view.add_item(LobbyButton("bot", row.id, t(f"button.bot.{level}", locale), level=level))
     if any(s.is_bot for s in row.seats):
@@ -196,7 +198,8 @@ async def lobby_action(interaction: discord.Interaction, verb: str, game_id: int
         closed = t("lobby.started", loc)
     if change.kind == ChangeKind.CANCEL and row.status == GameStatus.PLAYING:
         closed = t("game.cancelled", loc)
-    content, view = lobby_message(change.game, loc, closed=closed)
+    bots = (await service.server_config(change.game.guild_id)).bots
+    content, view = lobby_message(change.game, loc, closed=closed, bots=bots)
     image = await client.announcer.lobby_picture(change.game)
     if edit and row.status == GameStatus.LOBBY:
         await interaction.edit_original_response(content=content, view=view, attachments=[file_of(image)])

@@ -6,8 +6,9 @@ card shows it back in the manager's language. A member who sees the command thro
 override is refused and changes nothing. Ana (Spanish) then opens a Rami lobby from the "casa"
 preset (offered by autocomplete): the lobby carries the server's defaults, the preset and the
 server's timer, and is posted in English although the server's Discord language is Spanish.
-Adding a computer player and opening Gin are refused privately in Ana's language; a member the
-manager barred (with a reason) can neither join nor host, and is told why.
+Her lobby has no bot button; the one on a lobby posted earlier, and opening Gin, are refused
+privately in the clicker's language; a member the manager barred (with a reason) can neither join
+nor host, and is told why. Standings shared with the channel are in English too.
 
 What a user would notice if these failed: house rules that a new lobby ignores, a closed variant
 or a computer player let through, a barred member at the table, public messages in the wrong
@@ -48,9 +49,15 @@ async def test_house_rules_shape_new_lobbies_and_are_enforced(table: Table) -> N
     async def settings(user: Any, args: dict[str, Any], **kw: Any) -> Any:
         return private(await (await fake.slash(user, "rummy-admin settings", args, **kw)).settled(timeout=20), user)
 
+    # Carlos's lobby elsewhere, posted while computer players were still allowed.
+    early_channel = fake.add_channel("early")
+    early = await new_lobby(fake, carlos, {"variant": "basic"}, early_channel)
+    early_id = int(custom_ids(early)[0].split(":")[2])
+    assert f"rummy:bot:{early_id}" in custom_ids(early)
+
     offered = await fake.autocomplete(mod, "rummy-admin settings", {"variant": "rami", "options": "jokers"},
                                       focused="options")
-    assert [c["name"] for c in offered][0] == "jokers_per_deck=2 (default) — Jokers per deck"
+    assert offered[0]["name"] == "jokers_per_deck=2 (default) — Jokers per deck"
     reply = await settings(mod, {"variant": "rami", "options": "first_meld_min=40", "timer": 2, "language": "en",
                                  "bots": False})
     card = card_text(reply)
@@ -86,11 +93,15 @@ async def test_house_rules_shape_new_lobbies_and_are_enforced(table: Table) -> N
     shared = await fake.wait_for_message(lambda m: m.public and "Season 1" in m.content, timeout=20)
     assert "No game has finished in this season yet." in shared.content
 
-    # No computer players here: refused privately, in Ana's language; the lobby as it was.
-    rec = await (await fake.click(ana, lobby, f"rummy:bot:{game_id}")).settled(timeout=15)
-    assert "no permiten jugadores de la computadora" in private(rec, ana).content
+    channel = fake.add_channel("otra")
+    # No computer players here: the new lobby has no bot button, and the one on Carlos's older
+    # lobby is refused privately, in his language, the lobby as it was.
+    assert not [c for c in custom_ids(lobby) if c.startswith("rummy:bot:")]
+    rec = await (await fake.click(carlos, early, f"rummy:bot:{early_id}")).settled(timeout=15)
+    assert "no permiten jugadores de la computadora" in private(rec, carlos).content
+    assert table.query("SELECT COUNT(*) FROM seats WHERE game_id = ?", (early_id,))[0][0] == 1
     # Gin is closed (Carlos reads Spanish).
-    rec = await (await fake.slash(carlos, "rummy new", {"variant": "gin"})).settled(timeout=15)
+    rec = await (await fake.slash(carlos, "rummy new", {"variant": "gin"}, channel=channel)).settled(timeout=15)
     assert "han cerrado las partidas de gin" in private(rec, carlos).content
 
     # Dani is barred with a reason: cannot join, cannot host; told why.
@@ -98,11 +109,10 @@ async def test_house_rules_shape_new_lobbies_and_are_enforced(table: Table) -> N
     assert "may no longer host or join" in private(rec, mod).content
     rec = await (await fake.click(dani, lobby, f"rummy:join:{game_id}")).settled(timeout=15)
     assert "te ha vetado" in private(rec, dani).content and "trampas" in private(rec, dani).content
-    channel = fake.add_channel("otra")
     rec = await (await fake.slash(dani, "rummy new", {"variant": "rami"}, channel=channel)).settled(timeout=15)
     assert "te ha vetado" in private(rec, dani).content
     assert table.query("SELECT COUNT(*) FROM seats WHERE game_id = ?", (game_id,))[0][0] == 1
-    assert table.query("SELECT COUNT(*) FROM games")[0][0] == 1
+    assert table.query("SELECT COUNT(*) FROM games")[0][0] == 2  # Carlos's and Ana's lobbies only
     # Bea may still join; the card lists Dani; the audit log names the bar.
     await (await fake.click(bea, lobby, f"rummy:join:{game_id}")).settled(timeout=15)
     await table.wait_until(lambda: table.query("SELECT COUNT(*) FROM seats WHERE game_id = ?", (game_id,))[0][0] == 2)
