@@ -15,7 +15,7 @@ from discord.app_commands import Choice
 
 from bot.engine import VARIANTS
 from bot.i18n import timer_text
-from bot.option_words import option_lines, option_suggestions
+from bot.option_words import option_lines, option_suggestions, option_words
 from bot.service import DEFAULT_TIMER, ServerConfig, SettingsChange
 from cogs.base import client_of, user_locale
 from cogs.ui import nm, t, variant_name
@@ -56,10 +56,11 @@ def settings_card(config: ServerConfig, locale: str, server: str) -> discord.Emb
     if closed:
         lines.append(t("settings.variants.closed", locale, variants=", ".join(closed)))
     embed.add_field(name=t("settings.variants", locale), value=_fit(lines), inline=False)
-    defaults = [f"**{variant_name(v, locale)}**: `{config.defaults[v]}`" for v in VARIANTS if v in config.defaults]
+    defaults = [f"**{variant_name(v, locale)}**: {option_words(config.defaults[v], locale)}" for v in VARIANTS
+                if v in config.defaults]
     embed.add_field(name=t("settings.defaults", locale), value=_fit(defaults) if defaults else t(
         "settings.none", locale), inline=False)
-    presets = [f"**{variant_name(v, locale)}** · {name}: `{text}`" for (v, name), text in
+    presets = [f"**{variant_name(v, locale)}** · {name}: {option_words(text, locale)}" for (v, name), text in
                sorted(config.presets.items(), key=lambda kv: (VARIANTS.index(kv[0][0]), kv[0][1]))]
     embed.add_field(name=t("settings.presets", locale), value=_fit(presets) if presets else t(
         "settings.none", locale), inline=False)

@@ -62,11 +62,11 @@ async def test_house_rules_shape_new_lobbies_and_are_enforced(table: Table) -> N
                                  "bots": False})
     card = card_text(reply)
     assert "Changed:" in reply.content and "`timer=2`" in reply.content
-    assert "Settings of" in card and "first_meld_min=40" in card and "2 min" in card
+    assert "Settings of" in card and "**Rami**: Points of new melds needed to open: 40" in card and "2 min" in card
     assert "in English" in card and "not allowed" in card
     await settings(mod, {"variant": "rami", "preset": "Casa", "options": "jokers_per_deck=0"})
     card = card_text(await settings(mod, {"variant": "gin", "open": False}))
-    assert "casa: `jokers_per_deck=0`" in card and "closed: Gin" in card
+    assert "**Rami** · casa: Jokers per deck: 0" in card and "closed: Gin" in card
     audited = [r[0] for r in table.query("SELECT detail FROM audit WHERE action = 'settings' ORDER BY id")]
     assert audited == ["options:rami=first_meld_min=40", "timer=2", "bots=off", "language=en",
                        "preset:rami:casa=jokers_per_deck=0", "open:gin=off"]
