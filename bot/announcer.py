@@ -322,7 +322,7 @@ class Announcer:
 
     async def post_lobby(self, row: GameRow) -> None:
         """A new lobby (a rematch) posted in its channel, its message id remembered."""
-        content, view = lobby_message(row, row.locale)
+        content, view = lobby_message(row, row.locale, bots=(await self.service.server_config(row.guild_id)).bots)
         channel = self._channel(row.channel_id)
         image = await self.lobby_picture(row)
         # The rematch's invitations ping the invited, and nobody else (issue 15 hole 3).
@@ -337,7 +337,7 @@ class Announcer:
         if not row.lobby_message_id:
             return
         if content is None:
-            content, view = lobby_message(row, row.locale)
+            content, view = lobby_message(row, row.locale, bots=(await self.service.server_config(row.guild_id)).bots)
             image = await self.lobby_picture(row)
         assert image is not None
         await self._edit(row.channel_id, row.lobby_message_id, content=content, view=view,

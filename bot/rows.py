@@ -50,6 +50,7 @@ class ActionKind(StrEnum):
     TIMEOUT = "timeout"
     RESUME = "resume"  # the bot came back up and gave the turn a whole timer again
     HINTS = "hints"  # the host turned a lobby's hints off or on again (issue 11)
+    OPTIONS = "options"  # the host changed a lobby's options before the start (issue 12)
 
 
 class AuditAction(StrEnum):
@@ -63,6 +64,9 @@ class AuditAction(StrEnum):
     SCHEDULE = "schedule"
     ABANDON = "abandon"  # the bot ended a game whose channel, server or access went away
     RESET_RATINGS = "reset_ratings"  # a manager forgot the server's skill ratings (issue 12)
+    SETTINGS = "settings"  # a manager changed a server setting (detail: what, as ``name=value``)
+    BAN = "ban"  # a member may no longer host or join games (detail: the user id, then the reason)
+    UNBAN = "unban"
 
 
 class _Fields:
@@ -230,3 +234,32 @@ class FinishedSeatRow(_Fields):
     name: str
     voided: bool
     rated: bool = True  # False: decided by an absent opponent (kept for the history, never counted)
+
+
+@dataclass(frozen=True)
+class BanRow(_Fields):
+    """A member who may not host or join games in a server, and the manager's reason."""
+
+    user_id: int
+    reason: str
+    banned_by: int
+    at: float
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """A server's settings (issue 12). ``timer_minutes`` and ``language`` None: the bot's default
+    (5 minutes; the server's Discord language). ``defaults``: options per variant; ``presets``:
+    options per (variant, name)."""
+
+    guild_id: int
+    timer_minutes: float | None = None
+    language: str | None = None
+    bots: bool = True
+    closed: frozenset[str] = frozenset()
+    defaults: dict[str, str] = field(default_factory=dict)
+    presets: dict[tuple[str, str], str] = field(default_factory=dict)
+    banned: tuple[BanRow, ...] = ()
+
+    def preset_names(self, variant: str) -> list[str]:
+        return sorted(name for v, name in self.presets if v == variant)

@@ -1,6 +1,7 @@
 """``/rummy-admin``: what a server manager can do — start a new season (now, or on a weekly or
 monthly schedule the bot's clock then serves), reset the server's skill ratings, remove a player,
-void or restore a game's result, read the log.
+void or restore a game's result, set the server's house rules and bar members from its games
+(``cogs.settings`` holds those handlers), read the log.
 
 What it is: the thin Discord layer for managers. Discord hides the group from members without
 Manage Server (``default_permissions``), but that is only a default a server can override, so every
@@ -22,10 +23,12 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
+from bot.engine import VARIANTS
 from bot.i18n import translate
-from bot.service import FinishedGame, GameService, GameStatus, Refusal
-from cogs.base import L, RummyClient, channel_game, client_of, guild_locale, user_locale
+from bot.service import FinishedGame, GameService, GameStatus, Refusal, SettingsChange
+from cogs.base import L, RummyClient, channel_game, client_of, public_locale, user_locale
 from cogs.guard import guarded
+from cogs.settings import bar_member, change_settings, option_choices
 from cogs.standings import audit_message
 from cogs.ui import nm, variant_name
 
@@ -90,7 +93,7 @@ async def confirm_new_season(interaction: discord.Interaction, ending: int, mana
     await interaction.response.edit_message(content=translate("season.started", loc, number=season.number),
                                             view=None)
     await client.announcer.announce_season(interaction.channel_id, interaction.guild_id, ending, season.number,
-                                           guild_locale(interaction))
+                                           await public_locale(interaction))
 
 
 class ResetRatingsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RESET_ID):
@@ -180,7 +183,7 @@ class AdminCog(commands.Cog, name="AdminCog"):
         await interaction.response.defer(ephemeral=True, thinking=True)  # a write comes first
         schedule = await self.service.set_season_schedule(
             interaction.guild_id, interaction.user.id, None if every.value == "off" else every.value,
-            channel_id=interaction.channel_id, locale=guild_locale(interaction))
+            channel_id=interaction.channel_id, locale=await public_locale(interaction))
         loc = user_locale(interaction)
         if schedule is None:
             text = translate("schedule.off", loc)
@@ -258,6 +261,59 @@ class AdminCog(commands.Cog, name="AdminCog"):
         games = [g for g in await self.service.finished_games(interaction.guild_id, 100)
                  if g.voided == voided and not g.with_bots and g.rated and str(g.game_id).startswith(typed)]
         return [Choice(name=choice_name(g, loc), value=g.game_id) for g in games[:25]]
+
+    @admin.command(name=L("settings", "cmd.settings"), description=L(
+        "See or change this server's house rules (default options, presets, timer, language...)",
+        "cmd.settings.desc"))
+    @app_commands.describe(
+        variant=L("The rummy that options, preset and open apply to", "cmd.settings.variant"),
+        options=L("That rummy's default options as name=value pairs (- forgets them)", "cmd.settings.options"),
+        preset=L("Save the options as a named preset instead (e.g. casa); - as options deletes it",
+                 "cmd.settings.preset"),
+        open=L("Whether members may open games of that rummy", "cmd.settings.open"),
+        timer=L("Default turn timer in minutes (0 = none)", "cmd.settings.timer"),
+        bots=L("Whether hosts may add computer players", "cmd.settings.bots"),
+        language=L("Language of the bot's public messages", "cmd.settings.language"),
+    )
+    @app_commands.choices(
+        variant=[Choice(name=L(v, f"variant.{v}"), value=v) for v in VARIANTS],
+        language=[Choice(name=L("Spanish", "settings.choice.es"), value="es"),
+                  Choice(name=L("English", "settings.choice.en"), value="en"),
+                  Choice(name=L("the server's Discord language", "settings.choice.auto"), value="auto")],
+    )
+    @guarded
+    async def settings(self, interaction: discord.Interaction, variant: Choice[str] | None = None,
+                       options: app_commands.Range[str, 1, 1000] | None = None,
+                       preset: app_commands.Range[str, 1, 20] | None = None, open: bool | None = None,
+                       timer: app_commands.Range[float, 0, 1440] | None = None, bots: bool | None = None,
+                       language: Choice[str] | None = None) -> None:
+        require_manager(interaction)
+        await change_settings(interaction, SettingsChange(
+            variant=variant.value if variant else None, options=options, preset=preset, open=open,
+            timer_minutes=timer, bots=bots, language=language.value if language else None))
+
+    @settings.autocomplete("options")
+    async def settings_options_autocomplete(self, interaction: discord.Interaction,
+                                            current: str) -> list[Choice[str]]:
+        return option_choices(interaction, current) if is_manager(interaction) else []
+
+    @admin.command(name=L("bar", "cmd.ban"), description=L("Stop a member from hosting or joining games in this server",
+                   "cmd.ban.desc"))
+    @app_commands.describe(member=L("Who", "cmd.ban.member"),
+                           reason=L("Why (kept in the audit log, and told to them when refused)", "cmd.ban.reason"))
+    @guarded
+    async def bar(self, interaction: discord.Interaction, member: discord.User,
+                  reason: app_commands.Range[str, 0, 100] | None = None) -> None:
+        require_manager(interaction)
+        await bar_member(interaction, member, reason or "", bar=True)
+
+    @admin.command(name=L("unbar", "cmd.unban"), description=L("Let a barred member host and join games again",
+                   "cmd.unban.desc"))
+    @app_commands.describe(member=L("Who", "cmd.unban.member"))
+    @guarded
+    async def unbar(self, interaction: discord.Interaction, member: discord.User) -> None:
+        require_manager(interaction)
+        await bar_member(interaction, member, "", bar=False)
 
     @admin.command(name=L("audit", "cmd.audit"), description=L("What managers did with the bot here, latest first",
                    "cmd.audit.desc"))

@@ -120,5 +120,14 @@ def user_locale(interaction: discord.Interaction) -> str:
 
 
 def guild_locale(interaction: discord.Interaction) -> str:
-    """The server's language: public messages are in it."""
+    """The server's Discord language (public messages are in it unless the server chose one)."""
     return locale_of(str(interaction.guild_locale.value) if interaction.guild_locale else None)
+
+
+async def public_locale(interaction: discord.Interaction) -> str:
+    """The language of public messages: the one the server's managers chose
+    (``/rummy-admin settings language:``), else the server's Discord language."""
+    if interaction.guild_id is None:
+        return guild_locale(interaction)
+    chosen = (await client_of(interaction).service.server_config(interaction.guild_id)).language
+    return chosen or guild_locale(interaction)

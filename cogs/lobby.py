@@ -18,6 +18,7 @@ import discord
 from bot.engine import PLAYERS
 from bot.hints import hints_apply
 from bot.i18n import timer_text
+from bot.option_words import option_notes, option_words
 from bot.robot import LEVELS
 from bot.service import ChangeKind, GameRow, GameStatus, Refusal
 from cogs.base import client_of, user_locale
@@ -32,7 +33,8 @@ PICTURED = {GameStatus.LOBBY: LobbyStatus.OPEN, GameStatus.PLAYING: LobbyStatus.
             GameStatus.EXPIRED: LobbyStatus.EXPIRED}
 # ``rummy:bot:<game>`` seats a normal computer player (lobbies posted before levels existed say
 # that too); ``rummy:bot:<game>:easy|strong`` the other levels. ``hints`` turns hints off or on.
-LOBBY_ID = re.compile(r"rummy:(?P<verb>join|leave|start|cancel|bot|unbot|hints):(?P<game>[0-9]{1,12})"
+OPTIONS_MODAL_ID = re.compile(r"rummy:lobbyopts:(?P<game>[0-9]{1,12})")
+LOBBY_ID = re.compile(r"rummy:(?P<verb>join|leave|start|cancel|bot|unbot|hints|options):(?P<game>[0-9]{1,12})"
                       r"(?::(?P<level>easy|strong))?")
 
 
@@ -54,8 +56,10 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY
         await lobby_button(interaction, self.verb, self.game_id, self.level)
 
 
-def lobby_message(row: GameRow, locale: str, *, closed: str | None = None) -> tuple[str, discord.ui.View | None]:
-    """The public lobby: variant, options, seats, timer, and (while open) Join/Leave/Start/Cancel."""
+def lobby_message(row: GameRow, locale: str, *, closed: str | None = None,
+                  bots: bool = True) -> tuple[str, discord.ui.View | None]:
+    """The public lobby: variant, options, seats, timer, and (while open) Join/Leave/Start/Cancel;
+    the bot buttons only where the server allows computer players (``bots``)."""
     lo, hi = PLAYERS[row.variant]
     seats = ", ".join(
         nm(s.name) + (f" ({t('lobby.host', locale)})" if s.user_id == row.host_id else "") for s in row.seats
@@ -64,7 +68,8 @@ def lobby_message(row: GameRow, locale: str, *, closed: str | None = None) -> tu
         "lobby.timer", locale, time=timer_text(row.timer_minutes, locale))
     lines = [
         t("lobby.title", locale, variant=variant_name(row.variant, locale)),
-        t("lobby.options", locale, options=row.options or t("lobby.defaults", locale)),
+        t("lobby.options", locale, options=option_words(row.options, locale) or t("lobby.defaults", locale)),
+        *option_notes(row.variant, row.options, locale),  # where one option rules out another (§4.7.5)
         t("lobby.seats", locale, count=len(row.seats), min=lo, max=hi, seats=seats or "-"),
         timer,
     ]
@@ -81,11 +86,12 @@ def lobby_message(row: GameRow, locale: str, *, closed: str | None = None) -> tu
     view.add_item(LobbyButton("leave", row.id, t("button.leave", locale)))
     view.add_item(LobbyButton("start", row.id, t("button.start", locale), discord.ButtonStyle.primary))
     view.add_item(LobbyButton("cancel", row.id, t("button.cancel", locale), discord.ButtonStyle.danger))
-    if len(row.seats) < hi:  # one button per level (issue 11): the host picks the computer player's strength
+    if bots and len(row.seats) < hi:  # one button per level (issue 11): the host picks the computer player's strength
         for level in LEVELS:
             view.add_item(LobbyButton("bot", row.id, t(f"button.bot.{level}", locale), level=level))
     if any(s.is_bot for s in row.seats):
         view.add_item(LobbyButton("unbot", row.id, t("button.remove_bot", locale)))
+    view.add_item(LobbyButton("options", row.id, t("lobby.edit_options", locale)))
     if hints_apply(row):
         view.add_item(LobbyButton("hints", row.id, t("button.hints_on" if row.hints_off else "button.hints_off",
                                                      locale)))
@@ -103,7 +109,49 @@ def lobby_info(row: GameRow) -> LobbyInfo:
 
 @guarded
 async def lobby_button(interaction: discord.Interaction, verb: str, game_id: int, level: str | None = None) -> None:
+    if verb == "options":  # a modal answers this click: nothing may acknowledge it first
+        await options_modal(interaction, game_id)
+        return
     await lobby_action(interaction, verb, game_id, edit=True, level=level)
+
+
+class OptionsModal(discord.ui.Modal):
+    """The lobby's options as ``name=value`` text, for its host to edit before the start. Its
+    submission is answered by ``cogs.rummy``'s interaction listener from the custom_id
+    (``rummy:lobbyopts:<game>``), like the rearrange modal: ``on_submit`` does nothing."""
+
+    def __init__(self, row: GameRow, locale: str) -> None:
+        super().__init__(title=t("lobby.options_modal", locale)[:45], custom_id=f"rummy:lobbyopts:{row.id}",
+                         timeout=900)
+        self.options: discord.ui.TextInput[Any] = discord.ui.TextInput(
+            label=t("lobby.options_field", locale)[:45], style=discord.TextStyle.paragraph,
+            default=row.options or None, max_length=1000, required=False, custom_id="options")
+        self.add_item(self.options)
+
+
+async def options_modal(interaction: discord.Interaction, game_id: int) -> None:
+    """Only the open lobby's host gets the form; anyone else is refused privately."""
+    row = await client_of(interaction).service.get(game_id)
+    if row is None or row.guild_id != interaction.guild_id:
+        raise Refusal("no_game")
+    if row.status != GameStatus.LOBBY:
+        raise Refusal("not_a_lobby")
+    if row.host_id != interaction.user.id:
+        raise Refusal("host_only")
+    await interaction.response.send_modal(OptionsModal(row, user_locale(interaction)))
+
+
+@guarded
+async def submit_options(interaction: discord.Interaction, game_id: int, text: str) -> None:
+    """The host's new options: checked, committed, then the lobby shows them."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    client = client_of(interaction)
+    row = await client.service.get(game_id)
+    if row is None or row.guild_id != interaction.guild_id:
+        raise Refusal("no_game")
+    change = await client.service.set_options(game_id, interaction.user.id, text)
+    await interaction.followup.send(t("lobby.done.options", user_locale(interaction)), ephemeral=True)
+    await client.announcer.update_lobby_message(change.game)
 
 
 async def lobby_action(interaction: discord.Interaction, verb: str, game_id: int, *, edit: bool,
@@ -150,7 +198,8 @@ async def lobby_action(interaction: discord.Interaction, verb: str, game_id: int
         closed = t("lobby.started", loc)
     if change.kind == ChangeKind.CANCEL and row.status == GameStatus.PLAYING:
         closed = t("game.cancelled", loc)
-    content, view = lobby_message(change.game, loc, closed=closed)
+    bots = (await service.server_config(change.game.guild_id)).bots
+    content, view = lobby_message(change.game, loc, closed=closed, bots=bots)
     image = await client.announcer.lobby_picture(change.game)
     if edit and row.status == GameStatus.LOBBY:
         await interaction.edit_original_response(content=content, view=view, attachments=[file_of(image)])

@@ -25,7 +25,7 @@ from bot.engine import VARIANTS
 from bot.i18n import translate
 from bot.moves import build_move, describe_move, normalize_move, rank_moves
 from bot.service import GameRow, GameService, GameStatus, Refusal
-from cogs.base import L, RummyClient, channel_game, guild_locale, missing_permission, user_locale
+from cogs.base import L, RummyClient, channel_game, guild_locale, missing_permission, public_locale, user_locale
 from cogs.guard import guarded
 from cogs.hand import (
     HAND_BUTTON_ID,
@@ -39,27 +39,16 @@ from cogs.hand import (
 )
 from cogs.hints import HINT_ID, HintButton, send_hint
 from cogs.ladder import chart_info, ladder_info, ladder_message, rating_line
-from cogs.lobby import LOBBY_ID, LobbyButton, lobby_action
+from cogs.lobby import LOBBY_ID, OPTIONS_MODAL_ID, LobbyButton, lobby_action, submit_options
+from cogs.settings import option_choices, preset_choices, rules_options
 from cogs.standings import history_message, scores_message, standings_info, stats_message
 from cogs.table import TABLE_ID, TableButton
-from cogs.ui import file_of
+from cogs.ui import custom_ids_of, file_of
 from renderers.ladder import render_chart, render_ladder
 from renderers.standings import render_standings
 
 HISTORY_GAMES = 15  # games listed by /rummy history
 log = logging.getLogger(__name__)
-
-
-def _custom_ids_of(message: discord.Message | None) -> set[str]:
-    out: set[str] = set()
-    stack: list[Any] = list(message.components) if message is not None else []
-    while stack:
-        comp = stack.pop()
-        cid = getattr(comp, "custom_id", None)
-        if cid:
-            out.add(cid)
-        stack += list(getattr(comp, "children", None) or [])
-    return out
 
 
 @guarded
@@ -85,25 +74,28 @@ class RummyCog(commands.Cog, name="RummyCog"):
     @app_commands.describe(
         variant=L("Which rummy", "cmd.new.variant"),
         options=L("Rule options as name=value pairs (see /rummy rules)", "cmd.new.options"),
-        timer=L("Turn timer in minutes: 0 = none, 0.5 = 30 s (default 5)", "cmd.new.timer"),
+        timer=L("Turn timer in minutes: 0 = none, 0.5 = 30 s (default: the server's, or 5)", "cmd.new.timer"),
+        preset=L("One of this server's presets (house rules) to start from", "cmd.new.preset"),
     )
     @app_commands.choices(variant=[Choice(name=L(v, f"variant.{v}"), value=v) for v in VARIANTS])
     @guarded
     async def new(self, interaction: discord.Interaction, variant: Choice[str], options: str | None = None,
-                  timer: app_commands.Range[float, 0, 1440] | None = None) -> None:
+                  timer: app_commands.Range[float, 0, 1440] | None = None,
+                  preset: app_commands.Range[str, 1, 40] | None = None) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        timer_minutes = 5 if timer is None else timer
         # Every answer to the host is private, errors included (issue 15, hole 6); the lobby itself
         # is posted in the channel by the announcer, for everybody.
         await interaction.response.defer(ephemeral=True, thinking=True)
         missing_permission(interaction)
-        await self.service.check_lobby(guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-                                       host_id=interaction.user.id, variant=variant.value,
-                                       options=options or "", timer_minutes=timer_minutes)
+        plan = await self.service.lobby_plan(  # the server's house rules, then what the host typed
+            interaction.guild_id, interaction.user.id, variant.value, options=options or "", timer_minutes=timer,
+            preset=preset, locale=guild_locale(interaction))
+        await self.service.check_lobby(guild_id=interaction.guild_id, channel_id=interaction.channel_id, host_id=(
+            interaction.user.id), variant=variant.value, options=plan.options, timer_minutes=plan.timer_minutes)
         change = await self.service.open_lobby(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, host_id=interaction.user.id,
-            host_name=interaction.user.display_name, variant=variant.value, options=options or "",
-            timer_minutes=timer_minutes, locale=guild_locale(interaction),
+            host_name=interaction.user.display_name, variant=variant.value, options=plan.options,
+            timer_minutes=plan.timer_minutes, locale=plan.locale,
         )
         try:
             await self.bot.announcer.post_lobby(change.game)
@@ -112,6 +104,14 @@ class RummyCog(commands.Cog, name="RummyCog"):
             await self.service.cancel(change.game.id, interaction.user.id)
             raise Refusal("lobby_not_posted") from None
         await interaction.followup.send(translate("lobby.opened", user_locale(interaction)), ephemeral=True)
+
+    @new.autocomplete("preset")
+    async def preset_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        return await preset_choices(interaction, current)
+
+    @new.autocomplete("options")
+    async def options_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        return option_choices(interaction, current)
 
     @rummy.command(name=L("join", "cmd.join"), description=L("Take a seat in this channel's lobby", "cmd.join.desc"))
     @guarded
@@ -234,7 +234,8 @@ class RummyCog(commands.Cog, name="RummyCog"):
         if row is not None and row.variant == name:
             text += "\n\n" + translate("rules.options_header", loc) + " " + (
                 f"`{row.options}`" if row.options else translate("lobby.defaults", loc))
-        await interaction.response.send_message(text[:2000], ephemeral=True)
+        # Every option of the variant, its default and its values, in a card under the rules.
+        await interaction.response.send_message(text[:2000], embed=rules_options(name, loc), ephemeral=True)
 
     @rummy.command(name=L("scores", "cmd.scores"), description=L("This server's season standings",
                    "cmd.scores.desc"))
@@ -250,7 +251,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
         assert interaction.guild_id is not None
         v = variant.value if variant else None
         found, table, games = await self.service.scores(interaction.guild_id, season, v)
-        loc = user_locale(interaction) if not share else guild_locale(interaction)
+        loc = user_locale(interaction) if not share else await public_locale(interaction)
         await interaction.response.defer(ephemeral=not share, thinking=True)
         text = scores_message(found, table, games, loc, variant=v, reader=interaction.user.id)
         schedule = await self.service.season_schedule(interaction.guild_id) if found.ended_at is None else None
@@ -274,7 +275,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
         assert interaction.guild_id is not None
         v = variant.value if variant else None
         lines = await self.service.ladder(interaction.guild_id, v)
-        loc = user_locale(interaction) if not share else guild_locale(interaction)
+        loc = user_locale(interaction) if not share else await public_locale(interaction)
         await interaction.response.defer(ephemeral=not share, thinking=True)
         text = ladder_message(lines, loc, variant=v, reader=interaction.user.id)
         info = ladder_info(lines, variant=v, reader=interaction.user.id)
@@ -371,11 +372,14 @@ class RummyCog(commands.Cog, name="RummyCog"):
             # discord.py drops a click whose custom_id is not on the clicked message, even when it
             # matches a template: answered here too.
             known = any(p.fullmatch(custom_id) for p in self.bot.item_patterns)
-            if not known or custom_id not in _custom_ids_of(interaction.message):
+            if not known or custom_id not in custom_ids_of(interaction.message):
                 await refuse_unknown(interaction)
         elif interaction.type == discord.InteractionType.modal_submit:
-            match = MODAL_ID.fullmatch(custom_id)
-            if match is None:
+            match, lobby = MODAL_ID.fullmatch(custom_id), OPTIONS_MODAL_ID.fullmatch(custom_id)
+            if lobby is not None:  # a lobby's new options, from its host (cogs.lobby)
+                await submit_options(interaction, int(lobby["game"]), submitted_text(data.get("components", []),
+                                                                                     "options"))
+            elif match is None:
                 await refuse_unknown(interaction)
             else:
                 text = submitted_text(data.get("components", []), "table")

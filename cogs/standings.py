@@ -105,8 +105,13 @@ def audit_message(rows: Sequence[AuditRow], locale: str) -> str:
             detail = t("schedule.choice.off" if detail == "off" else f"schedule.every.{detail}", locale)
         elif r.action == AuditAction.ABANDON:  # why the bot ended the game (bot.service.endings)
             detail = t(f"end.{detail}", locale)
-        what = t(f"audit.{r.action}", locale, detail=detail, game=r.game_id or "",
-                 user=f"<@{r.detail}>" if r.action == AuditAction.KICK else "")
+        elif r.action == AuditAction.SETTINGS:  # ``name=value``, checked before it was stored
+            detail = f"`{detail}`"
+        user = f"<@{r.detail}>" if r.action in (AuditAction.KICK, AuditAction.UNBAN) else ""
+        if r.action == AuditAction.BAN:  # the member's id, then the manager's reason (typed text)
+            member, _, reason = detail.partition(" ")
+            user, detail = f"<@{member}>", f": {nm(reason)}" if reason else ""
+        what = t(f"audit.{r.action}", locale, detail=detail, game=r.game_id or "", user=user)
         # User 0 is the bot itself: the season schedule, or a game it abandoned.
         who = (t("audit.by_bot" if r.action == AuditAction.ABANDON else "audit.by_schedule", locale)
                if r.user_id == 0 else f"<@{r.user_id}>")

@@ -20,6 +20,7 @@ The package, by job (``GameService`` is all of them together):
 - ``reading``: a game's engine and legal moves, worked out off the event loop and cached;
 - ``records``: seasons, standings, records, history, voiding and the audit log (never a game lock);
 - ``ratings``, ``ratings_update``: skill ratings (openskill), their ladder, replay and reset;
+- ``settings``: a server's defaults, presets, open variants, computer players, language, bans;
 - ``options``: what people type into a lobby, checked and cleaned.
 """
 
@@ -34,6 +35,7 @@ from bot.rows import (
     ScheduleRow,
     SeasonRow,
     SeatRow,
+    ServerConfig,
 )
 
 from .changes import Change, ChangeKind, Refusal, Stale
@@ -46,12 +48,15 @@ from .options import BOT_OPTIONS, MIN_TIMER, REASON_LENGTH, clean_name, clean_te
 from .ratings import LadderLine, PlayerRating, Ratings
 from .reading import Reading
 from .records import FinishedGame, Records
+from .settings import DEFAULT_TIMER, FORGET, LobbyPlan, ServerSettings, SettingsChange, merge_options
 
 __all__ = [
     "BOT_DELAY",
     "BOT_OPTIONS",
     "DEAL_PAUSE",
+    "DEFAULT_TIMER",
     "END_REASONS",
+    "FORGET",
     "LOBBY_TTL",
     "MAX_TIMEOUTS",
     "MESSAGE_COLUMNS",
@@ -68,20 +73,25 @@ __all__ = [
     "GameService",
     "GameStatus",
     "LadderLine",
+    "LobbyPlan",
     "PlayerRating",
     "Refusal",
     "ResultRow",
     "ScheduleRow",
     "SeasonRow",
     "SeatRow",
+    "ServerConfig",
+    "ServerSettings",
+    "SettingsChange",
     "Stale",
     "clean_name",
     "clean_text",
     "lobby_options",
+    "merge_options",
     "split_options",
 ]
 
 
-class GameService(Games, ClockJobs, Records, Ratings, Reading, Endings):
+class GameService(Games, ClockJobs, Records, Ratings, ServerSettings, Reading, Endings):
     """Lobbies, moves and timers, serialized per game and committed before announced; seasons,
     history and the audit log beside them."""

@@ -23,6 +23,7 @@ from bot.store import Store, Transaction, repo
 from .changes import Change, ChangeKind, Refusal, Stale
 from .core import ServiceCore, played
 from .options import clean_name, lobby_options, split_options
+from .settings import check_bots, check_host, check_player, config_of
 
 # What ``set_messages`` may write: the ids of the messages that show a game, never the game itself.
 MESSAGE_COLUMNS = frozenset({"lobby_message_id", "table_message_id", "turn_message_id", "table_posted_at"})
@@ -55,6 +56,7 @@ class Games(ServiceCore):
         async with self._transaction(duplicate="channel_busy") as tx:
             await tx.lock_name(f"lobby-host:{guild_id}:{host_id}")  # other processes' /new wait here
             await _one_lobby_per_host(tx, guild_id, host_id)  # again inside the write: two /new at once
+            check_host(await config_of(tx, guild_id), host_id, variant)  # a barred host, a closed variant
             await self._check_caps(tx, host_id, guild_id)
             game_id = await repo.insert_game(
                 tx, guild_id=guild_id, channel_id=channel_id, host_id=host_id, variant=variant,
@@ -79,6 +81,8 @@ class Games(ServiceCore):
             _room_for_one_more(row)
             now = self.clock()
             async with self._transaction(row) as tx:
+                if user_id > 0:  # a person (computer players have negative ids): not one the server barred
+                    check_player(await config_of(tx, row.guild_id), user_id)
                 await self._check_caps(tx, user_id)
                 n = len(row.seats)
                 await repo.insert_seat(tx, game_id, n, user_id, f"p{n + 1}", clean_name(name), robot_level)
@@ -124,6 +128,7 @@ class Games(ServiceCore):
             bot_id = min([s.user_id for s in bots], default=0) - 1
             now = self.clock()
             async with self._transaction(row) as tx:
+                check_bots(await config_of(tx, row.guild_id))  # the server turned computer players off
                 n = len(row.seats)
                 name = f"🤖 Bot {-bot_id} ({translate(f'robot.level.{level}', row.locale)})"
                 await repo.insert_seat(tx, game_id, n, bot_id, f"p{n + 1}", name, level)
@@ -142,6 +147,19 @@ class Games(ServiceCore):
                 version = await repo.bump(tx, row, now, hints_off=int(off))
                 await repo.log_action(tx, game_id, version, user_id, ActionKind.HINTS, "off" if off else "on",
                                       None, now)
+            return Change(ChangeKind.JOIN, await self._row(game_id))
+
+    async def set_options(self, game_id: int, user_id: int, options: str) -> Change:
+        """The host changes an open lobby's options (checked as ``/rummy new``'s are; a refusal
+        changes nothing). Those who already sat down see the lobby change before the start."""
+        async with self.lock(game_id):
+            row = await self._row(game_id)
+            _hosts_lobby(row, user_id)
+            text = lobby_options(row.variant, options, row.timer_minutes)
+            now = self.clock()
+            async with self._transaction(row) as tx:
+                version = await repo.bump(tx, row, now, options=text)
+                await repo.log_action(tx, game_id, version, user_id, ActionKind.OPTIONS, text, None, now)
             return Change(ChangeKind.JOIN, await self._row(game_id))
 
     async def remove_bot(self, game_id: int, user_id: int) -> Change:
@@ -225,8 +243,9 @@ class Games(ServiceCore):
             rematch_of=game_id,
         )
         new_id = change.game.id
+        bots_allowed = (await config_of(self.db, row.guild_id)).bots
         for s in row.seats:
-            if s.is_bot:
+            if s.is_bot and bots_allowed:
                 with contextlib.suppress(Refusal):
                     await self.join(new_id, s.user_id, s.name, robot_level=s.robot_level)
         return Change(ChangeKind.LOBBY, await self._row(new_id))

@@ -56,6 +56,32 @@ _V5_COLUMNS = """
         at       REAL    NOT NULL,
         user_id  INTEGER NOT NULL
     );
+    -- Server settings (issue 12): one row per server that changed any; NULL follows the bot's
+    -- default (turn timer 5 minutes, public messages in the server's Discord language).
+    CREATE TABLE server_settings (
+        guild_id        INTEGER PRIMARY KEY,
+        timer_minutes   REAL,
+        language        TEXT,
+        bots            INTEGER NOT NULL DEFAULT 1,
+        closed_variants TEXT    NOT NULL DEFAULT ''
+    );
+    -- A server's default options for a variant (preset '') and its named presets ("casa").
+    CREATE TABLE server_options (
+        guild_id INTEGER NOT NULL,
+        variant  TEXT    NOT NULL,
+        preset   TEXT    NOT NULL,
+        options  TEXT    NOT NULL,
+        PRIMARY KEY (guild_id, variant, preset)
+    );
+    -- Members who may not host or join games in the server, with the manager's reason.
+    CREATE TABLE server_bans (
+        guild_id  INTEGER NOT NULL,
+        user_id   INTEGER NOT NULL,
+        reason    TEXT    NOT NULL DEFAULT '',
+        banned_by INTEGER NOT NULL,
+        at        REAL    NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    );
     -- Servers with results from before the ratings: the bot replays them once on start.
     INSERT INTO meta (key, value) SELECT 'ratings-replay:' || CAST(guild_id AS TEXT), '' FROM results
         GROUP BY guild_id;
