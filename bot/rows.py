@@ -50,6 +50,7 @@ class ActionKind(StrEnum):
     TIMEOUT = "timeout"
     RESUME = "resume"  # the bot came back up and gave the turn a whole timer again
     HINTS = "hints"  # the host turned a lobby's hints off or on again (issue 11)
+    PRACTICE = "practice"  # the host made a lobby a practice game (unrated) or a normal one again
 
 
 class AuditAction(StrEnum):

@@ -340,9 +340,10 @@ async def start_season(tx: Transaction, guild_id: int, ending: SeasonRow, user_i
 
 # The results that count: games with a computer player are not rated (a bot's seat has a negative
 # user id), nor games decided by an absent opponent (``results.rated`` 0, issue 15 hole 3), and a
-# manager may void a game's result (table ``voided``).
+# manager may void a game's result (table ``voided``). Practice games (issue 11) never count.
 RATED = (
     "AND r.rated = 1 AND r.game_id NOT IN (SELECT game_id FROM results WHERE user_id < 0) "
+    "AND r.game_id NOT IN (SELECT id FROM games WHERE practice = 1) "
     "AND r.game_id NOT IN (SELECT game_id FROM voided)"
 )
 
