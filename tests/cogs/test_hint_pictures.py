@@ -14,13 +14,17 @@ import asyncio
 from types import SimpleNamespace
 from typing import Any
 
+import discord
 import pytest
 
 from bot.engine import load_game
 from bot.hints import hint, hint_picture
 from bot.rows import GameRow, GameStatus, SeatRow
-from cogs.hints import OWN_MOVE, hint_message
+from bot.service import GameService, Refusal
+from bot.store import Database
+from cogs.hints import OWN_MOVE, hint_message, play_hint
 from renderers import draw_hand, draw_table, render_hand, render_table
+from tests.bot.helpers import Clock, lobby
 
 GIN = """[Variant "gin"]
 [Seats "p1 p2"]
@@ -129,3 +133,50 @@ async def test_a_rearrangement_hint_carries_the_table_after_it(record: str) -> N
     assert shown.revealed == () and shown.result is None
     assert not {"KD", "QD", "8H", "3D"} & set(on_table) - {"QD"}
     assert hint_picture(game, "p1", move) == shown
+
+
+async def test_pressing_a_rearrangement_hint_plays_it_for_the_presser(tmp_path) -> None:
+    """The play-it button of a rearrangement (a move the engine accepts but does not list) plays
+    the hint's own move at the hint's version, as the presser's move; a press after the game moved
+    on plays nothing."""
+    db = await Database.open(tmp_path / "rummy.db")
+    try:
+        svc = GameService(db, clock=Clock())
+        row = await lobby(svc, "rami", 2, "table_manipulation=true")
+        await svc.set_practice(row.id, 1, on=True)
+        row = (await svc.start(row.id, 1, seed="h")).game
+        # The deal replaced by the position of the test above (p1 to play, both opened).
+        async with db.transaction() as tx:
+            await tx.update("UPDATE games SET record = ?, version = version + 1 WHERE id = ?", (RAMI, row.id))
+        row = await svc.get(row.id)
+        slots = Slots()
+        client: Any = SimpleNamespace(service=svc, announcer=slots, guard=None)
+        _, view, _ = await hint_message(client, row, 1, "es")
+        [button] = view.children
+        edits: list[dict[str, Any]] = []
+
+        async def announce(change: Any) -> None:
+            slots.drawn.append(("announce", change))
+
+        async def edit(**kwargs: Any) -> None:
+            edits.append(kwargs)
+
+        async def defer(**_: Any) -> None:
+            return None
+
+        slots.announce = announce  # type: ignore[attr-defined]
+        it: Any = SimpleNamespace(client=client, user=SimpleNamespace(id=1), guild_id=row.guild_id, id=555,
+                                  locale=discord.Locale("es-ES"), extras={}, response=SimpleNamespace(defer=defer),
+                                  edit_original_response=edit)
+        game_id, version, seat, index = (int(x) if x.isdigit() else x for x in button.custom_id.split(":")[2:])
+        await play_hint.__wrapped__(it, game_id, version, seat, index)
+        after = await svc.get(row.id)
+        assert after.version == row.version + 1
+        game = load_game(after.record)
+        assert [m.cards for m in game.public_view().table][-1] == ("6H", "6D", "6C")
+        assert list(game.hand("p1")) == ["KS"] and "Jugada hecha: **Reorganizar la mesa" in edits[-1]["content"]
+        with pytest.raises(Refusal, match="hint_changed"):  # the same button again: the game moved on
+            await play_hint.__wrapped__(it, game_id, version, seat, index)
+        assert (await svc.get(row.id)).version == after.version
+    finally:
+        await db.close()

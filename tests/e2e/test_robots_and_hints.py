@@ -179,8 +179,8 @@ async def test_another_players_press_of_my_hint_plays_nothing(table: Table) -> N
 
 async def test_a_practice_game_from_the_lobby_gives_hints_and_counts_for_nothing(table: Table) -> None:
     """Two people, no bot: the host makes the lobby a practice game with its button. The lobby
-    says so, hints are on, and when the game ends its final message says it was practice and the
-    standings do not count it."""
+    says so, hints are on (a gin hint with its hand picture), and when the game ends its final
+    message says it was practice and the standings do not count it."""
     fake = table.fake
     ana, bea = table.users[:2]
     table.users = [ana, bea]
@@ -202,6 +202,8 @@ async def test_a_practice_game_from_the_lobby_gives_hints_and_counts_for_nothing
     actor = table.user_of(table.game().actors[0])
     reply = await ask_hint(table, actor)
     assert reply.content.startswith("💡") and hint_button(reply)
+    # Gin: the hint comes with the hand as its move leaves it, grouped into melds (privately).
+    assert [a.filename.split(".")[0] for a in reply.attachments] == ["hand"], reply.attachments
     version = table.row()["version"]
     await (await fake.click(actor, reply, hint_button(reply))).settled(timeout=20)
     await table.wait_until(lambda: table.row()["version"] > version)
