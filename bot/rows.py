@@ -231,3 +231,4 @@ class FinishedSeatRow(_Fields):
     name: str
     voided: bool
     rated: bool = True  # False: decided by an absent opponent (kept for the history, never counted)
+    practice: bool = False  # a practice game (issue 11): kept for the history, never counted

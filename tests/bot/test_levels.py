@@ -248,6 +248,10 @@ async def test_a_practice_game_is_never_rated_and_its_rematch_is_practice_too(en
     assert await env.db.fetchall("SELECT * FROM ratings") == []
     async with env.db.transaction() as tx:
         assert await replay(tx, GUILD) == 0
+    [listed] = await env.svc.finished_games(GUILD)  # the history lists it, as practice
+    assert listed.game_id == row.id and listed.practice and not listed.voided
+    with pytest.raises(Refusal, match="not_rated_practice"):  # nothing to void: it never counted
+        await env.svc.void_result(GUILD, row.id, 1)
     rematch = (await env.svc.rematch(row.id, 2, "user2")).game
     assert rematch.practice
     with pytest.raises(Refusal, match="not_a_lobby"):
