@@ -6,16 +6,20 @@ reads), and ``hint`` (the strong level's move for the seat and a short reason wo
 hand before and after it: gin deadwood, cards left in hand, how a card fits). A hint reads only
 what the seat could see (``bot.robot`` levels see their own hand, the table, the discard pile and
 public moves) and never changes the game: the reason is worked out on a copy.
-What it is not: no Discord (``cogs.hints`` shows it and plays it), no SQL, no move of its own
-(``bot.robot.choose`` decides at level ``"strong"``).
+``hint_picture`` says what the hint's picture shows: in gin the hand as the move leaves it (the
+renderer groups it into its best melds and sets the deadwood apart), and for a rearrangement of
+the table (rami, tradicional) the table as the move leaves it.
+What it is not: no Discord (``cogs.hints`` shows it and plays it), no SQL, no drawing
+(``renderers``), no move of its own (``bot.robot.choose`` decides at level ``"strong"``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bot import robot
 from bot.engine import Game, load_game
+from bot.engine.views import PublicView, SeatView
 from bot.i18n import translate
 from bot.moves import card_text, describe_move
 from bot.rows import GameRow, GameStatus, SeatRow
@@ -102,6 +106,34 @@ def _why(game: Game, seat: str, move: str) -> tuple[str, dict[str, str | int]]:
     if after < len(hand):
         return "fewer", {"before": len(hand), "after": after}
     return "other", {}
+
+
+def hint_picture(game: Game, seat: str, move: str) -> SeatView | PublicView | None:
+    """What the hint for ``seat`` shows as a picture, or None: in gin, the seat's hand as ``move``
+    leaves it (a ``SeatView``, drawn with its melds grouped); for a ``table`` move, the table as
+    the move leaves it (a ``PublicView``). Built from what the seat may see only: the hand after a
+    discard is the hand less that card, after taking the upcard the hand plus that public card,
+    and a draw from the stock (an unknown card) shows the hand as it is. The table after a
+    rearrangement is played on a copy, but only its melds (and the seat's own card count) are
+    kept: were the move to end the deal, the copy would show everybody's hands."""
+    verb, *args = move.split()
+    if verb == "table":
+        copy = load_game(game.record())
+        copy.play(seat, move)
+        after = copy.public_view()
+        now = game.public_view()
+        seats = tuple(next(a for a in after.seats if a.name == seat) if s.name == seat else s for s in now.seats)
+        return replace(now, table=after.table, seats=seats, last_move=f"{seat} {move}")
+    if game.variant != "gin":
+        return None
+    view = game.view(seat)
+    hand = list(view.hand)
+    if verb in ("discard", "knock") and args and args[0] in hand:
+        hand.remove(args[0])
+        return replace(view, hand=tuple(hand), drawn=None, took=None)
+    if verb == "take" and view.public.discard_top:
+        return replace(view, hand=(*hand, view.public.discard_top), drawn=None, took=view.public.discard_top)
+    return view
 
 
 def fresh_game(row: GameRow) -> Game:

@@ -51,6 +51,7 @@ class ActionKind(StrEnum):
     RESUME = "resume"  # the bot came back up and gave the turn a whole timer again
     HINTS = "hints"  # the host turned a lobby's hints off or on again (issue 11)
     OPTIONS = "options"  # the host changed a lobby's options before the start (issue 12)
+    PRACTICE = "practice"  # the host made a lobby a practice game (unrated) or a normal one again
 
 
 class AuditAction(StrEnum):
@@ -234,6 +235,7 @@ class FinishedSeatRow(_Fields):
     name: str
     voided: bool
     rated: bool = True  # False: decided by an absent opponent (kept for the history, never counted)
+    practice: bool = False  # a practice game (issue 11): kept for the history, never counted
 
 
 @dataclass(frozen=True)

@@ -259,7 +259,8 @@ class AdminCog(commands.Cog, name="AdminCog"):
         typed = str(current or "").strip().lstrip("#")
         loc = user_locale(interaction)
         games = [g for g in await self.service.finished_games(interaction.guild_id, 100)
-                 if g.voided == voided and not g.with_bots and g.rated and str(g.game_id).startswith(typed)]
+                 if g.voided == voided and not g.with_bots and g.rated and not g.practice
+                 and str(g.game_id).startswith(typed)]
         return [Choice(name=choice_name(g, loc), value=g.game_id) for g in games[:25]]
 
     @admin.command(name=L("settings", "cmd.settings"), description=L(

@@ -3,7 +3,9 @@ button, and the button that plays the hinted move.
 
 What it is: ``send_hint`` (the strong level's move and why, worked out in a worker thread on a
 game loaded from the record, sent only to the asker; ``cogs.hand``'s Hint button answers with
-it too) and the persistent ``HintButton``
+it too; in gin with the hand as the move leaves it, melds grouped, and for a rearrangement of the
+table with the table after it: ``bot.hints.hint_picture``, drawn in the announcer's render slots)
+and the persistent ``HintButton``
 (``rummy:hp:<game>:<version>:<seat>:<index>``: the move is the index of the seat's legal moves
 at that version, so it is a normal versioned move: played for ``interaction.user``'s stored seat
 only, and only if that is the seat the hint was for).
@@ -20,16 +22,23 @@ from typing import Any
 import discord
 
 from bot.engine import load_game
-from bot.hints import Hint, check_hint, hint
+from bot.engine.views import PublicView, SeatView
+from bot.hints import Hint, check_hint, hint, hint_picture
 from bot.moves import describe_move
 from bot.service import GameRow, Refusal
-from cogs.base import client_of, user_locale
+from cogs.base import RummyClient, client_of, user_locale
 from cogs.guard import guarded
-from cogs.ui import t
+from cogs.ui import file_of, t
+from renderers import Rendered, render_hand, render_table
 
 HINT_ID = re.compile(r"rummy:hp:(?P<game>[0-9]{1,12}):(?P<version>[0-9]{1,9}):(?P<seat>p[0-9]{1,2}):"
                      r"(?P<index>[0-9]{1,5})")
 LABEL_MAX = 80  # Discord: a button's label
+# The index of a hint whose move is not among the listed ones: a rearrangement of the table
+# (``table ...``), which the engine accepts but does not list. Pressed, the hint is worked out
+# again at the same version: the strong level is deterministic given the game (``bot.robot``), so
+# it is the same move; the service checks it like any typed move.
+OWN_MOVE = 99999
 
 
 class HintButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HINT_ID):
@@ -47,30 +56,46 @@ class HintButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HINT_I
         await play_hint(interaction, self.game_id, self.version, self.seat, self.index)
 
 
-def _work_out(record: str, seat: str) -> tuple[Hint, int]:
-    """In a worker thread: the hint, and its move's index among the seat's legal moves."""
+def _work_out(record: str, seat: str) -> tuple[Hint, int, SeatView | PublicView | None]:
+    """In a worker thread: the hint, its move's index among the seat's legal moves, and what its
+    picture shows (None: no picture)."""
     game = load_game(record)
     found = hint(game, seat)
-    return found, game.legal_moves(seat).index(found.move)
+    legal = game.legal_moves(seat)
+    index = legal.index(found.move) if found.move in legal else OWN_MOVE
+    return found, index, hint_picture(game, seat, found.move)
 
 
-async def hint_message(row: GameRow, user_id: int, locale: str) -> tuple[str, discord.ui.View]:
+async def hint_message(client: RummyClient, row: GameRow, user_id: int, locale: str) -> tuple[
+        str, discord.ui.View, Rendered | None]:
     """The hint for ``user_id``'s seat (``Refusal`` when there is none to give), worked out off
-    the event loop: its text and the button that plays it."""
+    the event loop: its text, the button that plays it and its picture (drawn in the announcer's
+    render slots), if it has one."""
     seat = check_hint(row, user_id)
-    found, index = await asyncio.to_thread(_work_out, row.record or "", seat.seat)
+    found, index, shown = await asyncio.to_thread(_work_out, row.record or "", seat.seat)
     label = t("button.play_hint", locale, move=describe_move(found.move, locale))
     if len(label) > LABEL_MAX:
         label = label[: LABEL_MAX - 1] + "…"
     view = discord.ui.View(timeout=None)
     view.add_item(HintButton(row.id, row.version, seat.seat, index, label=label))
-    return found.text(locale)[:2000], view
+    content, image = found.text(locale), None
+    if isinstance(shown, SeatView):
+        image = await client.announcer.render(render_hand, shown, sort="melds", locale=locale)
+        content += "\n" + t("hint.picture.hand", locale)
+    elif isinstance(shown, PublicView):
+        image = await client.announcer.render(render_table, shown, locale=locale, names=row.names)
+        content += "\n" + t("hint.picture.table", locale)
+    return content[:2000], view, image
 
 
 async def send_hint(interaction: discord.Interaction, row: GameRow) -> None:
     """The asker's hint, privately (the interaction is already acknowledged). Nothing is written."""
-    content, view = await hint_message(row, interaction.user.id, user_locale(interaction))
-    await interaction.followup.send(content, view=view, ephemeral=True)
+    content, view, image = await hint_message(client_of(interaction), row, interaction.user.id,
+                                              user_locale(interaction))
+    if image is None:
+        await interaction.followup.send(content, view=view, ephemeral=True)
+    else:
+        await interaction.followup.send(content, view=view, file=file_of(image), ephemeral=True)
 
 
 @guarded
@@ -91,14 +116,19 @@ async def play_hint(interaction: discord.Interaction, game_id: int, version: int
     if row.version != version:  # the game moved on: the hint is out of date
         raise Refusal("hint_changed")
     legal = service.engine(row).legal_moves(seat.seat)
-    if index >= len(legal):
+    if index == OWN_MOVE:  # a rearrangement: the same hint again, from the record at this version
+        move = (await asyncio.to_thread(_work_out, row.record or "", seat.seat))[0].move
+    elif index < len(legal):
+        move = legal[index]
+    else:
         raise Refusal("not_offered")
-    change = await service.play(row.id, interaction.user.id, legal[index], interaction_id=interaction.id,
-                                version=version)
+    change = await service.play(row.id, interaction.user.id, move, interaction_id=interaction.id, version=version)
     loc = user_locale(interaction)
-    content, view = t("hint.played", loc, move=describe_move(legal[index], loc)), None
+    content, view, image = t("hint.played", loc, move=describe_move(move, loc)), None, None
     with contextlib.suppress(Refusal):  # no next hint: not their turn any more, or the game is over
-        more, view = await hint_message(change.game, interaction.user.id, loc)
+        more, view, image = await hint_message(client, change.game, interaction.user.id, loc)
         content = f"{content}\n{more}"
-    await interaction.edit_original_response(content=content[:2000], view=view)
+    # The old hint's picture goes; the next hint's, if any, takes its place.
+    await interaction.edit_original_response(content=content[:2000], view=view,
+                                             attachments=[file_of(image)] if image else [])
     await client.announcer.announce(change)

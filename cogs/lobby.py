@@ -2,7 +2,7 @@
 
 What it is: ``lobby_message`` (variant, options, seats, a rematch's invited players, timer,
 whether hints are on and, while open, the Join / Leave / Start / Cancel buttons, one bot button
-per level, Remove a bot, and the host's hints toggle in unrated games), ``lobby_info`` (what the
+per level, Remove a bot, the host's practice toggle and hints toggle in unrated games), ``lobby_info`` (what the
 lobby picture shows), the persistent ``LobbyButton`` (``rummy:<verb>:<game>[:<level>]``) and ``lobby_action``, the
 one handler behind both the buttons and the ``/rummy join|leave|start|cancel`` commands.
 What it is not: no rules about seats (``GameService`` decides and commits), no table (``cogs.table``).
@@ -32,9 +32,11 @@ PICTURED = {GameStatus.LOBBY: LobbyStatus.OPEN, GameStatus.PLAYING: LobbyStatus.
             GameStatus.FINISHED: LobbyStatus.STARTED, GameStatus.CANCELLED: LobbyStatus.CANCELLED,
             GameStatus.EXPIRED: LobbyStatus.EXPIRED}
 # ``rummy:bot:<game>`` seats a normal computer player (lobbies posted before levels existed say
-# that too); ``rummy:bot:<game>:easy|strong`` the other levels. ``hints`` turns hints off or on.
+# that too); ``rummy:bot:<game>:easy|strong`` the other levels. ``hints`` turns hints off or on,
+# ``practice`` makes the game a practice one (never rated, hints on) or a normal one again.
 OPTIONS_MODAL_ID = re.compile(r"rummy:lobbyopts:(?P<game>[0-9]{1,12})")
-LOBBY_ID = re.compile(r"rummy:(?P<verb>join|leave|start|cancel|bot|unbot|hints|options):(?P<game>[0-9]{1,12})"
+LOBBY_ID = re.compile(r"rummy:(?P<verb>join|leave|start|cancel|bot|unbot|hints|practice|options):"
+                      r"(?P<game>[0-9]{1,12})"
                       r"(?::(?P<level>easy|strong))?")
 
 
@@ -73,6 +75,8 @@ def lobby_message(row: GameRow, locale: str, *, closed: str | None = None,
         t("lobby.seats", locale, count=len(row.seats), min=lo, max=hi, seats=seats or "-"),
         timer,
     ]
+    if row.practice:
+        lines.append(t("lobby.practice", locale))
     if closed:
         lines.append(closed)
         return "\n".join(lines), None
@@ -92,6 +96,8 @@ def lobby_message(row: GameRow, locale: str, *, closed: str | None = None,
     if any(s.is_bot for s in row.seats):
         view.add_item(LobbyButton("unbot", row.id, t("button.remove_bot", locale)))
     view.add_item(LobbyButton("options", row.id, t("lobby.edit_options", locale)))
+    view.add_item(LobbyButton("practice", row.id, t("button.practice_off" if row.practice else "button.practice_on",
+                                                    locale)))
     if hints_apply(row):
         view.add_item(LobbyButton("hints", row.id, t("button.hints_on" if row.hints_off else "button.hints_off",
                                                      locale)))
@@ -178,6 +184,8 @@ async def lobby_action(interaction: discord.Interaction, verb: str, game_id: int
         change = await service.add_bot(game_id, user.id, level=level or "normal")
     elif verb == "hints":
         change = await service.set_hints(game_id, user.id, off=not row.hints_off)
+    elif verb == "practice":
+        change = await service.set_practice(game_id, user.id, on=not row.practice)
     elif verb == "unbot":
         change = await service.remove_bot(game_id, user.id)
     elif verb == "cancel":

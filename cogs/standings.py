@@ -87,6 +87,8 @@ def history_message(games: Sequence[FinishedGame], locale: str, name: str | None
             line += " · " + t("history.voided", locale)
         elif g.with_bots:
             line += " · " + t("history.unrated", locale)
+        elif g.practice:
+            line += " · " + t("history.practice", locale)
         elif not g.rated:
             line += " · " + t("history.unrated_absent", locale)
         lines.append(line)

@@ -99,7 +99,9 @@ def final_message(row: GameRow, game: Game, results: Sequence[ResultRow], locale
     lines = [t("final.title", locale, variant=variant_name(row.variant, locale), winners=winners, game=row.id)]
     for r in results:
         lines.append(t("final.line", locale, place=r.place, name=names.get(r.user_id, "?"), score=r.score))
-    if results and not results[0].rated:
+    if row.practice:
+        lines.append(t("final.practice", locale))
+    elif results and not results[0].rated:
         lines.append(t("final.unrated", locale))
     view = discord.ui.View(timeout=None)
     view.add_item(TableButton("rematch", row.id, label=t("button.rematch", locale),

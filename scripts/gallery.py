@@ -5,7 +5,8 @@
 
 Every variant's table (2, 3, 4 and 8 seats; an empty table and a crowded one with 30 melds;
 jokers, wild twos, contracts, an open discard pile, gin's layoff phase), English and the
-four-colour deck, end-of-deal screens, the hand in each sort, a replay, and lobbies in each status. Games are played by
+four-colour deck, end-of-deal screens, the hand in each sort, a gin hint's hand and a rami hint's
+table, a replay, and lobbies in each status. Games are played by
 the engine with a seeded driver (``renderers.samples``); views are also built directly for what a
 short random game does not reach (thirty melds, every contract). The output is deterministic:
 running it twice writes the same bytes.
@@ -23,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot.engine import load_game  # noqa: E402
+from bot.engine.views import PublicView, SeatView  # noqa: E402
 from renderers import LobbyInfo, render_hand, render_lobby, render_replay, render_result, render_table  # noqa: E402
 from renderers.encode import Rendered  # noqa: E402
 from renderers.samples import NAMES, SEATS, built_view, played_game, played_view  # noqa: E402
@@ -57,6 +59,31 @@ def _wild_hand() -> Rendered:
     game = load_game('[Variant "wrotham"]\n[Seats "ana bea cris"]\n'
                      '[Hand "ana" "JK 5H 6H 8H KS KD JK 2C"]\n[Turn "ana"]\n[Phase "play"]\n')
     return render_hand(game.view("ana"), sort="melds")
+
+
+def _hint_gin() -> Rendered:
+    """A gin hint's picture: the hand the hinted discard leaves, in its best melds."""
+    from bot.hints import hint, hint_picture
+
+    game = load_game('[Variant "gin"]\n[Seats "ana bea"]\n[Hand "ana" "3H 4H 5H 6H 9S 9D 9C KD QS 2C 7D"]\n'
+                     '[Hand "bea" "AS 3D 3S 4S 5S 6S 7S 8S TS JS"]\n[Turn "ana"]\n[Phase "play"]\n')
+    shown = hint_picture(game, "ana", hint(game, "ana").move)
+    assert isinstance(shown, SeatView)
+    return render_hand(shown, sort="melds")
+
+
+def _hint_rami() -> Rendered:
+    """A rami hint's picture: the table after the rearrangement the strong level found (a run
+    split to make room for a set of sixes)."""
+    from bot.hints import hint, hint_picture
+
+    game = load_game('[Variant "rami"]\n[Options "table_manipulation=true"]\n[Seats "ana bea cris"]\n'
+                     '[Hand "ana" "6H 6D KS 5S"]\n[Hand "bea" "KD QD 9C 8H 3H"]\n[Hand "cris" "2S 2H JC TD 4H"]\n'
+                     '[Table "3C 4C 5C 6C 7C 8C 9C | QH QD QC | 7S 8S 9S | AD 2D 3D"]\n'
+                     '[Opened "ana bea cris"]\n[Turn "ana"]\n[Phase "play"]\n')
+    shown = hint_picture(game, "ana", hint(game, "ana").move)
+    assert isinstance(shown, PublicView)
+    return render_table(shown, names=NAMES)
 
 
 def _lobby(variant: str, seated: int, lo: int, hi: int, options: tuple[tuple[str, str], ...] = (), *,
@@ -151,6 +178,8 @@ GALLERY: dict[str, Callable[[], Rendered]] = {
     "hand-gin-melds.png": lambda: _gin_hand("melds"),
     "hand-basic-melds-en-four-colour.png": lambda: _basic_hand("melds"),
     "hand-wrotham-jokers.png": _wild_hand,
+    "hint-gin-hand.png": _hint_gin,
+    "hint-rami-table.png": _hint_rami,
     "replay-wrotham-3.gif": _replay,
     "lobby-gin-open.png": lambda: _lobby("gin", 1, 2, 2, timer=2),
     # A rematch: the presser, two computer players at their levels, two invited players not seated yet.

@@ -162,6 +162,20 @@ class Games(ServiceCore):
                 await repo.log_action(tx, game_id, version, user_id, ActionKind.OPTIONS, text, None, now)
             return Change(ChangeKind.JOIN, await self._row(game_id))
 
+    async def set_practice(self, game_id: int, user_id: int, *, on: bool) -> Change:
+        """The host makes the lobby a practice game (never rated, hints on: ``bot.hints``) or a
+        normal one again. Turning practice on turns hints back on too: they are what practice is for."""
+        async with self.lock(game_id):
+            row = await self._row(game_id)
+            _hosts_lobby(row, user_id)
+            now = self.clock()
+            values = {"practice": int(on), **({"hints_off": 0} if on else {})}
+            async with self._transaction(row) as tx:
+                version = await repo.bump(tx, row, now, **values)
+                await repo.log_action(tx, game_id, version, user_id, ActionKind.PRACTICE, "on" if on else "off",
+                                      None, now)
+            return Change(ChangeKind.JOIN, await self._row(game_id))
+
     async def remove_bot(self, game_id: int, user_id: int) -> Change:
         """The host takes the last computer player out of the lobby."""
         row = await self._row(game_id)
@@ -244,6 +258,8 @@ class Games(ServiceCore):
         )
         new_id = change.game.id
         bots_allowed = (await config_of(self.db, row.guild_id)).bots
+        if row.practice:  # a rematch of a practice game is practice too
+            await self.set_practice(new_id, user_id, on=True)
         for s in row.seats:
             if s.is_bot and bots_allowed:
                 with contextlib.suppress(Refusal):

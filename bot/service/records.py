@@ -36,6 +36,7 @@ class FinishedGame:
     voided: bool
     reason: str = ""  # the manager's reason, as stored, when this is the answer to voiding it
     rated: bool = True  # False: decided by an opponent who never moved (issue 15 hole 3): never counted
+    practice: bool = False  # a practice game (issue 11): never counted
 
 
 class Records(ServiceCore):
@@ -138,6 +139,8 @@ class Records(ServiceCore):
             game = found[0]
             if game.with_bots:
                 raise Refusal("not_rated", game=game_id)
+            if game.practice:
+                raise Refusal("not_rated_practice", game=game_id)
             if not game.rated:
                 raise Refusal("unrated_absent", game=game_id)
             if game.voided == (not restore):
@@ -164,6 +167,7 @@ def _finished_games(rows: Iterable[FinishedSeatRow]) -> list[FinishedGame]:
     return [
         FinishedGame(gid, seats[0].variant, max(r.finished_at for r in seats),
                      tuple((r.user_id, r.name, r.place) for r in seats),
-                     any(r.user_id < 0 for r in seats), seats[0].voided, rated=seats[0].rated)
+                     any(r.user_id < 0 for r in seats), seats[0].voided, rated=seats[0].rated,
+                     practice=seats[0].practice)
         for gid, seats in games.items()
     ]

@@ -340,9 +340,10 @@ async def start_season(tx: Transaction, guild_id: int, ending: SeasonRow, user_i
 
 # The results that count: games with a computer player are not rated (a bot's seat has a negative
 # user id), nor games decided by an absent opponent (``results.rated`` 0, issue 15 hole 3), and a
-# manager may void a game's result (table ``voided``).
+# manager may void a game's result (table ``voided``). Practice games (issue 11) never count.
 RATED = (
     "AND r.rated = 1 AND r.game_id NOT IN (SELECT game_id FROM results WHERE user_id < 0) "
+    "AND r.game_id NOT IN (SELECT id FROM games WHERE practice = 1) "
     "AND r.game_id NOT IN (SELECT game_id FROM voided)"
 )
 
@@ -379,9 +380,9 @@ async def player_results(db: Store | Transaction, guild_id: int, user_id: int) -
 # Seats of finished games as managers and players list them: each game's seats in finishing order,
 # with the name each player had and whether a manager voided the game.
 _FINISHED = (
-    "SELECT r.game_id, r.variant, r.finished_at, r.user_id, r.place, s.name, r.rated, "
+    "SELECT r.game_id, r.variant, r.finished_at, r.user_id, r.place, s.name, r.rated, g.practice, "
     "EXISTS (SELECT 1 FROM voided v WHERE v.game_id = r.game_id) AS voided FROM results r "
-    "JOIN seats s ON s.game_id = r.game_id AND s.user_id = r.user_id "
+    "JOIN seats s ON s.game_id = r.game_id AND s.user_id = r.user_id JOIN games g ON g.id = r.game_id "
 )
 
 
@@ -409,7 +410,7 @@ async def recent_results_of(db: Store | Transaction, guild_id: int, game_id: int
 
 def _finished_seat(row: sqlite3.Row) -> FinishedSeatRow:
     return FinishedSeatRow(row["game_id"], row["variant"], row["finished_at"], row["user_id"], row["place"],
-                           row["name"], bool(row["voided"]), bool(row["rated"]))
+                           row["name"], bool(row["voided"]), bool(row["rated"]), bool(row["practice"]))
 
 
 async def set_voided(tx: Transaction, game_id: int, guild_id: int, user_id: int, reason: str, now: float) -> None:

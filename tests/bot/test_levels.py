@@ -18,6 +18,7 @@ from bot import robot
 from bot.engine import load_game
 from bot.hints import check_hint, hint, hints_apply
 from bot.service import BOT_DELAY, Refusal
+from bot.service.ratings_update import replay
 from bot.store import repo
 from tests.bot.helpers import GUILD, choose, lobby, started, uid
 
@@ -216,3 +217,42 @@ async def test_a_bot_past_its_time_budget_moves_at_the_easy_level(env, monkeypat
     [change] = await env.svc.tick(row.id)
     assert levels == ["strong", "easy"] and change.kind == "bot"
     assert change.move == expected
+
+
+async def test_a_practice_game_is_never_rated_and_its_rematch_is_practice_too(env):
+    """Two people who both moved and then one resigned: rated, were it not practice. Neither the
+    season's standings, nor a player's record, nor the skill ratings (also when replayed) count it;
+    its players may ask for hints."""
+    row = await lobby(env.svc, "gin", 2)
+    with pytest.raises(Refusal, match="host_only"):
+        await env.svc.set_practice(row.id, 2, on=True)
+    await env.svc.set_hints(row.id, 1, off=True)
+    change = await env.svc.set_practice(row.id, 1, on=True)
+    assert change.game.practice and not change.game.hints_off  # practice is for hints: on again
+    row = (await env.svc.start(row.id, 1, seed="pr")).game
+    assert row.practice and hints_apply(row) and check_hint(row, 1).seat == "p1"
+    moved: set[str] = set()
+    rng = random.Random(2)
+    while len(moved) < 2:  # both seats move: a game under way, which a resignation would settle, rated
+        game = env.svc.engine(row)
+        seat = game.actors[0]
+        row = (await env.svc.play(row.id, uid(row, seat), choose(game, seat, rng, avoid=("knock",)),
+                                  version=row.version)).game
+        moved.add(seat)
+    assert (await env.svc.resign(row.id, 2)).game_over
+    assert [r.user_id for r in await repo.results_of(env.db, row.id)] == [1, 2]
+    _, table, games = await env.svc.scores(GUILD)
+    assert (table, games) == ([], 0)
+    assert (await env.svc.stats(GUILD, 1)).games == 0
+    assert (await env.svc.player_rating(GUILD, 1)).rating is None
+    assert await env.db.fetchall("SELECT * FROM ratings") == []
+    async with env.db.transaction() as tx:
+        assert await replay(tx, GUILD) == 0
+    [listed] = await env.svc.finished_games(GUILD)  # the history lists it, as practice
+    assert listed.game_id == row.id and listed.practice and not listed.voided
+    with pytest.raises(Refusal, match="not_rated_practice"):  # nothing to void: it never counted
+        await env.svc.void_result(GUILD, row.id, 1)
+    rematch = (await env.svc.rematch(row.id, 2, "user2")).game
+    assert rematch.practice
+    with pytest.raises(Refusal, match="not_a_lobby"):
+        await env.svc.set_practice(row.id, 1, on=False)

@@ -207,7 +207,7 @@ class Table:
 
 
 MAX_TIMEOUTS = 3  # bot.service.clock: three timeouts in a row and the seat resigns (not imported: the bot's code)
-NO_ENGINE_CHANGE = {"new", "join", "leave", "cancel", "expire", "abandon", "resume", "hints", "options"}
+NO_ENGINE_CHANGE = {"new", "join", "leave", "cancel", "expire", "abandon", "resume", "hints", "options", "practice"}
 
 
 def replay_action_log(query: Any) -> None:

@@ -175,3 +175,43 @@ async def test_another_players_press_of_my_hint_plays_nothing(table: Table) -> N
     assert "no te toca" in answers(rec)[-1].content or "not your turn" in answers(rec)[-1].content
     assert stored(table) == before
     assert fake.violations == []
+
+
+async def test_a_practice_game_from_the_lobby_gives_hints_and_counts_for_nothing(table: Table) -> None:
+    """Two people, no bot: the host makes the lobby a practice game with its button. The lobby
+    says so, hints are on (a gin hint with its hand picture), and when the game ends its final
+    message says it was practice and the standings do not count it."""
+    fake = table.fake
+    ana, bea = table.users[:2]
+    table.users = [ana, bea]
+    table.lobby = await new_lobby(fake, ana, {"variant": "gin", "timer": 0})
+    gid = table.game_id = int(custom_ids(table.lobby)[0].split(":")[2])
+    await (await fake.click(bea, table.lobby, f"rummy:join:{gid}")).settled(timeout=15)
+    await table.wait_until(lambda: table.seats() == 2)
+    lobby = fake.message(table.lobby.id)
+    assert "Pistas" not in lobby.content and f"rummy:practice:{gid}" in custom_ids(lobby)
+    rec = await (await fake.click(bea, lobby, f"rummy:practice:{gid}")).settled(timeout=15)  # not the host
+    assert not table.row()["practice"] and answers(rec)[-1].ephemeral
+    await (await fake.click(ana, lobby, f"rummy:practice:{gid}")).settled(timeout=15)
+    await table.wait_until(lambda: "práctica" in fake.message(table.lobby.id).content)
+    lobby = fake.message(table.lobby.id)
+    assert "Partida de práctica: no puntúa" in lobby.content and "Pistas: sí" in lobby.content
+    assert table.row()["practice"] and f"rummy:hints:{gid}" in custom_ids(lobby)
+    await (await fake.click(ana, lobby, f"rummy:start:{gid}")).settled(timeout=15)
+    await table.wait_table()
+    actor = table.user_of(table.game().actors[0])
+    reply = await ask_hint(table, actor)
+    assert reply.content.startswith("💡") and hint_button(reply)
+    # Gin: the hint comes with the hand as its move leaves it, grouped into melds (privately).
+    assert [a.filename.split(".")[0] for a in reply.attachments] == ["hand"], reply.attachments
+    version = table.row()["version"]
+    await (await fake.click(actor, reply, hint_button(reply))).settled(timeout=20)
+    await table.wait_until(lambda: table.row()["version"] > version)
+    rec = await (await fake.slash(ana, "rummy resign", {})).settled(timeout=20)
+    rematch = f"rummy:rematch:{gid}"
+    final = await fake.wait_for_message(lambda m: rematch in custom_ids(m), timeout=20)
+    assert "Partida de práctica: no puntúa" in final.content
+    assert len(table.query("SELECT * FROM results WHERE game_id = ?", (gid,))) == 2
+    rec = await (await fake.slash(bea, "rummy scores", {})).settled(timeout=15)
+    assert "games: 0" in answers(rec)[-1].content, answers(rec)[-1].content
+    assert fake.violations == []
