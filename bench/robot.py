@@ -8,7 +8,9 @@ Each pairing plays ``--deals`` single gin deals (seeds ``<prefix>-<pairing>-<k>`
 levels swapping seats every deal so neither always deals. A deal is won by whoever scores it
 (gin, knock or undercut); void deals and no-score ties are counted apart and left out of the rate.
 It prints each pairing's win rate with a Wilson 95% confidence interval and the move times (p50,
-p99) of every level, timed around ``bot.robot.choose`` only. Nothing here asserts a time.
+p99) of every level, timed around ``bot.robot.choose`` only. Nothing here asserts a time. The other
+five variants' figures (going out with four strong bots, one strong against three normal, the table
+search's time) come from ``bench/robot_rummy.py``.
 The deals are split over ``--jobs`` processes (default 2, this machine's cores); run it niced.
 """
 

@@ -236,8 +236,9 @@ class RummyBot(commands.AutoShardedBot):
                 log.exception("could not post the table of resumed game %s", change.game.id)
 
     async def _clock(self) -> None:
-        """Serve every stored deadline of this process's guilds. Polls once a second: deadlines live
-        in the database, so a restart only delays them by the downtime."""
+        """Serve every stored deadline of this process's guilds. Polls at least once a second, and at
+        the next deadline when it is sooner: deadlines live in the database, so a restart only
+        delays them by the downtime."""
         await self.wait_until_ready()
         while not self.stopping:
             try:
@@ -256,7 +257,20 @@ class RummyBot(commands.AutoShardedBot):
                 await self._new_seasons()
             except Exception:
                 log.exception("clock: starting the scheduled seasons failed")
-            await asyncio.sleep(1.0)
+            await asyncio.sleep(await self._until_next_deadline())
+
+    async def _until_next_deadline(self) -> float:
+        """How long the clock sleeps: until the next stored deadline when it is under a second away
+        (a computer player's short pause is served on time, not at the next whole second), else a
+        second. A deadline already past was this pass's work, or another process's (a cluster):
+        it waits the whole second rather than polling the database in a loop."""
+        try:
+            nxt = await self.service.next_deadline()
+        except Exception:
+            log.exception("clock: reading the next deadline failed")
+            return 1.0
+        wait = 1.0 if nxt is None else nxt - time.time()
+        return 1.0 if wait <= 0 else min(1.0, max(0.02, wait))
 
     async def _new_seasons(self) -> None:
         """Roll over every server whose scheduled season boundary passed; the new season is
