@@ -2,7 +2,8 @@
 
 What it is: ``lobby_message`` (variant, options, seats, a rematch's invited players, timer,
 whether hints are on and, while open, the Join / Leave / Start / Cancel buttons, one bot button
-per level, Remove a bot, and the host's hints toggle in unrated games), ``lobby_info`` (what the
+per level, Remove a bot, Remove a player (the host's private pick, ``RemoveSelect``), and the
+host's hints toggle in unrated games), ``lobby_info`` (what the
 lobby picture shows), the persistent ``LobbyButton`` (``rummy:<verb>:<game>[:<level>]``) and ``lobby_action``, the
 one handler behind both the buttons and the ``/rummy join|leave|start|cancel`` commands.
 What it is not: no rules about seats (``GameService`` decides and commits), no table (``cogs.table``).
@@ -32,8 +33,10 @@ PICTURED = {GameStatus.LOBBY: LobbyStatus.OPEN, GameStatus.PLAYING: LobbyStatus.
             GameStatus.EXPIRED: LobbyStatus.EXPIRED}
 # ``rummy:bot:<game>`` seats a normal computer player (lobbies posted before levels existed say
 # that too); ``rummy:bot:<game>:easy|strong`` the other levels. ``hints`` turns hints off or on.
-LOBBY_ID = re.compile(r"rummy:(?P<verb>join|leave|start|cancel|bot|unbot|hints):(?P<game>[0-9]{1,12})"
+LOBBY_ID = re.compile(r"rummy:(?P<verb>join|leave|start|cancel|bot|unbot|hints|remove):(?P<game>[0-9]{1,12})"
                       r"(?::(?P<level>easy|strong))?")
+# The host's private pick of whom to take out of the lobby (answer to the Remove a player button).
+REMOVE_ID = re.compile(r"rummy:remove-pick:(?P<game>[0-9]{1,12})")
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY_ID):
@@ -86,6 +89,8 @@ def lobby_message(row: GameRow, locale: str, *, closed: str | None = None) -> tu
             view.add_item(LobbyButton("bot", row.id, t(f"button.bot.{level}", locale), level=level))
     if any(s.is_bot for s in row.seats):
         view.add_item(LobbyButton("unbot", row.id, t("button.remove_bot", locale)))
+    if len(row.seats) > 1:  # the host may take anyone else out before the start
+        view.add_item(LobbyButton("remove", row.id, t("button.remove_player", locale)))
     if hints_apply(row):
         view.add_item(LobbyButton("hints", row.id, t("button.hints_on" if row.hints_off else "button.hints_off",
                                                      locale)))
@@ -101,13 +106,62 @@ def lobby_info(row: GameRow) -> LobbyInfo:
                      PICTURED.get(row.status, "cancelled"), invited=tuple(s.name for s in row.invited))
 
 
+class RemoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=REMOVE_ID):
+    """The host picks a seated player to take out of their lobby (sent to the host only)."""
+
+    def __init__(self, game_id: int, options: list[discord.SelectOption] | None = None,
+                 placeholder: str | None = None) -> None:
+        options = options or [discord.SelectOption(label="-", value="0")]
+        super().__init__(discord.ui.Select(custom_id=f"rummy:remove-pick:{game_id}", options=options,
+                                           placeholder=placeholder))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
+                             match: re.Match[str]) -> RemoveSelect:
+        self = cls(int(match["game"]))
+        self.item = item  # keep the values Discord sent
+        return self
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await remove_picked(interaction, self.game_id, list(self.item.values))
+
+
+@guarded
+async def remove_picked(interaction: discord.Interaction, game_id: int, values: list[str]) -> None:
+    target = int(values[0]) if values and values[0].lstrip("-").isdigit() else 0
+    await lobby_action(interaction, "remove", game_id, edit=False, target=target)
+
+
 @guarded
 async def lobby_button(interaction: discord.Interaction, verb: str, game_id: int, level: str | None = None) -> None:
+    if verb == "remove":
+        await remove_menu(interaction, game_id)
+        return
     await lobby_action(interaction, verb, game_id, edit=True, level=level)
 
 
+async def remove_menu(interaction: discord.Interaction, game_id: int) -> None:
+    """The host's private list of the lobby's other seats; anyone else is refused (nothing changes)."""
+    row = await client_of(interaction).service.get(game_id)
+    if row is None or row.guild_id != interaction.guild_id:
+        raise Refusal("no_game")
+    if row.status != GameStatus.LOBBY:
+        raise Refusal("not_a_lobby")
+    if interaction.user.id != row.host_id:
+        raise Refusal("host_only")
+    others = [s for s in row.seats if s.user_id != row.host_id]
+    if not others:
+        raise Refusal("remove_nobody")
+    loc = user_locale(interaction)
+    options = [discord.SelectOption(label=s.name[:100], value=str(s.user_id)) for s in others[:25]]
+    view = discord.ui.View(timeout=None)
+    view.add_item(RemoveSelect(game_id, options, t("lobby.remove.pick", loc)))
+    await interaction.response.send_message(t("lobby.remove.ask", loc), view=view, ephemeral=True)
+
+
 async def lobby_action(interaction: discord.Interaction, verb: str, game_id: int, *, edit: bool,
-                       level: str | None = None) -> None:
+                       level: str | None = None, target: int = 0) -> None:
     """Join, leave, add or remove a bot, cancel or start: from a lobby button (``edit``: the lobby
     is edited in place) or from a command (a private answer, and the lobby edited from afar)."""
     # Acknowledge first: a button privately (type 6, the lobby is then edited in place), a
@@ -132,6 +186,8 @@ async def lobby_action(interaction: discord.Interaction, verb: str, game_id: int
         change = await service.set_hints(game_id, user.id, off=not row.hints_off)
     elif verb == "unbot":
         change = await service.remove_bot(game_id, user.id)
+    elif verb == "remove":
+        change = await service.remove_player(game_id, user.id, target)
     elif verb == "cancel":
         perms = interaction.permissions
         is_admin = bool(perms.manage_guild or perms.administrator)  # checked now, not by Discord's defaults

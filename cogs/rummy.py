@@ -39,7 +39,7 @@ from cogs.hand import (
 )
 from cogs.hints import HINT_ID, HintButton, send_hint
 from cogs.ladder import chart_info, ladder_info, ladder_message, rating_line
-from cogs.lobby import LOBBY_ID, LobbyButton, lobby_action
+from cogs.lobby import LOBBY_ID, REMOVE_ID, LobbyButton, RemoveSelect, lobby_action
 from cogs.standings import history_message, scores_message, standings_info, stats_message
 from cogs.table import TABLE_ID, TableButton
 from cogs.ui import file_of
@@ -137,6 +137,14 @@ class RummyCog(commands.Cog, name="RummyCog"):
     async def cancel(self, interaction: discord.Interaction) -> None:
         row = await channel_game(interaction)
         await lobby_action(interaction, "cancel", row.id, edit=False)
+
+    @rummy.command(name=L("remove", "cmd.remove"), description=L("Take a player out of your lobby (host only)",
+                   "cmd.remove.desc"))
+    @app_commands.describe(member=L("Who to take out", "cmd.remove.member"))
+    @guarded
+    async def remove(self, interaction: discord.Interaction, member: discord.User) -> None:
+        row = await channel_game(interaction)
+        await lobby_action(interaction, "remove", row.id, edit=False, target=member.id)
 
     # ------------------------------------------------------------------ playing
     @rummy.command(name=L("hand", "cmd.hand"), description=L("See your hand (only you see it)", "cmd.hand.desc"))
@@ -385,6 +393,6 @@ class RummyCog(commands.Cog, name="RummyCog"):
 async def setup(bot: commands.Bot) -> None:
     """The extension's entry point (``bot.load_extension("cogs.rummy")``)."""
     client = cast(RummyClient, bot)  # typed structurally (cogs.base), never imported
-    bot.add_dynamic_items(LobbyButton, TableButton, HandButton, HandSelect, HintButton)
-    client.item_patterns += [LOBBY_ID, TABLE_ID, HAND_BUTTON_ID, HAND_SELECT_ID, HINT_ID]
+    bot.add_dynamic_items(LobbyButton, RemoveSelect, TableButton, HandButton, HandSelect, HintButton)
+    client.item_patterns += [LOBBY_ID, REMOVE_ID, TABLE_ID, HAND_BUTTON_ID, HAND_SELECT_ID, HINT_ID]
     await bot.add_cog(RummyCog(client))
