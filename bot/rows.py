@@ -63,6 +63,8 @@ class AuditAction(StrEnum):
     SCHEDULE = "schedule"
     ABANDON = "abandon"  # the bot ended a game whose channel, server or access went away
     RESET_RATINGS = "reset_ratings"  # a manager forgot the server's skill ratings (issue 12)
+    ADJUST = "adjust"  # a manager added or took points in the season (detail: "<adjustment> <user> <±points> <reason>")
+    UNDO = "undo"  # a manager undid an adjustment (detail: "<audit entry> <user> <±points>")
 
 
 class _Fields:

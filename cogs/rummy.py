@@ -257,15 +257,18 @@ class RummyCog(commands.Cog, name="RummyCog"):
                      season: app_commands.Range[int, 1, 100_000] | None = None, share: bool = False) -> None:
         assert interaction.guild_id is not None
         v = variant.value if variant else None
-        found, table, games = await self.service.scores(interaction.guild_id, season, v)
+        view = await self.service.season_view(interaction.guild_id, season, v)
+        found, table, games = view.season, view.table, view.games
         loc = user_locale(interaction) if not share else guild_locale(interaction)
         await interaction.response.defer(ephemeral=not share, thinking=True)
-        text = scores_message(found, table, games, loc, variant=v, reader=interaction.user.id)
+        text = scores_message(found, table, games, loc, variant=v, reader=interaction.user.id,
+                              adjustments=view.adjustments, amended=view.amended)
         schedule = await self.service.season_schedule(interaction.guild_id) if found.ended_at is None else None
         if schedule is not None:
             when = f"<t:{int(schedule.next_at)}:R>"
             text = (text + "\n" + translate("scores.next", loc, when=when))[:2000]
-        info = standings_info(found, table, games, variant=v, reader=interaction.user.id)
+        info = standings_info(found, table, games, variant=v, reader=interaction.user.id,
+                              amended=view.amended is not None)
         image = await self.bot.announcer.render(render_standings, info, locale=loc)
         await interaction.followup.send(text, file=file_of(image), ephemeral=not share)
 

@@ -54,7 +54,8 @@ async def test_new_database_is_migrated_to_the_current_schema(tmp_path):
     try:
         assert await db.user_version() == SCHEMA_VERSION
         tables = {r["name"] for r in await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        assert {"meta", "games", "seats", "actions", "results", "ratings", "rating_history", "rating_resets"} <= tables
+        assert {"meta", "games", "seats", "actions", "results", "ratings", "rating_history", "rating_resets",
+                "adjustments", "season_standings"} <= tables
     finally:
         await db.close()
     assert user_version(tmp_path / "rummy.db") == SCHEMA_VERSION
@@ -361,7 +362,7 @@ async def test_migration_5_rebuilds_games_and_keeps_every_row_and_link(tmp_path)
         assert [tuple(g) for g in games] == [(1, "finished", "rec", 20.0), (2, "playing", "rec2", None)]
         assert (await db.fetchone("SELECT COUNT(*) FROM seats"))[0] == 2
         assert (await db.fetchone("SELECT rated FROM results"))[0] == 1
-        for table in ("ratings", "rating_history", "rating_resets"):  # issue 12: empty, ready
+        for table in ("ratings", "rating_history", "rating_resets", "adjustments", "season_standings"):  # issue 12
             assert (await db.fetchone(f"SELECT COUNT(*) FROM {table}"))[0] == 0
         # The server with results is replayed once on start (a one-seat game rates nobody).
         assert [r[0] for r in await db.fetchall("SELECT key FROM meta")] == ["ratings-replay:1"]
