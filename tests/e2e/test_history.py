@@ -81,3 +81,95 @@ async def test_the_host_removes_a_player_from_the_lobby(table: Table) -> None:
     assert table.row()["status"] == "lobby" and table.row()["host_id"] == ana.id
     scan_for_leaks(table.fake, [ana, bea, carlos])
     assert table.fake.violations == []
+
+
+async def finished_gin(table: Table, loser: Any) -> int:
+    """A rated gin game between the table's two users that ``loser`` resigns once both moved."""
+    await table.open("gin")
+    game = table.game_id
+    moved: set[int] = set()
+    while len(moved) < 2:  # both sides move, so the result is rated
+        user = table.user_of(table.game().actors[0])
+        choices = await table.suggestions(user)
+        await table.play(user, choices[0]["value"])
+        moved.add(user.id)
+    rec = await (await table.fake.slash(loser, "rummy resign", {})).settled(timeout=15)
+    assert answers(rec)
+    await table.wait_until(lambda: table.row()["status"] == "finished")
+    assert table.query("SELECT rated FROM results WHERE game_id = ?", (game,))[0][0] == 1
+    return game
+
+
+async def test_a_manager_adjusts_points_and_undoes_it_from_the_audit_log(table: Table) -> None:
+    ana, bea = table.users[:2]
+    table.users = [ana, bea]
+    mod = table.fake.add_user("Mod", locale="en-US", manage_guild=True)
+    await finished_gin(table, bea)  # Ana 1 point, Bea 0
+    # A member who is not a manager is refused (the server shows her the command), nothing changes.
+    rec = await (await table.fake.slash(bea, "rummy-admin adjust", {"member": bea, "points": 5, "reason": "me"},
+                                        overridden=True)).settled(timeout=15)
+    assert "server managers" in private(rec, bea).content
+    assert table.query("SELECT COUNT(*) FROM adjustments")[0][0] == 0
+    rec = await (await table.fake.slash(mod, "rummy-admin adjust", {"member": bea, "points": 3,
+                                                                     "reason": "fair play"})).settled(timeout=15)
+    assert "+3" in private(rec, mod).content
+    # The standings: Bea first with 3 points, her line marked, the reason below.
+    rec = await (await table.fake.slash(bea, "rummy scores", {})).settled(timeout=15)
+    text = private(rec, bea).content
+    line = next(x for x in text.splitlines() if "Bea" in x and "pts" in x)
+    assert "3 pts" in line and "adjusted +3" in line, text
+    assert "✎ Bea +3 pts: fair play" in text
+    assert text.index("Bea") < text.index("Ana")
+    # The audit log shows the entry's number; undoing it is audited, and the standings lose it.
+    rec = await (await table.fake.slash(mod, "rummy-admin audit", {})).settled(timeout=15)
+    audit = private(rec, mod).content
+    entry = int(audit.split("`#")[1].split("`")[0])
+    assert f"`#{entry}` adjusted <@{bea.id}> +3 pts: fair play" in audit
+    rec = await (await table.fake.slash(mod, "rummy-admin undo", {"entry": entry})).settled(timeout=15)
+    assert f"#{entry}" in private(rec, mod).content
+    rec = await (await table.fake.slash(mod, "rummy-admin undo", {"entry": entry})).settled(timeout=15)
+    assert "already undone" in private(rec, mod).content
+    rec = await (await table.fake.slash(ana, "rummy scores", {})).settled(timeout=15)
+    text = private(rec, ana).content
+    assert "ajuste" not in text and "✎" not in text and text.index("Ana") < text.index("Bea")
+    rec = await (await table.fake.slash(mod, "rummy-admin audit", {})).settled(timeout=15)
+    assert f"undid adjustment #{entry}" in private(rec, mod).content
+    scan_for_leaks(table.fake, [ana, bea, mod])
+    assert table.fake.violations == []
+
+
+async def test_voiding_a_game_of_a_closed_season_is_confirmed_then_posted_as_amended(table: Table) -> None:
+    ana, bea = table.users[:2]
+    table.users = [ana, bea]
+    mod = table.fake.add_user("Mod", locale="en-US", manage_guild=True)
+    first = await finished_gin(table, bea)
+    rec = await (await table.fake.slash(mod, "rummy-admin season", {})).settled(timeout=15)
+    confirm = private(rec, mod)
+    await (await table.fake.click(mod, confirm, custom_ids(confirm)[0])).settled(timeout=15)
+    await table.wait_until(lambda: table.query("SELECT COUNT(*) FROM season_standings")[0][0] == 1)
+    # Voiding the old game asks first; nothing changes until the manager confirms.
+    rec = await (await table.fake.slash(mod, "rummy-admin void", {"game": first, "reason": "cheating"})
+                 ).settled(timeout=15)
+    ask = private(rec, mod)
+    assert "season 1" in ask.content and "closed" in ask.content
+    assert table.query("SELECT COUNT(*) FROM voided")[0][0] == 0
+    # Another manager's click on it is refused.
+    other = table.fake.add_user("Otra", locale="es-ES", manage_guild=True)
+    button = custom_ids(ask)[0]
+    rec = await (await table.fake.forged_click(other, ask, button)).settled(timeout=15)
+    assert table.query("SELECT COUNT(*) FROM voided")[0][0] == 0
+    posted = len(table.fake.public_messages())
+    rec = await (await table.fake.click(mod, ask, button)).settled(timeout=15)
+    await table.wait_until(lambda: table.query("SELECT COUNT(*) FROM voided")[0][0] == 1)
+    # The amended standings are posted where the game was played, marked, with the reason.
+    amended = await table.fake.wait_for_message(
+        lambda m: not m.ephemeral and "Clasificación corregida" in m.content, timeout=15)
+    assert "cheating" in amended.content and amended.attachments
+    assert len(table.fake.public_messages()) > posted
+    assert table.query("SELECT MAX(version) FROM season_standings")[0][0] == 1
+    # /rummy scores season:1 shows the amended version, marked as amended.
+    rec = await (await table.fake.slash(bea, "rummy scores", {"season": 1})).settled(timeout=15)
+    text = private(rec, bea).content
+    assert "Amended standings" in text and "cheating" in text
+    scan_for_leaks(table.fake, [ana, bea, mod, other])
+    assert table.fake.violations == []
