@@ -38,6 +38,7 @@ from cogs.hand import (
     submitted_text,
 )
 from cogs.hints import HINT_ID, HintButton, send_hint
+from cogs.history import game_choices, replay_game, send_record
 from cogs.ladder import chart_info, ladder_info, ladder_message, rating_line
 from cogs.lobby import LOBBY_ID, REMOVE_ID, LobbyButton, RemoveSelect, lobby_action
 from cogs.standings import history_message, scores_message, standings_info, stats_message
@@ -352,8 +353,20 @@ class RummyCog(commands.Cog, name="RummyCog"):
 
     @rummy.command(name=L("replay", "cmd.replay"), description=L("Replay of the last finished deal here",
                    "cmd.replay.desc"))
+    @app_commands.describe(game=L("Any finished game of this server (its number; pick from the list)",
+                                  "cmd.replay.game"),
+                           deal=L("Which deal of it (default: its last)", "cmd.replay.deal"))
     @guarded
-    async def replay(self, interaction: discord.Interaction) -> None:
+    async def replay(self, interaction: discord.Interaction, game: app_commands.Range[int, 1, 10**12] | None = None,
+                     deal: app_commands.Range[int, 1, 10_000] | None = None) -> None:
+        if game is None and deal is not None:  # a deal of this channel's last finished game
+            last = await self.service.last_in_channel(interaction.channel_id or 0)
+            if last is None:
+                raise Refusal("no_replay")
+            game = last.id
+        if game is not None:
+            await replay_game(interaction, game, deal)
+            return
         row = await self.service.in_channel(interaction.channel_id or 0)
         if row is None or not row.record:
             row = await self.service.last_in_channel(interaction.channel_id or 0)
@@ -368,6 +381,22 @@ class RummyCog(commands.Cog, name="RummyCog"):
         stamp = row.version if game.hand_over else 0
         image = await self.bot.announcer.replay_picture(row, deal, stamp)
         await interaction.followup.send(translate("replay.title", row.locale, deal=deal), file=file_of(image))
+
+    @rummy.command(name=L("record", "cmd.record"), description=L("A finished game's full record and its moves in words",
+                   "cmd.record.desc"))
+    @app_commands.describe(game=L("Any finished game of this server (its number; pick from the list)",
+                                  "cmd.record.game"))
+    @guarded
+    async def record(self, interaction: discord.Interaction, game: app_commands.Range[int, 1, 10**12]) -> None:
+        await send_record(interaction, game)
+
+    @replay.autocomplete("game")
+    async def replay_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
+        return await game_choices(interaction, current)
+
+    @record.autocomplete("game")
+    async def record_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
+        return await game_choices(interaction, current)
 
     # ------------------------------------------------------------------ what no handler takes
     @commands.Cog.listener()
