@@ -173,3 +173,43 @@ async def test_voiding_a_game_of_a_closed_season_is_confirmed_then_posted_as_ame
     assert "Amended standings" in text and "cheating" in text
     scan_for_leaks(table.fake, [ana, bea, mod, other])
     assert table.fake.violations == []
+
+
+async def test_any_finished_game_is_replayed_and_its_record_sent(table: Table) -> None:
+    ana, bea = table.users[:2]
+    table.users = [ana, bea]
+    first = await finished_gin(table, bea)
+    second = await finished_gin(table, ana)  # the channel's last game is another one now
+    # The autocomplete lists the server's finished games, newest first.
+    choices = await table.fake.autocomplete(bea, "rummy replay", {"game": ""}, focused="game")
+    assert [c["value"] for c in choices][:2] == [second, first]
+    typed = await table.fake.autocomplete(bea, "rummy record", {"game": str(first)}, focused="game")
+    assert typed[0]["value"] == first
+    # The first game's last deal, for the channel (the server's language), as a picture.
+    rec = await (await table.fake.slash(bea, "rummy replay", {"game": first})).settled(timeout=30)
+    shown = answers(rec)[-1]
+    assert not shown.ephemeral and f"partida {first}, mano 1" in shown.content
+    assert shown.attachments and shown.attachments[0].filename.startswith("replay.")
+    # Refusals are private, in the reader's language, and post nothing.
+    posted = len(table.fake.public_messages())
+    rec = await (await table.fake.slash(bea, "rummy replay", {"game": first, "deal": 5})).settled(timeout=15)
+    assert "has no deal 5" in private(rec, bea).content
+    rec = await (await table.fake.slash(bea, "rummy replay", {"game": 10**9})).settled(timeout=15)
+    assert f"no finished game {10**9}" in private(rec, bea).content
+    rec = await (await table.fake.slash(ana, "rummy record", {"game": 10**9})).settled(timeout=15)
+    assert "No hay ninguna partida" in private(rec, ana).content
+    assert len(table.fake.public_messages()) == posted
+    # The record: the RGN text as stored, and the moves in words in Bea's language.
+    rec = await (await table.fake.slash(bea, "rummy record", {"game": first})).settled(timeout=15)
+    sent = private(rec, bea)
+    files = {a.filename: a.data.decode() for a in sent.attachments}
+    stored = table.query("SELECT record FROM games WHERE id = ?", (first,))[0][0]
+    assert files[f"game-{first}.rgn.txt"] == stored
+    words = files[f"game-{first}-en.txt"]
+    assert words.startswith(f"Game {first} · ") and "— Deal 1 —" in words
+    moves = [x for x in words.splitlines()[2:] if not x.startswith("—")]
+    played = [x for x in stored.splitlines() if x and not x.startswith("[")]
+    assert len(moves) == len(played) and moves[-1].startswith("Bea: ")  # she resigned last
+    assert any(x.startswith("Ana: ") for x in moves) and "`" not in words
+    scan_for_leaks(table.fake, [ana, bea])
+    assert table.fake.violations == []
