@@ -267,22 +267,26 @@ class AdminCog(commands.Cog, name="AdminCog"):
                     closed_ok: bool = False) -> None:
         assert interaction.guild_id is not None
         loc = user_locale(interaction)
-        closed = await self.service.closed_season_of(interaction.guild_id, game_id)
-        if closed is not None and not closed_ok:
-            # A closed season's standings are kept as they closed: changing them is confirmed first.
+        await interaction.response.defer(ephemeral=True, thinking=True)  # a write comes first
+        try:
+            done = await self.service.void_result(interaction.guild_id, game_id, interaction.user.id, reason,
+                                                  restore=restore, closed_ok=closed_ok)
+        except Refusal as exc:
+            if exc.code != "void_closed_season":
+                raise
+            # A closed season's standings are kept as they closed: changing them is confirmed first
+            # (asked only once everything else about the void is right; nothing was written).
+            season = exc.params["season"]
             until = int(time.time()) + CONFIRM_SECONDS
             verb = "r" if restore else "v"
             self.pending = {k: v for k, v in self.pending.items() if k[3] >= time.time()}
             self.pending[(verb, game_id, interaction.user.id, until)] = reason
             view = discord.ui.View(timeout=None)
             view.add_item(AmendButton(verb, game_id, interaction.user.id, until,
-                                      label=translate("amend.button", loc, season=closed)))
-            text = translate("amend.confirm", loc, game=game_id, season=closed, seconds=CONFIRM_SECONDS)
-            await interaction.response.send_message(text, view=view, ephemeral=True)
+                                      label=translate("amend.button", loc, season=season)))
+            text = translate("amend.confirm", loc, game=game_id, season=season, seconds=CONFIRM_SECONDS)
+            await interaction.followup.send(text, view=view, ephemeral=True)
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)  # a write comes first
-        done = await self.service.void_result(interaction.guild_id, game_id, interaction.user.id, reason,
-                                              restore=restore, closed_ok=closed_ok)
         key = "void.restored" if restore else "void.done"
         await interaction.followup.send(translate(key, loc, **summary(done, loc)), ephemeral=True)
         # Everybody who played it is told where they played it, in the server's language.

@@ -101,12 +101,6 @@ class History(Records):
         table, games, adjustments = await live_standings(self.db, guild_id, season.number, variant)
         return SeasonView(season, table, games, None, tuple(adjustments))
 
-    async def closed_season_of(self, guild_id: int, game_id: int) -> int | None:
-        """The closed season a finished game counts for (voiding it asks for a confirmation), or None."""
-        number = await store.result_season(self.db, game_id)
-        season = await repo.get_season(self.db, guild_id, number)
-        return number if season is not None and season.ended_at is not None else None
-
     async def scores(
         self, guild_id: int, number: int | None = None, variant: str | None = None
     ) -> tuple[SeasonRow, list[Standing], int]:
