@@ -62,6 +62,7 @@ class Records(ServiceCore):
         Games still running score in the new season: a result counts where it was written."""
         now = self.clock()
         async with self._transaction() as tx:
+            await tx.lock_name(f"season:{guild_id}")  # no result is written while its standings are stored
             current = await repo.current_season(tx, guild_id)
             if current.number != ending:
                 raise Refusal("season_already", number=current.number)
@@ -107,6 +108,7 @@ class Records(ServiceCore):
             schedule = await repo.get_schedule(tx, guild_id)
             if schedule is None or schedule.next_at > now:
                 return None
+            await tx.lock_name(f"season:{guild_id}")
             current = await repo.current_season(tx, guild_id)
             await history.freeze_season(tx, guild_id, current.number, now)
             number = await repo.start_season(tx, guild_id, current, 0, now)
