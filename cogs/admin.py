@@ -359,6 +359,17 @@ class AdminCog(commands.Cog, name="AdminCog"):
         await interaction.followup.send(translate("adjust.undone", user_locale(interaction), entry=entry,
                                                   name=nm(done.name), points=f"{done.points:+d}"), ephemeral=True)
 
+    @undo.autocomplete("entry")
+    async def undo_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
+        """The season's adjustments that still count, newest first; nothing for members who are not managers."""
+        if not is_manager(interaction) or interaction.guild_id is None or (
+                not self.bot.guard.typing_allowed(interaction.user.id)):
+            return []
+        typed = str(current or "").strip().lstrip("#")
+        return [Choice(name=f"#{a.entry} · {a.name} {a.points:+d} · {a.reason}"[:100], value=a.entry)
+                for a in await self.service.undoable(interaction.guild_id)
+                if a.entry is not None and str(a.entry).startswith(typed)]
+
     @admin.command(name=L("audit", "cmd.audit"), description=L("What managers did with the bot here, latest first",
                    "cmd.audit.desc"))
     @guarded

@@ -57,8 +57,9 @@ class History(Records):
             season = await repo.current_season(tx, guild_id)
             adjustment = await store.add_adjustment(tx, guild_id, season.number, user_id, clean_name(name), points,
                                                     reason, manager_id, now)
-            await store.add_audit(tx, guild_id, manager_id, AuditAction.ADJUST, now,
-                                  f"{adjustment} {user_id} {points:+d} {reason}")
+            entry = await store.add_audit(tx, guild_id, manager_id, AuditAction.ADJUST, now,
+                                          f"{adjustment} {user_id} {points:+d} {reason}")
+            await store.set_entry(tx, adjustment, entry)
         found = await store.get_adjustment(self.db, guild_id, adjustment)
         assert found is not None
         return found
@@ -85,6 +86,11 @@ class History(Records):
         found = await store.get_adjustment(self.db, guild_id, adjustment.id)
         assert found is not None
         return found
+
+    async def undoable(self, guild_id: int) -> list[AdjustmentRow]:
+        """The current season's adjustments that can be undone, newest first."""
+        season = await repo.current_season(self.db, guild_id)
+        return await store.undoable(self.db, guild_id, season.number)
 
     async def season_view(self, guild_id: int, number: int | None = None, variant: str | None = None) -> SeasonView:
         """What ``/rummy scores`` shows: a running season worked out now; a closed one as stored

@@ -30,6 +30,7 @@ class AdjustmentRow:
     manager_id: int
     at: float
     undone_at: float | None
+    entry: int | None = None  # its audit log entry
 
     def __getitem__(self, name: str) -> object:  # read by field name, as ``bot.seasons`` reads rows
         return getattr(self, name)
@@ -53,7 +54,8 @@ def _adjustment(r: object) -> AdjustmentRow:
     get = r.__getitem__  # type: ignore[attr-defined]
     return AdjustmentRow(int(get("id")), int(get("guild_id")), int(get("season")), int(get("user_id")),
                          str(get("name")), int(get("points")), str(get("reason")), int(get("manager_id")),
-                         float(get("at")), None if get("undone_at") is None else float(get("undone_at")))
+                         float(get("at")), None if get("undone_at") is None else float(get("undone_at")),
+                         None if get("entry") is None else int(get("entry")))
 
 
 async def add_adjustment(tx: Transaction, guild_id: int, season: int, user_id: int, name: str, points: int,
@@ -72,6 +74,18 @@ async def undo_adjustment(tx: Transaction, adjustment_id: int, manager_id: int, 
     """Mark it undone; False when it already was (two managers undoing it at once: one wins)."""
     return await tx.update("UPDATE adjustments SET undone_at = ?, undone_by = ? WHERE id = ? AND undone_at IS NULL",
                            (now, manager_id, adjustment_id)) == 1
+
+
+async def set_entry(tx: Transaction, adjustment_id: int, entry: int) -> None:
+    await tx.execute("UPDATE adjustments SET entry = ? WHERE id = ?", (entry, adjustment_id))
+
+
+async def undoable(db: Store | Transaction, guild_id: int, season: int, limit: int = 25) -> list[AdjustmentRow]:
+    """A season's adjustments that still count, newest first (what ``/rummy-admin undo`` offers)."""
+    rows = await db.fetchall(
+        "SELECT * FROM adjustments WHERE guild_id = ? AND season = ? AND undone_at IS NULL AND entry IS NOT NULL "
+        "ORDER BY at DESC, id DESC LIMIT ?", (guild_id, season, limit))
+    return [_adjustment(r) for r in rows]
 
 
 async def season_adjustments(db: Store | Transaction, guild_id: int, season: int) -> list[AdjustmentRow]:

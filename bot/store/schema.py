@@ -69,7 +69,8 @@ _V5_COLUMNS = """
         manager_id INTEGER NOT NULL,
         at         REAL    NOT NULL,
         undone_at  REAL,
-        undone_by  INTEGER
+        undone_by  INTEGER,
+        entry      INTEGER  -- its row in the audit log (the number ``/rummy-admin undo`` takes)
     );
     CREATE INDEX adjustments_by_season ON adjustments(guild_id, season);
     -- A closed season's standings, stored when it closes (``version`` 0) and again, amended, each

@@ -79,10 +79,12 @@ async def test_an_adjustment_counts_in_the_standings_and_can_be_undone(env) -> N
     log = await env.svc.audit(GUILD)
     assert [r.action for r in log[:2]] == [AuditAction.ADJUST, AuditAction.ADJUST]
     entry = log[1].id  # Bea's
+    assert [(a.entry, a.user_id) for a in await env.svc.undoable(GUILD)] == [(log[0].id, C), (entry, B)]
     undone = await env.svc.undo(GUILD, MANAGER, entry)
     assert undone.undone_at is not None
     view = await env.svc.season_view(GUILD)
     assert [(s.user_id, s.points, s.adjusted) for s in view.table] == [(A, 1, 0), (B, 0, 0), (C, -2, -2)]
+    assert [a.user_id for a in await env.svc.undoable(GUILD)] == [C]
     log = await env.svc.audit(GUILD)
     assert log[0].action == AuditAction.UNDO and log[0].detail.split()[0] == str(entry)
     # Undoing it again is refused and changes nothing.

@@ -125,8 +125,13 @@ async def test_a_manager_adjusts_points_and_undoes_it_from_the_audit_log(table: 
     audit = private(rec, mod).content
     entry = int(audit.split("`#")[1].split("`")[0])
     assert f"`#{entry}` adjusted <@{bea.id}> +3 pts: fair play" in audit
+    offered = await table.fake.autocomplete(mod, "rummy-admin undo", {"entry": ""}, focused="entry")
+    assert [c["value"] for c in offered] == [entry] and "Bea +3 · fair play" in offered[0]["name"]
+    assert await table.fake.autocomplete(bea, "rummy-admin undo", {"entry": ""}, focused="entry",
+                                         overridden=True) == []
     rec = await (await table.fake.slash(mod, "rummy-admin undo", {"entry": entry})).settled(timeout=15)
     assert f"#{entry}" in private(rec, mod).content
+    assert await table.fake.autocomplete(mod, "rummy-admin undo", {"entry": ""}, focused="entry") == []
     rec = await (await table.fake.slash(mod, "rummy-admin undo", {"entry": entry})).settled(timeout=15)
     assert "already undone" in private(rec, mod).content
     rec = await (await table.fake.slash(ana, "rummy scores", {})).settled(timeout=15)
