@@ -31,6 +31,9 @@ from cogs.ui import file_of, nm, variant_name
 from renderers.standings import render_standings
 
 CONFIRM_SECONDS = 60
+# The reason of a void (or restore) of a closed season's game while its confirmation lasts, by
+# (v|r, game, manager, until); a restart forgets it and the manager asks again.
+PENDING: dict[tuple[str, int, int, int], str] = {}
 SEASON_ID = re.compile(r"rummy:season:(?P<ending>[0-9]{1,6}):(?P<manager>[0-9]{1,20}):(?P<until>[0-9]{1,12})")
 RESET_ID = re.compile(r"rummy:ratings-reset:(?P<manager>[0-9]{1,20}):(?P<until>[0-9]{1,12})")
 # Confirm voiding (v) or restoring (r) a game of a closed season, whose stored standings it amends.
@@ -155,12 +158,63 @@ async def confirm_amend(interaction: discord.Interaction, verb: str, game: int, 
                                    allowed=is_manager(interaction))
     if refusal is not None:
         raise refusal
-    cog = cast("AdminCog | None", client_of(interaction).get_cog("AdminCog"))  # type: ignore[attr-defined]
     key = (verb, game, manager, until)
-    if cog is None or key not in cog.pending:
+    if key not in PENDING:
         raise Refusal("confirmation_expired")
-    reason = cog.pending.pop(key)
-    await cog._void(interaction, game, reason, restore=verb == "r", closed_ok=True)
+    await void_game(interaction, game, PENDING.pop(key), restore=verb == "r", closed_ok=True)
+
+
+async def void_game(interaction: discord.Interaction, game_id: int, reason: str, *, restore: bool,
+                    closed_ok: bool = False) -> None:
+    """Void (or restore) a game's result for a manager; a game of a closed season is confirmed first."""
+    assert interaction.guild_id is not None
+    client = client_of(interaction)
+    loc = user_locale(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)  # a write comes first
+    try:
+        done = await client.service.void_result(interaction.guild_id, game_id, interaction.user.id, reason,
+                                                restore=restore, closed_ok=closed_ok)
+    except Refusal as exc:
+        if exc.code != "void_closed_season":
+            raise
+        # A closed season's standings are kept as they closed: changing them is confirmed first
+        # (asked only once everything else about the void is right; nothing was written).
+        season = exc.params["season"]
+        until = int(time.time()) + CONFIRM_SECONDS
+        verb = "r" if restore else "v"
+        for old in [k for k in PENDING if k[3] < time.time()]:
+            del PENDING[old]
+        PENDING[(verb, game_id, interaction.user.id, until)] = reason
+        view = discord.ui.View(timeout=None)
+        view.add_item(AmendButton(verb, game_id, interaction.user.id, until,
+                                  label=translate("amend.button", loc, season=season)))
+        text = translate("amend.confirm", loc, game=game_id, season=season, seconds=CONFIRM_SECONDS)
+        await interaction.followup.send(text, view=view, ephemeral=True)
+        return
+    key = "void.restored" if restore else "void.done"
+    await interaction.followup.send(translate(key, loc, **summary(done, loc)), ephemeral=True)
+    # Everybody who played it is told where they played it, in the server's language.
+    row = await client.service.get(game_id)
+    if row is not None:
+        glo = row.locale
+        lines = [translate("void.announce_restored" if restore else "void.announce", glo, **summary(done, glo))]
+        if done.reason:
+            lines.append(translate("void.reason", glo, reason=nm(done.reason)))
+        await client.announcer.send(row.channel_id, "\n".join(lines)[:2000])
+        if done.amended_season is not None:
+            await post_amended(interaction, row.channel_id, done.amended_season, glo)
+
+
+async def post_amended(interaction: discord.Interaction, channel_id: int, season: int, locale: str) -> None:
+    """A closed season's amended standings, for everybody, marked as amended and with the reason."""
+    assert interaction.guild_id is not None
+    client = client_of(interaction)
+    view = await client.service.season_view(interaction.guild_id, season)
+    text = scores_message(view.season, view.table, view.games, locale, adjustments=view.adjustments,
+                          amended=view.amended)
+    info = standings_info(view.season, view.table, view.games, amended=view.amended is not None)
+    image = await client.announcer.render(render_standings, info, locale=locale)
+    await client.announcer.send(channel_id, text[:2000], file=file_of(image))
 
 
 class AdminCog(commands.Cog, name="AdminCog"):
@@ -171,8 +225,6 @@ class AdminCog(commands.Cog, name="AdminCog"):
 
     def __init__(self, bot: RummyClient) -> None:
         self.bot = bot
-        # The reason of a void (or restore) of a closed season's game, while its confirmation lasts.
-        self.pending: dict[tuple[str, int, int, int], str] = {}
 
     @property
     def service(self) -> GameService:
@@ -263,51 +315,8 @@ class AdminCog(commands.Cog, name="AdminCog"):
         require_manager(interaction)
         await self._void(interaction, game, "", restore=True)
 
-    async def _void(self, interaction: discord.Interaction, game_id: int, reason: str, *, restore: bool,
-                    closed_ok: bool = False) -> None:
-        assert interaction.guild_id is not None
-        loc = user_locale(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)  # a write comes first
-        try:
-            done = await self.service.void_result(interaction.guild_id, game_id, interaction.user.id, reason,
-                                                  restore=restore, closed_ok=closed_ok)
-        except Refusal as exc:
-            if exc.code != "void_closed_season":
-                raise
-            # A closed season's standings are kept as they closed: changing them is confirmed first
-            # (asked only once everything else about the void is right; nothing was written).
-            season = exc.params["season"]
-            until = int(time.time()) + CONFIRM_SECONDS
-            verb = "r" if restore else "v"
-            self.pending = {k: v for k, v in self.pending.items() if k[3] >= time.time()}
-            self.pending[(verb, game_id, interaction.user.id, until)] = reason
-            view = discord.ui.View(timeout=None)
-            view.add_item(AmendButton(verb, game_id, interaction.user.id, until,
-                                      label=translate("amend.button", loc, season=season)))
-            text = translate("amend.confirm", loc, game=game_id, season=season, seconds=CONFIRM_SECONDS)
-            await interaction.followup.send(text, view=view, ephemeral=True)
-            return
-        key = "void.restored" if restore else "void.done"
-        await interaction.followup.send(translate(key, loc, **summary(done, loc)), ephemeral=True)
-        # Everybody who played it is told where they played it, in the server's language.
-        row = await self.service.get(game_id)
-        if row is not None:
-            glo = row.locale
-            lines = [translate("void.announce_restored" if restore else "void.announce", glo, **summary(done, glo))]
-            if done.reason:
-                lines.append(translate("void.reason", glo, reason=nm(done.reason)))
-            await self.bot.announcer.send(row.channel_id, "\n".join(lines)[:2000])
-            if done.amended_season is not None:
-                await self._post_amended(row.channel_id, interaction.guild_id, done.amended_season, glo)
-
-    async def _post_amended(self, channel_id: int, guild_id: int, season: int, locale: str) -> None:
-        """A closed season's amended standings, for everybody, marked as amended and with the reason."""
-        view = await self.service.season_view(guild_id, season)
-        text = scores_message(view.season, view.table, view.games, locale, adjustments=view.adjustments,
-                              amended=view.amended)
-        info = standings_info(view.season, view.table, view.games, amended=view.amended is not None)
-        image = await self.bot.announcer.render(render_standings, info, locale=locale)
-        await self.bot.announcer.send(channel_id, text[:2000], file=file_of(image))
+    async def _void(self, interaction: discord.Interaction, game_id: int, reason: str, *, restore: bool) -> None:
+        await void_game(interaction, game_id, reason, restore=restore)
 
     @void.autocomplete("game")
     async def void_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:

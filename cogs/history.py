@@ -20,10 +20,11 @@ from bot.i18n import translate
 from bot.moves import describe_move
 from bot.service import GameRow, GameStatus, Refusal
 from cogs.admin import choice_name
-from cogs.base import client_of, user_locale
+from cogs.base import L, client_of, user_locale
 from cogs.ui import file_of
 
 LOOKED_BACK = (GameStatus.FINISHED, GameStatus.CANCELLED, GameStatus.ABANDONED)  # games that can end with a record
+PAST_GAME = L("Any finished game of this server (its number; pick from the list)", "cmd.past.game")
 DEAL_TAG = re.compile(r'\[Deal "(?P<deal>[0-9]+)"\]')
 
 
@@ -39,6 +40,34 @@ async def past_game(interaction: discord.Interaction, game_id: int) -> tuple[Gam
 def last_deal(game: Game) -> int:
     """The last deal of a game that was played to its end (the one under way when it stopped, else)."""
     return game.public_view().deal_number - (0 if game.hand_over else 1)
+
+
+async def replay(interaction: discord.Interaction, game_id: int | None, deal: int | None) -> None:
+    """``/rummy replay``: the last finished deal in this channel; with ``game``, a deal of any
+    finished game of the server (with only ``deal``, of this channel's last finished game)."""
+    service = client_of(interaction).service
+    if game_id is None and deal is not None:
+        last = await service.last_in_channel(interaction.channel_id or 0)
+        if last is None:
+            raise Refusal("no_replay")
+        game_id = last.id
+    if game_id is not None:
+        await replay_game(interaction, game_id, deal)
+        return
+    row = await service.in_channel(interaction.channel_id or 0)
+    if row is None or not row.record:
+        row = await service.last_in_channel(interaction.channel_id or 0)
+    if row is None or not row.record:
+        raise Refusal("no_replay")
+    game = service.engine(row)
+    wanted = last_deal(game)
+    if wanted < 1 or wanted < game.first_deal:
+        raise Refusal("no_replay")
+    await interaction.response.defer(thinking=True)  # public: the replay is for the channel
+    # Drawn once, then cached; while the deal is the last one, a resignation can still add to it.
+    stamp = row.version if game.hand_over else 0
+    image = await client_of(interaction).announcer.replay_picture(row, wanted, stamp)
+    await interaction.followup.send(translate("replay.title", row.locale, deal=wanted), file=file_of(image))
 
 
 async def replay_game(interaction: discord.Interaction, game_id: int, deal: int | None) -> None:

@@ -38,29 +38,18 @@ from cogs.hand import (
     submitted_text,
 )
 from cogs.hints import HINT_ID, HintButton, send_hint
-from cogs.history import game_choices, replay_game, send_record
+from cogs.history import PAST_GAME, game_choices, send_record
+from cogs.history import replay as replay_any
 from cogs.ladder import chart_info, ladder_info, ladder_message, rating_line
 from cogs.lobby import LOBBY_ID, REMOVE_ID, LobbyButton, RemoveSelect, lobby_action
 from cogs.standings import history_message, scores_message, standings_info, stats_message
 from cogs.table import TABLE_ID, TableButton
-from cogs.ui import file_of
+from cogs.ui import custom_ids_of, file_of
 from renderers.ladder import render_chart, render_ladder
 from renderers.standings import render_standings
 
 HISTORY_GAMES = 15  # games listed by /rummy history
 log = logging.getLogger(__name__)
-
-
-def _custom_ids_of(message: discord.Message | None) -> set[str]:
-    out: set[str] = set()
-    stack: list[Any] = list(message.components) if message is not None else []
-    while stack:
-        comp = stack.pop()
-        cid = getattr(comp, "custom_id", None)
-        if cid:
-            out.add(cid)
-        stack += list(getattr(comp, "children", None) or [])
-    return out
 
 
 @guarded
@@ -139,8 +128,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
         row = await channel_game(interaction)
         await lobby_action(interaction, "cancel", row.id, edit=False)
 
-    @rummy.command(name=L("remove", "cmd.remove"), description=L("Take a player out of your lobby (host only)",
-                   "cmd.remove.desc"))
+    @rummy.command(name=L("remove", "cmd.remove"), description=L("Take a player out of your lobby", "cmd.remove.desc"))
     @app_commands.describe(member=L("Who to take out", "cmd.remove.member"))
     @guarded
     async def remove(self, interaction: discord.Interaction, member: discord.User) -> None:
@@ -353,49 +341,22 @@ class RummyCog(commands.Cog, name="RummyCog"):
 
     @rummy.command(name=L("replay", "cmd.replay"), description=L("Replay of the last finished deal here",
                    "cmd.replay.desc"))
-    @app_commands.describe(game=L("Any finished game of this server (its number; pick from the list)",
-                                  "cmd.replay.game"),
-                           deal=L("Which deal of it (default: its last)", "cmd.replay.deal"))
+    @app_commands.describe(game=PAST_GAME, deal=L("Which deal of it (default: its last)", "cmd.replay.deal"))
     @guarded
     async def replay(self, interaction: discord.Interaction, game: app_commands.Range[int, 1, 10**12] | None = None,
                      deal: app_commands.Range[int, 1, 10_000] | None = None) -> None:
-        if game is None and deal is not None:  # a deal of this channel's last finished game
-            last = await self.service.last_in_channel(interaction.channel_id or 0)
-            if last is None:
-                raise Refusal("no_replay")
-            game = last.id
-        if game is not None:
-            await replay_game(interaction, game, deal)
-            return
-        row = await self.service.in_channel(interaction.channel_id or 0)
-        if row is None or not row.record:
-            row = await self.service.last_in_channel(interaction.channel_id or 0)
-        if row is None or not row.record:
-            raise Refusal("no_replay")
-        game = self.service.engine(row)
-        deal = game.public_view().deal_number - (0 if game.hand_over else 1)
-        if deal < 1 or deal < game.first_deal:
-            raise Refusal("no_replay")
-        await interaction.response.defer(thinking=True)  # public: the replay is for the channel
-        # Drawn once, then cached; while the deal is the last one, a resignation can still add to it.
-        stamp = row.version if game.hand_over else 0
-        image = await self.bot.announcer.replay_picture(row, deal, stamp)
-        await interaction.followup.send(translate("replay.title", row.locale, deal=deal), file=file_of(image))
+        await replay_any(interaction, game, deal)
 
-    @rummy.command(name=L("record", "cmd.record"), description=L("A finished game's full record and its moves in words",
+    @rummy.command(name=L("record", "cmd.record"), description=L("A finished game's record and its moves in words",
                    "cmd.record.desc"))
-    @app_commands.describe(game=L("Any finished game of this server (its number; pick from the list)",
-                                  "cmd.record.game"))
+    @app_commands.describe(game=PAST_GAME)
     @guarded
     async def record(self, interaction: discord.Interaction, game: app_commands.Range[int, 1, 10**12]) -> None:
         await send_record(interaction, game)
 
     @replay.autocomplete("game")
-    async def replay_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
-        return await game_choices(interaction, current)
-
     @record.autocomplete("game")
-    async def record_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
+    async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
         return await game_choices(interaction, current)
 
     # ------------------------------------------------------------------ what no handler takes
@@ -411,7 +372,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
             # discord.py drops a click whose custom_id is not on the clicked message, even when it
             # matches a template: answered here too.
             known = any(p.fullmatch(custom_id) for p in self.bot.item_patterns)
-            if not known or custom_id not in _custom_ids_of(interaction.message):
+            if not known or custom_id not in custom_ids_of(interaction.message):
                 await refuse_unknown(interaction)
         elif interaction.type == discord.InteractionType.modal_submit:
             match = MODAL_ID.fullmatch(custom_id)

@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.seasons import PlayerStats, Standing
-from bot.service import AuditAction, AuditRow, FinishedGame, SeasonRow
-from bot.store.history import AdjustmentRow, FrozenStandings
+from bot.service import AdjustmentRow, AuditAction, AuditRow, FinishedGame, FrozenStandings, SeasonRow
 from cogs.ui import nm, t, variant_name
 from renderers.standings import StandingsInfo
 

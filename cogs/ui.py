@@ -70,3 +70,16 @@ def result_lines(row: GameRow, game: Game, locale: str) -> list[str]:
         out.append(t("result.line", locale, name=nm(s.name), points=format_number(points, locale),
                      total=format_number(totals.get(s.seat, 0), locale)))
     return out
+
+
+def custom_ids_of(message: discord.Message | None) -> set[str]:
+    """Every custom_id on a message's components, rows and their children alike."""
+    out: set[str] = set()
+    stack: list[Any] = list(message.components) if message is not None else []
+    while stack:
+        comp = stack.pop()
+        cid = getattr(comp, "custom_id", None)
+        if cid:
+            out.add(cid)
+        stack += list(getattr(comp, "children", None) or [])
+    return out

@@ -43,7 +43,7 @@ from .core import BOT_DELAY, DEAL_PAUSE, LOBBY_TTL
 from .deadlines import REMIND_AT, WINDOW_SECONDS
 from .endings import END_REASONS, Endings
 from .games import MESSAGE_COLUMNS, Games
-from .history import MAX_ADJUST, History, SeasonView
+from .history import MAX_ADJUST, AdjustmentRow, FrozenStandings, History, SeasonView
 from .options import BOT_OPTIONS, MIN_TIMER, REASON_LENGTH, clean_name, clean_text, lobby_options, split_options
 from .ratings import LadderLine, PlayerRating, Ratings
 from .reading import Reading
@@ -62,11 +62,13 @@ __all__ = [
     "REASON_LENGTH",
     "REMIND_AT",
     "WINDOW_SECONDS",
+    "AdjustmentRow",
     "AuditAction",
     "AuditRow",
     "Change",
     "ChangeKind",
     "FinishedGame",
+    "FrozenStandings",
     "GameRow",
     "GameService",
     "GameStatus",
