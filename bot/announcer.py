@@ -345,9 +345,10 @@ class Announcer:
 
     async def announce_season(self, channel_id: int, guild_id: int, ending: int, number: int, locale: str) -> None:
         """The closing standings of the season that ended, for everybody, in the server's language."""
-        old, table, games = await self.service.scores(guild_id, ending)
+        view = await self.service.season_view(guild_id, ending)  # as stored when it closed
+        old, table, games = view.season, view.table, view.games
         text = translate("season.announce", locale, number=number, ended=ending) + "\n\n" + scores_message(
-            old, table, games, locale)
+            old, table, games, locale, adjustments=view.adjustments)
         image = await self.render(render_standings, standings_info(old, table, games), locale=locale)
         await self._channel(channel_id).send(text[:2000], file=file_of(image))
 

@@ -68,6 +68,8 @@ class AuditAction(StrEnum):
     SETTINGS = "settings"  # a manager changed a server setting (detail: what, as ``name=value``)
     BAN = "ban"  # a member may no longer host or join games (detail: the user id, then the reason)
     UNBAN = "unban"
+    ADJUST = "adjust"  # a manager added or took points in the season (detail: "<adjustment> <user> <±points> <reason>")
+    UNDO = "undo"  # a manager undid an adjustment (detail: "<audit entry> <user> <±points>")
 
 
 class _Fields:

@@ -35,10 +35,13 @@ class Standing:
     points: int
     wins: int
     games: int
+    adjusted: int = 0  # points a manager added (or took away, below 0) this season, in ``points``
 
 
-def standings(rows: Iterable[Fields]) -> list[Standing]:
-    """Rows need ``game_id``, ``user_id``, ``place`` and ``name``, oldest game first."""
+def standings(rows: Iterable[Fields], adjustments: Iterable[Fields] = ()) -> list[Standing]:
+    """Rows need ``game_id``, ``user_id``, ``place`` and ``name``, oldest game first.
+    ``adjustments`` (``user_id``, ``name``, ``points``): a manager's corrections, added to the
+    player's points (a player with no game of the season but an adjustment is listed too)."""
     by_game: dict[int, list[Fields]] = defaultdict(list)
     for r in rows:
         by_game[r["game_id"]].append(r)
@@ -53,13 +56,20 @@ def standings(rows: Iterable[Fields]) -> list[Standing]:
             wins[uid] += r["place"] == 1
             games[uid] += 1
             names[uid] = r["name"]
+    adjusted: dict[int, int] = defaultdict(int)
+    for a in adjustments:
+        uid = a["user_id"]
+        adjusted[uid] += a["points"]
+        points[uid] += a["points"]
+        games[uid] += 0  # listed, with no game
+        names.setdefault(uid, a["name"])
     order = sorted(games, key=lambda u: (-points[u], -wins[u], games[u], names[u].casefold(), u))
     out: list[Standing] = []
     for i, uid in enumerate(order):
         key = (points[uid], wins[uid], games[uid])
         prev = out[-1] if out else None
         rank = prev.rank if prev and (prev.points, prev.wins, prev.games) == key else i + 1
-        out.append(Standing(rank, uid, names[uid], points[uid], wins[uid], games[uid]))
+        out.append(Standing(rank, uid, names[uid], points[uid], wins[uid], games[uid], adjusted.get(uid, 0)))
     return out
 
 

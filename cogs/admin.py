@@ -29,12 +29,19 @@ from bot.service import FinishedGame, GameService, GameStatus, Refusal, Settings
 from cogs.base import L, RummyClient, channel_game, client_of, public_locale, user_locale
 from cogs.guard import guarded
 from cogs.settings import bar_member, change_settings, option_choices
-from cogs.standings import audit_message
-from cogs.ui import nm, variant_name
+from cogs.standings import audit_message, scores_message, standings_info
+from cogs.ui import file_of, nm, variant_name
+from renderers.standings import render_standings
 
 CONFIRM_SECONDS = 60
+# The reason of a void (or restore) of a closed season's game while its confirmation lasts, by
+# (v|r, game, manager, until); a restart forgets it and the manager asks again.
+PENDING: dict[tuple[str, int, int, int], str] = {}
 SEASON_ID = re.compile(r"rummy:season:(?P<ending>[0-9]{1,6}):(?P<manager>[0-9]{1,20}):(?P<until>[0-9]{1,12})")
 RESET_ID = re.compile(r"rummy:ratings-reset:(?P<manager>[0-9]{1,20}):(?P<until>[0-9]{1,12})")
+# Confirm voiding (v) or restoring (r) a game of a closed season, whose stored standings it amends.
+AMEND_ID = re.compile(r"rummy:amend:(?P<verb>[vr]):(?P<game>[0-9]{1,12}):(?P<manager>[0-9]{1,20}):"
+                      r"(?P<until>[0-9]{1,12})")
 
 
 def is_manager(interaction: discord.Interaction) -> bool:
@@ -125,6 +132,92 @@ async def confirm_reset_ratings(interaction: discord.Interaction, manager: int, 
     await client_of(interaction).service.reset_ratings(interaction.guild_id, interaction.user.id)
     await interaction.response.edit_message(content=translate("ratings.reset_done", user_locale(interaction)),
                                             view=None)
+
+
+class AmendButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=AMEND_ID):
+    """Confirm voiding or restoring a game of a closed season; checked on the click like a new season's."""
+
+    def __init__(self, verb: str, game: int, manager: int, until: int, label: str = "") -> None:
+        super().__init__(discord.ui.Button(label=label or "ok", style=discord.ButtonStyle.danger,
+                                           custom_id=f"rummy:amend:{verb}:{game}:{manager}:{until}"))
+        self.verb, self.game, self.manager, self.until = verb, game, manager, until
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> AmendButton:
+        return cls(match["verb"], int(match["game"]), int(match["manager"]), int(match["until"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await confirm_amend(interaction, self.verb, self.game, self.manager, self.until)
+
+
+@guarded
+async def confirm_amend(interaction: discord.Interaction, verb: str, game: int, manager: int, until: int) -> None:
+    """The manager who asked confirms in time: the game is voided (or restored) and the closed
+    season's amended standings are stored and posted with the reason. The reason waits in this
+    process for the minute the confirmation lasts; after a restart the manager asks again."""
+    require_manager(interaction)
+    refusal = confirmation_refusal(clicker=interaction.user.id, manager=manager, until=until, now=time.time(),
+                                   allowed=is_manager(interaction))
+    if refusal is not None:
+        raise refusal
+    key = (verb, game, manager, until)
+    if key not in PENDING:
+        raise Refusal("confirmation_expired")
+    await void_game(interaction, game, PENDING.pop(key), restore=verb == "r", closed_ok=True)
+
+
+async def void_game(interaction: discord.Interaction, game_id: int, reason: str, *, restore: bool,
+                    closed_ok: bool = False) -> None:
+    """Void (or restore) a game's result for a manager; a game of a closed season is confirmed first."""
+    assert interaction.guild_id is not None
+    client = client_of(interaction)
+    loc = user_locale(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)  # a write comes first
+    try:
+        done = await client.service.void_result(interaction.guild_id, game_id, interaction.user.id, reason,
+                                                restore=restore, closed_ok=closed_ok)
+    except Refusal as exc:
+        if exc.code != "void_closed_season":
+            raise
+        # A closed season's standings are kept as they closed: changing them is confirmed first
+        # (asked only once everything else about the void is right; nothing was written).
+        season = exc.params["season"]
+        until = int(time.time()) + CONFIRM_SECONDS
+        verb = "r" if restore else "v"
+        for old in [k for k in PENDING if k[3] < time.time()]:
+            del PENDING[old]
+        PENDING[(verb, game_id, interaction.user.id, until)] = reason
+        view = discord.ui.View(timeout=None)
+        view.add_item(AmendButton(verb, game_id, interaction.user.id, until,
+                                  label=translate("amend.button", loc, season=season)))
+        text = translate("amend.confirm", loc, game=game_id, season=season, seconds=CONFIRM_SECONDS)
+        await interaction.followup.send(text, view=view, ephemeral=True)
+        return
+    key = "void.restored" if restore else "void.done"
+    await interaction.followup.send(translate(key, loc, **summary(done, loc)), ephemeral=True)
+    # Everybody who played it is told where they played it, in the server's language.
+    row = await client.service.get(game_id)
+    if row is not None:
+        glo = row.locale
+        lines = [translate("void.announce_restored" if restore else "void.announce", glo, **summary(done, glo))]
+        if done.reason:
+            lines.append(translate("void.reason", glo, reason=nm(done.reason)))
+        await client.announcer.send(row.channel_id, "\n".join(lines)[:2000])
+        if done.amended_season is not None:
+            await post_amended(interaction, row.channel_id, done.amended_season, glo)
+
+
+async def post_amended(interaction: discord.Interaction, channel_id: int, season: int, locale: str) -> None:
+    """A closed season's amended standings, for everybody, marked as amended and with the reason."""
+    assert interaction.guild_id is not None
+    client = client_of(interaction)
+    view = await client.service.season_view(interaction.guild_id, season)
+    text = scores_message(view.season, view.table, view.games, locale, adjustments=view.adjustments,
+                          amended=view.amended)
+    info = standings_info(view.season, view.table, view.games, amended=view.amended is not None)
+    image = await client.announcer.render(render_standings, info, locale=locale)
+    await client.announcer.send(channel_id, text[:2000], file=file_of(image))
 
 
 class AdminCog(commands.Cog, name="AdminCog"):
@@ -226,21 +319,7 @@ class AdminCog(commands.Cog, name="AdminCog"):
         await self._void(interaction, game, "", restore=True)
 
     async def _void(self, interaction: discord.Interaction, game_id: int, reason: str, *, restore: bool) -> None:
-        assert interaction.guild_id is not None
-        await interaction.response.defer(ephemeral=True, thinking=True)  # a write comes first
-        done = await self.service.void_result(interaction.guild_id, game_id, interaction.user.id, reason,
-                                              restore=restore)
-        loc = user_locale(interaction)
-        key = "void.restored" if restore else "void.done"
-        await interaction.followup.send(translate(key, loc, **summary(done, loc)), ephemeral=True)
-        # Everybody who played it is told where they played it, in the server's language.
-        row = await self.service.get(game_id)
-        if row is not None:
-            glo = row.locale
-            lines = [translate("void.announce_restored" if restore else "void.announce", glo, **summary(done, glo))]
-            if done.reason:
-                lines.append(translate("void.reason", glo, reason=nm(done.reason)))
-            await self.bot.announcer.send(row.channel_id, "\n".join(lines)[:2000])
+        await void_game(interaction, game_id, reason, restore=restore)
 
     @void.autocomplete("game")
     async def void_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
@@ -316,6 +395,47 @@ class AdminCog(commands.Cog, name="AdminCog"):
         require_manager(interaction)
         await bar_member(interaction, member, "", bar=False)
 
+    @admin.command(name=L("adjust", "cmd.adjust"), description=L(
+        "Add points to a member in this season (or take some away)", "cmd.adjust.desc"))
+    @app_commands.describe(member=L("Whose points", "cmd.adjust.member"),
+                           points=L("How many: below 0 takes them away", "cmd.adjust.points"),
+                           reason=L("Why (shown in the standings and the audit log)", "cmd.adjust.reason"))
+    @guarded
+    async def adjust(self, interaction: discord.Interaction, member: discord.User,
+                     points: app_commands.Range[int, -1000, 1000], reason: app_commands.Range[str, 1, 100]) -> None:
+        require_manager(interaction)
+        assert interaction.guild_id is not None
+        if member.bot:
+            raise Refusal("adjust_member")
+        await interaction.response.defer(ephemeral=True, thinking=True)  # a write comes first
+        done = await self.service.adjust(interaction.guild_id, interaction.user.id, member.id, member.display_name,
+                                         points, reason)
+        await interaction.followup.send(translate("adjust.done", user_locale(interaction), name=nm(done.name),
+                                                  points=f"{done.points:+d}", season=done.season), ephemeral=True)
+
+    @admin.command(name=L("undo", "cmd.undo"), description=L("Undo a points adjustment from the audit log",
+                   "cmd.undo.desc"))
+    @app_commands.describe(entry=L("The entry's number (#N in /rummy-admin audit)", "cmd.undo.entry"))
+    @guarded
+    async def undo(self, interaction: discord.Interaction, entry: app_commands.Range[int, 1, 10**12]) -> None:
+        require_manager(interaction)
+        assert interaction.guild_id is not None
+        await interaction.response.defer(ephemeral=True, thinking=True)  # a write comes first
+        done = await self.service.undo(interaction.guild_id, interaction.user.id, entry)
+        await interaction.followup.send(translate("adjust.undone", user_locale(interaction), entry=entry,
+                                                  name=nm(done.name), points=f"{done.points:+d}"), ephemeral=True)
+
+    @undo.autocomplete("entry")
+    async def undo_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
+        """The season's adjustments that still count, newest first; nothing for members who are not managers."""
+        if not is_manager(interaction) or interaction.guild_id is None or (
+                not self.bot.guard.typing_allowed(interaction.user.id)):
+            return []
+        typed = str(current or "").strip().lstrip("#")
+        return [Choice(name=f"#{a.entry} · {a.name} {a.points:+d} · {a.reason}"[:100], value=a.entry)
+                for a in await self.service.undoable(interaction.guild_id)
+                if a.entry is not None and str(a.entry).startswith(typed)]
+
     @admin.command(name=L("audit", "cmd.audit"), description=L("What managers did with the bot here, latest first",
                    "cmd.audit.desc"))
     @guarded
@@ -342,6 +462,6 @@ def choice_name(game: FinishedGame, locale: str) -> str:
 async def setup(bot: commands.Bot) -> None:
     """The extension's entry point (``bot.load_extension("cogs.admin")``)."""
     client = cast(RummyClient, bot)  # typed structurally (cogs.base), never imported
-    bot.add_dynamic_items(NewSeasonButton, ResetRatingsButton)
-    client.item_patterns += [SEASON_ID, RESET_ID]
+    bot.add_dynamic_items(NewSeasonButton, ResetRatingsButton, AmendButton)
+    client.item_patterns += [SEASON_ID, RESET_ID, AMEND_ID]
     await bot.add_cog(AdminCog(client))

@@ -2,7 +2,8 @@
 
 What it is: ``lobby_message`` (variant, options, seats, a rematch's invited players, timer,
 whether hints are on and, while open, the Join / Leave / Start / Cancel buttons, one bot button
-per level, Remove a bot, the host's practice toggle and hints toggle in unrated games), ``lobby_info`` (what the
+per level, Remove a bot, Remove a player (the host's private pick, ``RemoveSelect``), the host's
+practice toggle and Change options form, and the hints toggle in unrated games), ``lobby_info`` (what the
 lobby picture shows), the persistent ``LobbyButton`` (``rummy:<verb>:<game>[:<level>]``) and ``lobby_action``, the
 one handler behind both the buttons and the ``/rummy join|leave|start|cancel`` commands.
 What it is not: no rules about seats (``GameService`` decides and commits), no table (``cogs.table``).
@@ -35,9 +36,11 @@ PICTURED = {GameStatus.LOBBY: LobbyStatus.OPEN, GameStatus.PLAYING: LobbyStatus.
 # that too); ``rummy:bot:<game>:easy|strong`` the other levels. ``hints`` turns hints off or on,
 # ``practice`` makes the game a practice one (never rated, hints on) or a normal one again.
 OPTIONS_MODAL_ID = re.compile(r"rummy:lobbyopts:(?P<game>[0-9]{1,12})")
-LOBBY_ID = re.compile(r"rummy:(?P<verb>join|leave|start|cancel|bot|unbot|hints|practice|options):"
+LOBBY_ID = re.compile(r"rummy:(?P<verb>join|leave|start|cancel|bot|unbot|hints|practice|options|remove):"
                       r"(?P<game>[0-9]{1,12})"
                       r"(?::(?P<level>easy|strong))?")
+# The host's private pick of whom to take out of the lobby (answer to the Remove a player button).
+REMOVE_ID = re.compile(r"rummy:remove-pick:(?P<game>[0-9]{1,12})")
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY_ID):
@@ -98,6 +101,8 @@ def lobby_message(row: GameRow, locale: str, *, closed: str | None = None,
     view.add_item(LobbyButton("options", row.id, t("lobby.edit_options", locale)))
     view.add_item(LobbyButton("practice", row.id, t("button.practice_off" if row.practice else "button.practice_on",
                                                     locale)))
+    if len(row.seats) > 1:  # the host may take anyone else out before the start
+        view.add_item(LobbyButton("remove", row.id, t("button.remove_player", locale)))
     if hints_apply(row):
         view.add_item(LobbyButton("hints", row.id, t("button.hints_on" if row.hints_off else "button.hints_off",
                                                      locale)))
@@ -113,10 +118,40 @@ def lobby_info(row: GameRow) -> LobbyInfo:
                      PICTURED.get(row.status, "cancelled"), invited=tuple(s.name for s in row.invited))
 
 
+class RemoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=REMOVE_ID):
+    """The host picks a seated player to take out of their lobby (sent to the host only)."""
+
+    def __init__(self, game_id: int, options: list[discord.SelectOption] | None = None,
+                 placeholder: str | None = None) -> None:
+        options = options or [discord.SelectOption(label="-", value="0")]
+        super().__init__(discord.ui.Select(custom_id=f"rummy:remove-pick:{game_id}", options=options,
+                                           placeholder=placeholder))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
+                             match: re.Match[str]) -> RemoveSelect:
+        self = cls(int(match["game"]))
+        self.item = item  # keep the values Discord sent
+        return self
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await remove_picked(interaction, self.game_id, list(self.item.values))
+
+
+@guarded
+async def remove_picked(interaction: discord.Interaction, game_id: int, values: list[str]) -> None:
+    target = int(values[0]) if values and values[0].lstrip("-").isdigit() else 0
+    await lobby_action(interaction, "remove", game_id, edit=False, target=target)
+
+
 @guarded
 async def lobby_button(interaction: discord.Interaction, verb: str, game_id: int, level: str | None = None) -> None:
     if verb == "options":  # a modal answers this click: nothing may acknowledge it first
         await options_modal(interaction, game_id)
+        return
+    if verb == "remove":
+        await remove_menu(interaction, game_id)
         return
     await lobby_action(interaction, verb, game_id, edit=True, level=level)
 
@@ -135,8 +170,8 @@ class OptionsModal(discord.ui.Modal):
         self.add_item(self.options)
 
 
-async def options_modal(interaction: discord.Interaction, game_id: int) -> None:
-    """Only the open lobby's host gets the form; anyone else is refused privately."""
+async def _open_lobby_for_its_host(interaction: discord.Interaction, game_id: int) -> GameRow:
+    """The open lobby ``game_id`` of this server, when the clicker is its host (else a refusal)."""
     row = await client_of(interaction).service.get(game_id)
     if row is None or row.guild_id != interaction.guild_id:
         raise Refusal("no_game")
@@ -144,6 +179,12 @@ async def options_modal(interaction: discord.Interaction, game_id: int) -> None:
         raise Refusal("not_a_lobby")
     if row.host_id != interaction.user.id:
         raise Refusal("host_only")
+    return row
+
+
+async def options_modal(interaction: discord.Interaction, game_id: int) -> None:
+    """Only the open lobby's host gets the form; anyone else is refused privately."""
+    row = await _open_lobby_for_its_host(interaction, game_id)
     await interaction.response.send_modal(OptionsModal(row, user_locale(interaction)))
 
 
@@ -160,8 +201,21 @@ async def submit_options(interaction: discord.Interaction, game_id: int, text: s
     await client.announcer.update_lobby_message(change.game)
 
 
+async def remove_menu(interaction: discord.Interaction, game_id: int) -> None:
+    """The host's private list of the lobby's other seats; anyone else is refused (nothing changes)."""
+    row = await _open_lobby_for_its_host(interaction, game_id)
+    others = [s for s in row.seats if s.user_id != row.host_id]
+    if not others:
+        raise Refusal("remove_nobody")
+    loc = user_locale(interaction)
+    options = [discord.SelectOption(label=s.name[:100], value=str(s.user_id)) for s in others[:25]]
+    view = discord.ui.View(timeout=None)
+    view.add_item(RemoveSelect(game_id, options, t("lobby.remove.pick", loc)))
+    await interaction.response.send_message(t("lobby.remove.ask", loc), view=view, ephemeral=True)
+
+
 async def lobby_action(interaction: discord.Interaction, verb: str, game_id: int, *, edit: bool,
-                       level: str | None = None) -> None:
+                       level: str | None = None, target: int = 0) -> None:
     """Join, leave, add or remove a bot, cancel or start: from a lobby button (``edit``: the lobby
     is edited in place) or from a command (a private answer, and the lobby edited from afar)."""
     # Acknowledge first: a button privately (type 6, the lobby is then edited in place), a
@@ -188,6 +242,8 @@ async def lobby_action(interaction: discord.Interaction, verb: str, game_id: int
         change = await service.set_practice(game_id, user.id, on=not row.practice)
     elif verb == "unbot":
         change = await service.remove_bot(game_id, user.id)
+    elif verb == "remove":
+        change = await service.remove_player(game_id, user.id, target)
     elif verb == "cancel":
         perms = interaction.permissions
         is_admin = bool(perms.manage_guild or perms.administrator)  # checked now, not by Discord's defaults

@@ -23,8 +23,8 @@ from discord.ext import commands
 
 from bot.engine import VARIANTS
 from bot.i18n import translate
-from bot.moves import build_move, describe_move, normalize_move, rank_moves
-from bot.service import GameRow, GameService, GameStatus, Refusal
+from bot.moves import build_move, normalize_move
+from bot.service import GameService, GameStatus, Refusal
 from cogs.base import L, RummyClient, channel_game, guild_locale, missing_permission, public_locale, user_locale
 from cogs.guard import guarded
 from cogs.hand import (
@@ -38,10 +38,13 @@ from cogs.hand import (
     submitted_text,
 )
 from cogs.hints import HINT_ID, HintButton, send_hint
+from cogs.history import PAST_GAME, game_choices, send_record
+from cogs.history import replay as replay_any
 from cogs.ladder import chart_info, ladder_info, ladder_message, rating_line
-from cogs.lobby import LOBBY_ID, OPTIONS_MODAL_ID, LobbyButton, lobby_action, submit_options
+from cogs.lobby import LOBBY_ID, OPTIONS_MODAL_ID, REMOVE_ID, LobbyButton, RemoveSelect, lobby_action, submit_options
 from cogs.settings import option_choices, preset_choices, rules_options
 from cogs.standings import history_message, scores_message, standings_info, stats_message
+from cogs.suggest import move_choices, resolve_token
 from cogs.table import TABLE_ID, TableButton
 from cogs.ui import custom_ids_of, file_of
 from renderers.ladder import render_chart, render_ladder
@@ -138,6 +141,13 @@ class RummyCog(commands.Cog, name="RummyCog"):
         row = await channel_game(interaction)
         await lobby_action(interaction, "cancel", row.id, edit=False)
 
+    @rummy.command(name=L("remove", "cmd.remove"), description=L("Take a player out of your lobby", "cmd.remove.desc"))
+    @app_commands.describe(member=L("Who to take out", "cmd.remove.member"))
+    @guarded
+    async def remove(self, interaction: discord.Interaction, member: discord.User) -> None:
+        row = await channel_game(interaction)
+        await lobby_action(interaction, "remove", row.id, edit=False, target=member.id)
+
     # ------------------------------------------------------------------ playing
     @rummy.command(name=L("hand", "cmd.hand"), description=L("See your hand (only you see it)", "cmd.hand.desc"))
     @guarded
@@ -153,7 +163,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
         await interaction.response.defer(ephemeral=True, thinking=True)
         row = await channel_game(interaction)
         interaction.extras["names"] = row.names
-        text = await self._resolve_token(row, interaction.user.id, move)
+        text = await resolve_token(self.service, row, interaction.user.id, move)
         change = await self.service.play(row.id, interaction.user.id, normalize_move(text),
                                          interaction_id=interaction.id)
         await send_hand(interaction, change.game, engine=change.engine)
@@ -171,42 +181,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
 
     @play.autocomplete("move")
     async def play_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        """The caller's legal moves right now, most useful first; none when it is not their turn.
-        Cannot be deferred: answered from the service's cache of legal moves."""
-        if not self.bot.guard.typing_allowed(interaction.user.id):
-            return []
-        row = await self.service.in_channel(interaction.channel_id or 0)
-        if row is None or row.status != GameStatus.PLAYING:
-            return []
-        seat = row.seat_of(interaction.user.id)
-        if seat is None:
-            return []
-        # Worked out once per version, off the event loop (every keystroke asks again).
-        legal = await self.service.legal_moves(row, seat.seat)
-        if not legal:
-            return []
-        loc = user_locale(interaction)
-        picked = rank_moves(legal, current, limit=25)
-        out = []
-        for m in picked:
-            value = m if len(m) <= 100 else f"#{row.version}:{legal.index(m)}"
-            out.append(Choice(name=describe_move(m, loc)[:100], value=value))
-        return out
-
-    async def _resolve_token(self, row: GameRow, user_id: int, text: str) -> str:
-        """A suggestion too long for Discord's 100 characters comes back as ``#<version>:<index>``."""
-        if not text.startswith("#"):
-            return text
-        version, _, index = text[1:].partition(":")
-        seat = row.seat_of(user_id)
-        if seat is None or not version.isdigit() or not index.isdigit():
-            raise Refusal("bad_suggestion")
-        if int(version) != row.version:
-            raise Refusal("stale_suggestion")
-        legal = await self.service.legal_moves(row, seat.seat)
-        if int(index) >= len(legal):
-            raise Refusal("bad_suggestion")
-        return legal[int(index)]
+        return await move_choices(self.bot, interaction, current)
 
     @rummy.command(name=L("table", "cmd.table"), description=L("Post the table again", "cmd.table.desc"))
     @guarded
@@ -250,15 +225,18 @@ class RummyCog(commands.Cog, name="RummyCog"):
                      season: app_commands.Range[int, 1, 100_000] | None = None, share: bool = False) -> None:
         assert interaction.guild_id is not None
         v = variant.value if variant else None
-        found, table, games = await self.service.scores(interaction.guild_id, season, v)
+        view = await self.service.season_view(interaction.guild_id, season, v)
+        found, table, games = view.season, view.table, view.games
         loc = user_locale(interaction) if not share else await public_locale(interaction)
         await interaction.response.defer(ephemeral=not share, thinking=True)
-        text = scores_message(found, table, games, loc, variant=v, reader=interaction.user.id)
+        text = scores_message(found, table, games, loc, variant=v, reader=interaction.user.id,
+                              adjustments=view.adjustments, amended=view.amended)
         schedule = await self.service.season_schedule(interaction.guild_id) if found.ended_at is None else None
         if schedule is not None:
             when = f"<t:{int(schedule.next_at)}:R>"
             text = (text + "\n" + translate("scores.next", loc, when=when))[:2000]
-        info = standings_info(found, table, games, variant=v, reader=interaction.user.id)
+        info = standings_info(found, table, games, variant=v, reader=interaction.user.id,
+                              amended=view.amended is not None)
         image = await self.bot.announcer.render(render_standings, info, locale=loc)
         await interaction.followup.send(text, file=file_of(image), ephemeral=not share)
 
@@ -342,22 +320,23 @@ class RummyCog(commands.Cog, name="RummyCog"):
 
     @rummy.command(name=L("replay", "cmd.replay"), description=L("Replay of the last finished deal here",
                    "cmd.replay.desc"))
+    @app_commands.describe(game=PAST_GAME, deal=L("Which deal of it (default: its last)", "cmd.replay.deal"))
     @guarded
-    async def replay(self, interaction: discord.Interaction) -> None:
-        row = await self.service.in_channel(interaction.channel_id or 0)
-        if row is None or not row.record:
-            row = await self.service.last_in_channel(interaction.channel_id or 0)
-        if row is None or not row.record:
-            raise Refusal("no_replay")
-        game = self.service.engine(row)
-        deal = game.public_view().deal_number - (0 if game.hand_over else 1)
-        if deal < 1 or deal < game.first_deal:
-            raise Refusal("no_replay")
-        await interaction.response.defer(thinking=True)  # public: the replay is for the channel
-        # Drawn once, then cached; while the deal is the last one, a resignation can still add to it.
-        stamp = row.version if game.hand_over else 0
-        image = await self.bot.announcer.replay_picture(row, deal, stamp)
-        await interaction.followup.send(translate("replay.title", row.locale, deal=deal), file=file_of(image))
+    async def replay(self, interaction: discord.Interaction, game: app_commands.Range[int, 1, 10**12] | None = None,
+                     deal: app_commands.Range[int, 1, 10_000] | None = None) -> None:
+        await replay_any(interaction, game, deal)
+
+    @rummy.command(name=L("record", "cmd.record"), description=L("A finished game's record and its moves in words",
+                   "cmd.record.desc"))
+    @app_commands.describe(game=PAST_GAME)
+    @guarded
+    async def record(self, interaction: discord.Interaction, game: app_commands.Range[int, 1, 10**12]) -> None:
+        await send_record(interaction, game)
+
+    @replay.autocomplete("game")
+    @record.autocomplete("game")
+    async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
+        return await game_choices(interaction, current)
 
     # ------------------------------------------------------------------ what no handler takes
     @commands.Cog.listener()
@@ -389,6 +368,6 @@ class RummyCog(commands.Cog, name="RummyCog"):
 async def setup(bot: commands.Bot) -> None:
     """The extension's entry point (``bot.load_extension("cogs.rummy")``)."""
     client = cast(RummyClient, bot)  # typed structurally (cogs.base), never imported
-    bot.add_dynamic_items(LobbyButton, TableButton, HandButton, HandSelect, HintButton)
-    client.item_patterns += [LOBBY_ID, TABLE_ID, HAND_BUTTON_ID, HAND_SELECT_ID, HINT_ID]
+    bot.add_dynamic_items(LobbyButton, RemoveSelect, TableButton, HandButton, HandSelect, HintButton)
+    client.item_patterns += [LOBBY_ID, REMOVE_ID, TABLE_ID, HAND_BUTTON_ID, HAND_SELECT_ID, HINT_ID]
     await bot.add_cog(RummyCog(client))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.seasons import PlayerStats, Standing
-from bot.service import AuditAction, AuditRow, FinishedGame, SeasonRow
+from bot.service import AdjustmentRow, AuditAction, AuditRow, FinishedGame, FrozenStandings, SeasonRow
 from cogs.ui import nm, t, variant_name
 from renderers.standings import StandingsInfo
 
@@ -19,21 +19,25 @@ LIMIT = 2000  # Discord: characters in a message
 
 
 def standings_info(season: SeasonRow, table: Sequence[Standing], games: int, *, variant: str | None = None,
-                   reader: int | None = None) -> StandingsInfo:
+                   reader: int | None = None, amended: bool = False) -> StandingsInfo:
     """What the standings picture shows (``renderers.standings.StandingsInfo``)."""
     rows = tuple((s.rank, s.name, s.points, s.wins, s.games) for s in table)
     mine = next((i for i, s in enumerate(table) if s.user_id == reader), None)
-    return StandingsInfo(season.number, games, rows, variant, season.ended_at is not None, mine)
+    return StandingsInfo(season.number, games, rows, variant, season.ended_at is not None, mine,
+                         tuple(s.adjusted for s in table), amended)
 
 
 def standing_line(s: Standing, locale: str, *, me: bool = False) -> str:
     name = f"**{nm(s.name)}**" if me else nm(s.name)
-    return t("scores.line", locale, rank=f"{s.rank:>2}", name=name, points=s.points, wins=s.wins, games=s.games)
+    line = t("scores.line", locale, rank=f"{s.rank:>2}", name=name, points=s.points, wins=s.wins, games=s.games)
+    if s.adjusted:  # a manager's correction is in these points: the line says so, and by how much
+        line += " " + t("scores.adjusted", locale, points=f"{s.adjusted:+d}")
+    return line
 
 
 def scores_message(
     season: SeasonRow, table: Sequence[Standing], games: int, locale: str, *, variant: str | None = None,
-    reader: int | None = None,
+    reader: int | None = None, adjustments: Sequence[AdjustmentRow] = (), amended: FrozenStandings | None = None,
 ) -> str:
     since = (
         t("scores.since_start", locale) if season.started_at is None
@@ -45,6 +49,10 @@ def scores_message(
     if variant:
         title += " · " + variant_name(variant, locale)
     lines = [title]
+    if amended is not None:  # a closed season's standings changed after it closed: say when and why
+        lines.append(t("scores.amended", locale, date=f"<t:{int(amended.at)}:D>", game=amended.game_id or ""))
+        if amended.reason:
+            lines.append(t("void.reason", locale, reason=nm(amended.reason)))
     if not table:
         lines.append(t("scores.empty", locale))
         return "\n".join(lines)
@@ -55,6 +63,8 @@ def scores_message(
         lines += ["…", standing_line(mine, locale, me=True)]
     elif len(table) > SHOWN:
         lines.append(t("scores.more", locale, count=len(table) - SHOWN))
+    for a in adjustments:  # each correction in the points above, with the manager's reason
+        lines.append(t("scores.adjustment", locale, name=nm(a.name), points=f"{a.points:+d}", reason=nm(a.reason)))
     return fit(lines)
 
 
@@ -101,6 +111,9 @@ def audit_message(rows: Sequence[AuditRow], locale: str) -> str:
     lines = [t("audit.title", locale)]
     for r in rows:
         detail = r.detail
+        if r.action in (AuditAction.ADJUST, AuditAction.UNDO):
+            lines.append(f"<t:{int(r.at)}:f> · <@{r.user_id}> · " + correction_text(r, locale))
+            continue
         if r.action == AuditAction.VOID:  # the manager's reason, typed text: shown escaped, after a colon
             detail = f": {nm(detail)}" if detail else ""
         elif r.action == AuditAction.SCHEDULE:
@@ -119,6 +132,14 @@ def audit_message(rows: Sequence[AuditRow], locale: str) -> str:
                if r.user_id == 0 else f"<@{r.user_id}>")
         lines.append(f"<t:{int(r.at)}:f> · {who} · {what}")
     return fit(lines)
+
+
+def correction_text(r: AuditRow, locale: str) -> str:
+    """An adjustment with its entry number (what ``/rummy-admin undo`` takes), or its undoing."""
+    first, user, points, reason = [*r.detail.split(" ", 3), "", "", "", ""][:4]
+    if r.action == AuditAction.ADJUST:
+        return t("audit.adjust", locale, entry=r.id, user=f"<@{user}>", points=points, reason=nm(reason))
+    return t("audit.undo", locale, entry=first, user=f"<@{user}>", points=points)
 
 
 def fit(lines: list[str]) -> str:

@@ -44,6 +44,8 @@ class StandingsInfo:
     variant: str | None = None
     closed: bool = False
     reader: int | None = None
+    adjusted: tuple[int, ...] = ()  # per row: points a manager added (taken, below 0), marked by the points
+    amended: bool = False  # a closed season's standings amended since it closed (a game voided or restored)
 
 
 def _shown(info: StandingsInfo) -> list[int | None]:
@@ -61,12 +63,15 @@ def _header(scene: Scene, info: StandingsInfo, locale: str) -> None:
     end = scene.text(MARGIN, 14, title, 30, Palette.ink, "heavy", max_width=WIDTH // 2)[2]
     key = "standimg.final" if info.closed else "standimg.subtitle"
     sub = translate(key, locale, games=info.games)
+    if info.amended:
+        sub += " · " + translate("standimg.amended", locale)
     if info.variant:
         sub += " · " + variant_name(info.variant, locale)
     scene.text(end + 14, 22, sub, 22, Palette.ink_soft, "semibold", max_width=WIDTH - end - 14 - MARGIN)
 
 
-def _row(scene: Scene, y: int, row: tuple[int, str, int, int, int], mine: bool, locale: str) -> None:
+def _row(scene: Scene, y: int, row: tuple[int, str, int, int, int], mine: bool, locale: str,
+         adjusted: int = 0) -> None:
     rank, raw, points, wins, games = row
     name = clean_name(raw, translate("lobbyimg.player", locale, n=rank))
     box = (MARGIN, y, WIDTH - MARGIN, y + ROW_H - 6)
@@ -85,6 +90,10 @@ def _row(scene: Scene, y: int, row: tuple[int, str, int, int, int], mine: bool, 
         colour = Palette.gold if _key == "points" else Palette.ink_soft
         text = str(value)
         scene.text(right - scene.measure(text, 22, "heavy"), y + 9, text, 22, colour, "heavy")
+        if _key == "points" and adjusted:  # a manager's adjustment, marked beside the points it is in
+            mark = translate("standimg.adjusted", locale, points=f"{adjusted:+d}")
+            left = right - scene.measure(text, 22, "heavy") - 10 - scene.measure(mark, 15, "bold")
+            scene.text(left, y + 14, mark, 15, Palette.ink_soft, "bold")
 
 
 def draw_standings(info: StandingsInfo, *, locale: str = "es") -> Scene:
@@ -107,7 +116,8 @@ def draw_standings(info: StandingsInfo, *, locale: str = "es") -> Scene:
         if index is None:
             scene.text(WIDTH / 2, y + 8, "···", 24, Palette.ink_faint, "heavy", align="centre")
         else:
-            _row(scene, y, info.rows[index], index == info.reader, locale)
+            adjusted = info.adjusted[index] if index < len(info.adjusted) else 0
+            _row(scene, y, info.rows[index], index == info.reader, locale, adjusted)
         y += ROW_H
     return scene
 

@@ -19,6 +19,7 @@ The package, by job (``GameService`` is all of them together):
 - ``endings``: games abandoned with their channel, server or access, and posts still owed;
 - ``reading``: a game's engine and legal moves, worked out off the event loop and cached;
 - ``records``: seasons, standings, records, history, voiding and the audit log (never a game lock);
+- ``history``: managers' point adjustments and their undoing, closed seasons' stored standings;
 - ``ratings``, ``ratings_update``: skill ratings (openskill), their ladder, replay and reset;
 - ``settings``: a server's defaults, presets, open variants, computer players, language, bans;
 - ``options``: what people type into a lobby, checked and cleaned.
@@ -44,6 +45,7 @@ from .core import BOT_DELAY, DEAL_PAUSE, LOBBY_TTL
 from .deadlines import REMIND_AT, WINDOW_SECONDS
 from .endings import END_REASONS, Endings
 from .games import MESSAGE_COLUMNS, Games
+from .history import MAX_ADJUST, AdjustmentRow, FrozenStandings, History, SeasonView
 from .options import BOT_OPTIONS, MIN_TIMER, REASON_LENGTH, clean_name, clean_text, lobby_options, split_options
 from .ratings import LadderLine, PlayerRating, Ratings
 from .reading import Reading
@@ -58,17 +60,20 @@ __all__ = [
     "END_REASONS",
     "FORGET",
     "LOBBY_TTL",
+    "MAX_ADJUST",
     "MAX_TIMEOUTS",
     "MESSAGE_COLUMNS",
     "MIN_TIMER",
     "REASON_LENGTH",
     "REMIND_AT",
     "WINDOW_SECONDS",
+    "AdjustmentRow",
     "AuditAction",
     "AuditRow",
     "Change",
     "ChangeKind",
     "FinishedGame",
+    "FrozenStandings",
     "GameRow",
     "GameService",
     "GameStatus",
@@ -79,6 +84,7 @@ __all__ = [
     "ResultRow",
     "ScheduleRow",
     "SeasonRow",
+    "SeasonView",
     "SeatRow",
     "ServerConfig",
     "ServerSettings",
@@ -92,6 +98,6 @@ __all__ = [
 ]
 
 
-class GameService(Games, ClockJobs, Records, Ratings, ServerSettings, Reading, Endings):
+class GameService(Games, ClockJobs, History, Records, Ratings, ServerSettings, Reading, Endings):
     """Lobbies, moves and timers, serialized per game and committed before announced; seasons,
     history and the audit log beside them."""

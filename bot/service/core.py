@@ -209,6 +209,8 @@ class ServiceCore:
             if game.game_over:
                 rated = not _won_by_absence(row, game, await repo.movers(tx, row.id))
                 results = _results(row, game, now)
+                # A season closing meanwhile stores its standings: the result is in them or after them.
+                await tx.lock_name(f"season:{row.guild_id}")
                 await repo.insert_results(tx, results, rated=rated)
                 if rated and not row.practice and not any(s.is_bot for s in row.seats):
                     await rate_game(tx, row.guild_id, row.variant, row.id, {r[3]: r[5] for r in results}, now)

@@ -90,14 +90,21 @@ class Games(ServiceCore):
                 await repo.log_action(tx, game_id, version, user_id, ActionKind.JOIN, None, None, now)
             return Change(ChangeKind.JOIN, await self._row(game_id))
 
-    async def leave(self, game_id: int, user_id: int, *, kicked_by: int | None = None) -> Change:
-        """Leave a lobby; ``kicked_by``: a server manager removed ``user_id`` (audited)."""
+    async def leave(self, game_id: int, user_id: int, *, kicked_by: int | None = None,
+                    by_host: int | None = None) -> Change:
+        """Leave a lobby; ``kicked_by``: a server manager removed ``user_id`` (audited);
+        ``by_host``: the lobby's host removed them (checked here, under the lock: the host is the
+        one stored now, and never removes themselves: leaving hands the lobby on, cancelling ends it)."""
         async with self.lock(game_id):
             row = await self._row(game_id)
+            if by_host is not None:
+                _hosts_lobby(row, by_host)
+                if user_id == by_host:
+                    raise Refusal("remove_self")
             if row.status != GameStatus.LOBBY:
                 raise Refusal("not_a_lobby")
             if not row.seat_of(user_id):
-                raise Refusal("not_seated")
+                raise Refusal("not_seated_other" if by_host is not None else "not_seated")
             now = self.clock()
             async with self._transaction(row) as tx:
                 await repo.delete_seat(tx, game_id, user_id)
@@ -109,11 +116,17 @@ class Games(ServiceCore):
                 elif user_id == row.host_id:
                     values["host_id"] = people[0].user_id  # the next seated person hosts
                 version = await repo.bump(tx, row, now, **values)
-                await repo.log_action(tx, game_id, version, user_id, ActionKind.LEAVE, None, None, now)
+                # A removal is logged as the removed player's leaving, with who removed them.
+                await repo.log_action(tx, game_id, version, user_id, ActionKind.LEAVE,
+                                      None if by_host is None else f"by {by_host}", None, now)
                 if kicked_by is not None:
                     await repo.add_audit(tx, row.guild_id, kicked_by, AuditAction.KICK, now, game_id=game_id,
                                          detail=str(user_id))
             return Change(ChangeKind.LEAVE, await self._row(game_id))
+
+    async def remove_player(self, game_id: int, host_id: int, user_id: int) -> Change:
+        """The host of an open lobby takes ``user_id`` (a person or a computer player) out of it."""
+        return await self.leave(game_id, user_id, by_host=host_id)
 
     async def add_bot(self, game_id: int, user_id: int, *, level: str = "normal") -> Change:
         """The host seats a computer player (``bot.robot``) of strength ``level`` (easy, normal,

@@ -15,8 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from bot.rows import AuditAction, AuditRow, FinishedSeatRow, ScheduleRow, SeasonRow
-from bot.seasons import SCHEDULES, PlayerStats, Standing, games_in, next_rollover, player_stats, standings
-from bot.store import repo
+from bot.seasons import SCHEDULES, PlayerStats, next_rollover, player_stats
+from bot.store import history, repo
 
 from .changes import Refusal
 from .core import ServiceCore
@@ -37,6 +37,7 @@ class FinishedGame:
     reason: str = ""  # the manager's reason, as stored, when this is the answer to voiding it
     rated: bool = True  # False: decided by an opponent who never moved (issue 15 hole 3): never counted
     practice: bool = False  # a practice game (issue 11): never counted
+    amended_season: int | None = None  # voiding or restoring it amended this closed season's standings
 
 
 class Records(ServiceCore):
@@ -52,14 +53,6 @@ class Records(ServiceCore):
             raise Refusal("no_such_season", number=number, current=current.number)
         return found
 
-    async def scores(
-        self, guild_id: int, number: int | None = None, variant: str | None = None
-    ) -> tuple[SeasonRow, list[Standing], int]:
-        """A season's standings (bot.seasons) and how many games it counts."""
-        season = await self.season(guild_id, number)
-        rows = await repo.season_results(self.db, guild_id, season.number, variant)
-        return season, standings(rows), games_in(rows)
-
     async def stats(self, guild_id: int, user_id: int) -> PlayerStats:
         """One player's rated record in this server, every season together."""
         return player_stats(await repo.player_results(self.db, guild_id, user_id))
@@ -70,9 +63,11 @@ class Records(ServiceCore):
         Games still running score in the new season: a result counts where it was written."""
         now = self.clock()
         async with self._transaction() as tx:
+            await tx.lock_name(f"season:{guild_id}")  # no result is written while its standings are stored
             current = await repo.current_season(tx, guild_id)
             if current.number != ending:
                 raise Refusal("season_already", number=current.number)
+            await history.freeze_season(tx, guild_id, current.number, now)  # closing standings, kept as they are
             number = await repo.start_season(tx, guild_id, current, user_id, now)
             await repo.add_audit(tx, guild_id, user_id, AuditAction.NEW_SEASON, now, detail=f"{ending}->{number}")
         return await repo.current_season(self.db, guild_id)
@@ -114,7 +109,9 @@ class Records(ServiceCore):
             schedule = await repo.get_schedule(tx, guild_id)
             if schedule is None or schedule.next_at > now:
                 return None
+            await tx.lock_name(f"season:{guild_id}")
             current = await repo.current_season(tx, guild_id)
+            await history.freeze_season(tx, guild_id, current.number, now)
             number = await repo.start_season(tx, guild_id, current, 0, now)
             await repo.advance_schedule(tx, guild_id, next_rollover(schedule.every, now))
             await repo.add_audit(tx, guild_id, 0, AuditAction.NEW_SEASON, now, detail=f"{current.number}->{number}")
@@ -126,10 +123,12 @@ class Records(ServiceCore):
         return _finished_games(await repo.recent_results(self.db, guild_id, limit, user_id=user_id))
 
     async def void_result(self, guild_id: int, game_id: int, manager_id: int, reason: str = "", *,
-                          restore: bool = False) -> FinishedGame:
+                          restore: bool = False, closed_ok: bool = False) -> FinishedGame:
         """A server manager voids a finished game's result (it then counts in no standings and no
         record) or restores it; audited in the same transaction, which also replays the server's
-        skill ratings (``ratings_update.replay``). The results themselves are kept."""
+        skill ratings (``ratings_update.replay``). The results themselves are kept. A game of a
+        closed season is refused (``void_closed_season``) unless the manager confirmed
+        (``closed_ok``): then the season's amended standings are stored with the reason."""
         reason = clean_text(reason, REASON_LENGTH)
         now = self.clock()
         async with self._transaction() as tx:
@@ -145,15 +144,25 @@ class Records(ServiceCore):
                 raise Refusal("unrated_absent", game=game_id)
             if game.voided == (not restore):
                 raise Refusal("not_voided" if restore else "already_voided", game=game_id)
+            number = await history.result_season(tx, game_id)
+            season = await repo.get_season(tx, guild_id, number)
+            closed = season is not None and season.ended_at is not None
+            if closed and not closed_ok:
+                raise Refusal("void_closed_season", game=game_id, season=number)
+            if closed and await history.frozen(tx, guild_id, number) is None:
+                await history.freeze_season(tx, guild_id, number, now)  # closed before standings were kept
             if restore:
                 await repo.clear_voided(tx, game_id)
             else:
                 await repo.set_voided(tx, game_id, guild_id, manager_id, reason, now)
             # The ratings are rebuilt as if the game had never counted (or always had).
             await replay(tx, guild_id)
+            if closed:  # the closed season's amended standings, kept beside the ones it closed with
+                await history.freeze_season(tx, guild_id, number, now, reason=reason, game_id=game_id)
             action = AuditAction.RESTORE if restore else AuditAction.VOID
             await repo.add_audit(tx, guild_id, manager_id, action, now, game_id=game_id, detail=reason)
-        return replace(game, voided=not restore, reason="" if restore else reason)
+        return replace(game, voided=not restore, reason="" if restore else reason,
+                       amended_season=number if closed else None)
 
     async def audit(self, guild_id: int, limit: int = 20) -> list[AuditRow]:
         """What the server's managers did (and the season schedule), newest first."""

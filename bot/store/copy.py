@@ -32,8 +32,10 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("ratings", "guild_id, variant, user_id"),
     ("rating_history", "game_id, user_id"),
     ("rating_resets", "guild_id"),
+    ("adjustments", "id"),
+    ("season_standings", "guild_id, season, version"),
 )
-SEQUENCES = ("games", "actions", "audit")  # tables whose ids PostgreSQL hands out
+SEQUENCES = ("games", "actions", "audit", "adjustments")  # tables whose ids PostgreSQL hands out
 
 
 class CopyError(RuntimeError):

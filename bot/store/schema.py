@@ -82,6 +82,37 @@ _V5_COLUMNS = """
         at        REAL    NOT NULL,
         PRIMARY KEY (guild_id, user_id)
     );
+    -- Points a manager added to (or took from) a player in a season (issue 12): they count in
+    -- that season's standings as a marked line. Undoing one (from the audit log) keeps the row.
+    CREATE TABLE adjustments (
+        id         INTEGER PRIMARY KEY,
+        guild_id   INTEGER NOT NULL,
+        season     INTEGER NOT NULL,
+        user_id    INTEGER NOT NULL,
+        name       TEXT    NOT NULL,
+        points     INTEGER NOT NULL,
+        reason     TEXT    NOT NULL DEFAULT '',
+        manager_id INTEGER NOT NULL,
+        at         REAL    NOT NULL,
+        undone_at  REAL,
+        undone_by  INTEGER,
+        entry      INTEGER  -- its row in the audit log (the number ``/rummy-admin undo`` takes)
+    );
+    CREATE INDEX adjustments_by_season ON adjustments(guild_id, season);
+    -- A closed season's standings, stored when it closes (``version`` 0) and again, amended, each
+    -- time a manager voids or restores one of its games (1, 2...): the latest version is what
+    -- ``/rummy scores season:N`` shows, so a closed season never changes by itself.
+    CREATE TABLE season_standings (
+        guild_id INTEGER NOT NULL,
+        season   INTEGER NOT NULL,
+        version  INTEGER NOT NULL,
+        lines    TEXT    NOT NULL,
+        games    INTEGER NOT NULL,
+        reason   TEXT    NOT NULL DEFAULT '',
+        game_id  INTEGER,
+        at       REAL    NOT NULL,
+        PRIMARY KEY (guild_id, season, version)
+    );
     -- Servers with results from before the ratings: the bot replays them once on start.
     INSERT INTO meta (key, value) SELECT 'ratings-replay:' || CAST(guild_id AS TEXT), '' FROM results
         GROUP BY guild_id;

@@ -55,7 +55,7 @@ async def test_new_database_is_migrated_to_the_current_schema(tmp_path):
         assert await db.user_version() == SCHEMA_VERSION
         tables = {r["name"] for r in await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert {"meta", "games", "seats", "actions", "results", "ratings", "rating_history", "rating_resets",
-                "server_settings", "server_options", "server_bans"} <= tables
+                "server_settings", "server_options", "server_bans", "adjustments", "season_standings"} <= tables
     finally:
         await db.close()
     assert user_version(tmp_path / "rummy.db") == SCHEMA_VERSION
@@ -363,7 +363,7 @@ async def test_migration_5_rebuilds_games_and_keeps_every_row_and_link(tmp_path)
         assert (await db.fetchone("SELECT COUNT(*) FROM seats"))[0] == 2
         assert (await db.fetchone("SELECT rated FROM results"))[0] == 1
         for table in ("ratings", "rating_history", "rating_resets", "server_settings", "server_options",
-                      "server_bans"):  # issue 12: empty, ready
+                      "server_bans", "adjustments", "season_standings"):  # issue 12: empty, ready
             assert (await db.fetchone(f"SELECT COUNT(*) FROM {table}"))[0] == 0
         # The server with results is replayed once on start (a one-seat game rates nobody).
         assert [r[0] for r in await db.fetchall("SELECT key FROM meta")] == ["ratings-replay:1"]

@@ -17,6 +17,7 @@ from bot.store import Database
 from bot.store.repo import update_game
 from cogs.guard import Guard
 from cogs.rummy import RummyCog
+from cogs.suggest import resolve_token
 
 
 def long_move_position():
@@ -69,13 +70,13 @@ async def test_long_moves_become_tokens_that_resolve_and_play(env):
     tokens = [c for c in await cog.play_autocomplete(interaction(actor.user_id, 5), "table") if
               c.value.startswith("#")]
     assert tokens, "a move over 100 characters is offered as a token"
-    move = await cog._resolve_token(row, actor.user_id, tokens[0].value)
+    move = await resolve_token(svc, row, actor.user_id, tokens[0].value)
     assert len(move) > 100 and move in legal
     assert (await svc.play(row.id, actor.user_id, move)).game.version == row.version + 1
     # The token was for that version only.
     after = await svc.get(row.id)
     with pytest.raises(Refusal, match="stale_suggestion"):
-        await cog._resolve_token(after, actor.user_id, tokens[0].value)
+        await resolve_token(svc, after, actor.user_id, tokens[0].value)
     # Whoever may not act now gets no suggestion.
     for seat in after.seats:
         if seat.seat not in svc.engine(after).actors:

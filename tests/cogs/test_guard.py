@@ -162,10 +162,11 @@ async def test_every_command_and_item_handler_is_guarded() -> None:
             assert command.callback.__code__ is GUARDED, command.qualified_name
             names.add(command.qualified_name)
     assert {"rummy new", "rummy play", "rummy resign", "rummy ladder", "rummy-admin void", "rummy-admin audit",
-            "rummy-admin reset-ratings"} <= names
+            "rummy-admin reset-ratings", "rummy remove", "rummy-admin adjust", "rummy-admin undo"} <= names
     # Items reach module-level handlers, each guarded.
-    for fn in (lobby.lobby_button, table.table_button, hand.hand_button, hand.hand_select, hand.rearrange,
-               admin.confirm_new_season, admin.confirm_reset_ratings, rummy.refuse_unknown, hints.play_hint):
+    for fn in (lobby.lobby_button, lobby.remove_picked, table.table_button, hand.hand_button, hand.hand_select,
+               hand.rearrange, admin.confirm_new_season, admin.confirm_reset_ratings, admin.confirm_amend,
+               rummy.refuse_unknown, hints.play_hint):
         assert fn.__code__ is GUARDED, fn.__name__
     # Every persistent item's custom_id is known to the listener that answers unknown ones.
-    assert len(bot.item_patterns) == 7  # type: ignore[attr-defined]
+    assert len(bot.item_patterns) == 9  # type: ignore[attr-defined]

@@ -406,6 +406,9 @@ async def test_standings_a_new_season_and_a_managers_powers(table: Table) -> Non
     assert f"#{table.game_id}" in choices[0]["name"] and "Ana" in choices[0]["name"] and "Bea" in choices[0]["name"]
     voiding = {"game": table.game_id, "reason": "@everyone **cheated**"}
     rec = await (await table.fake.slash(mod, "rummy-admin void", voiding)).settled(timeout=15)
+    ask = answers(rec)[-1]  # season 1 is closed: its stored standings change only once confirmed
+    assert ask.ephemeral and "season 1" in ask.content
+    rec = await (await table.fake.click(mod, ask, custom_ids(ask)[0])).settled(timeout=15)
     assert answers(rec)[-1].ephemeral and "voided" in answers(rec)[-1].content
     note = await table.fake.wait_for_message(lambda m: m.public and "anuló el resultado" in m.content, timeout=15)
     assert f"partida {table.game_id}" in note.content and "Motivo" in note.content and "**cheated**" not in note.content
@@ -423,6 +426,8 @@ async def test_standings_a_new_season_and_a_managers_powers(table: Table) -> Non
     assert [c["value"] for c in await table.fake.autocomplete(mod, "rummy-admin restore", {"game": ""},
                                                               focused="game")] == [table.game_id]
     rec = await (await table.fake.slash(mod, "rummy-admin restore", {"game": table.game_id})).settled(timeout=15)
+    ask = answers(rec)[-1]
+    rec = await (await table.fake.click(mod, ask, custom_ids(ask)[0])).settled(timeout=15)
     assert "counts again" in answers(rec)[-1].content
     rec = await (await table.fake.slash(bea, "rummy scores", {"season": 1})).settled(timeout=15)
     assert [ln for ln in answers(rec)[-1].content.splitlines() if ln.startswith("`")] == lines

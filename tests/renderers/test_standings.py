@@ -43,3 +43,16 @@ def test_an_empty_season_says_so_and_final_standings_are_labelled() -> None:
     final = {t.text for t in draw_standings(info(2, closed=True), locale="en").texts}
     assert any(t.startswith("Final standings") for t in final)
     assert render_standings(info(3)).data[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_an_adjustment_is_marked_beside_its_points_and_an_amended_season_says_so() -> None:
+    rows = ((1, "Bea", 4, 1, 1), (2, "Ana", 1, 1, 2), (3, "Carla", -2, 0, 0))
+    scene = draw_standings(StandingsInfo(1, 3, rows, None, True, None, (3, 0, -2), True), locale="en")
+    texts = [t.text for t in scene.texts]
+    assert "adjusted +3" in texts and "adjusted -2" in texts and len([t for t in texts if "adjusted" in t]) == 2
+    mark = next(t for t in scene.texts if t.text == "adjusted +3")
+    points = next(t for t in scene.texts if t.text == "4")
+    assert mark.box[2] < points.box[0]  # left of the points it is part of, on the same row
+    assert any(t.endswith("· amended") for t in texts)
+    plain = [t.text for t in draw_standings(StandingsInfo(1, 3, rows, None, True), locale="en").texts]
+    assert not any("adjusted" in t or "amended" in t for t in plain)

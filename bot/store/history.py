@@ -1,0 +1,160 @@
+"""The queries of a server's corrections and frozen history (issue 12): managers' point
+adjustments and the stored standings of closed seasons.
+
+What it is: small functions over ``Store``/``Transaction`` like ``repo``'s (kept apart so
+``repo`` stays one module); rows leave as ``AdjustmentRow`` and ``FrozenStandings``.
+What it is not: no decisions (``bot.service.history``) and no arithmetic (``bot.seasons``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from bot.rows import AuditAction, AuditRow
+from bot.seasons import Standing, games_in, standings
+
+from . import repo
+from .base import Store, Transaction
+
+
+@dataclass(frozen=True, slots=True)
+class AdjustmentRow:
+    id: int
+    guild_id: int
+    season: int
+    user_id: int
+    name: str
+    points: int
+    reason: str
+    manager_id: int
+    at: float
+    undone_at: float | None
+    entry: int | None = None  # its audit log entry
+
+    def __getitem__(self, name: str) -> object:  # read by field name, as ``bot.seasons`` reads rows
+        return getattr(self, name)
+
+
+@dataclass(frozen=True, slots=True)
+class FrozenStandings:
+    """A closed season's standings as stored: ``version`` 0 when it closed, then one more for each
+    amendment (with the manager's ``reason`` and the voided or restored ``game_id``)."""
+
+    season: int
+    version: int
+    lines: tuple[Standing, ...]
+    games: int
+    reason: str
+    game_id: int | None
+    at: float
+
+
+def _adjustment(r: object) -> AdjustmentRow:
+    get = r.__getitem__  # type: ignore[attr-defined]
+    return AdjustmentRow(int(get("id")), int(get("guild_id")), int(get("season")), int(get("user_id")),
+                         str(get("name")), int(get("points")), str(get("reason")), int(get("manager_id")),
+                         float(get("at")), None if get("undone_at") is None else float(get("undone_at")),
+                         None if get("entry") is None else int(get("entry")))
+
+
+async def add_adjustment(tx: Transaction, guild_id: int, season: int, user_id: int, name: str, points: int,
+                         reason: str, manager_id: int, now: float) -> int:
+    return await tx.insert(
+        "INSERT INTO adjustments (guild_id, season, user_id, name, points, reason, manager_id, at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (guild_id, season, user_id, name, points, reason, manager_id, now))
+
+
+async def get_adjustment(db: Store | Transaction, guild_id: int, adjustment_id: int) -> AdjustmentRow | None:
+    row = await db.fetchone("SELECT * FROM adjustments WHERE guild_id = ? AND id = ?", (guild_id, adjustment_id))
+    return None if row is None else _adjustment(row)
+
+
+async def undo_adjustment(tx: Transaction, adjustment_id: int, manager_id: int, now: float) -> bool:
+    """Mark it undone; False when it already was (two managers undoing it at once: one wins)."""
+    return await tx.update("UPDATE adjustments SET undone_at = ?, undone_by = ? WHERE id = ? AND undone_at IS NULL",
+                           (now, manager_id, adjustment_id)) == 1
+
+
+async def set_entry(tx: Transaction, adjustment_id: int, entry: int) -> None:
+    await tx.execute("UPDATE adjustments SET entry = ? WHERE id = ?", (entry, adjustment_id))
+
+
+async def undoable(db: Store | Transaction, guild_id: int, season: int, limit: int = 25) -> list[AdjustmentRow]:
+    """A season's adjustments that still count, newest first (what ``/rummy-admin undo`` offers)."""
+    rows = await db.fetchall(
+        "SELECT * FROM adjustments WHERE guild_id = ? AND season = ? AND undone_at IS NULL AND entry IS NOT NULL "
+        "ORDER BY at DESC, id DESC LIMIT ?", (guild_id, season, limit))
+    return [_adjustment(r) for r in rows]
+
+
+async def season_adjustments(db: Store | Transaction, guild_id: int, season: int) -> list[AdjustmentRow]:
+    """The adjustments of a season that still count, oldest first."""
+    rows = await db.fetchall(
+        "SELECT * FROM adjustments WHERE guild_id = ? AND season = ? AND undone_at IS NULL ORDER BY at, id",
+        (guild_id, season))
+    return [_adjustment(r) for r in rows]
+
+
+async def result_season(db: Store | Transaction, game_id: int) -> int:
+    """The season a finished game's result counts for."""
+    row = await db.fetchone("SELECT season FROM results WHERE game_id = ? LIMIT 1", (game_id,))
+    return 1 if row is None else int(row[0])
+
+
+async def audit_entry(db: Store | Transaction, guild_id: int, entry: int) -> AuditRow | None:
+    """One row of the server's audit log, by the number the log shows."""
+    r = await db.fetchone("SELECT * FROM audit WHERE guild_id = ? AND id = ?", (guild_id, entry))
+    if r is None:
+        return None
+    return AuditRow(int(r["id"]), int(r["guild_id"]), int(r["user_id"]), AuditAction(r["action"]), r["game_id"],
+                    str(r["detail"]), float(r["at"]))
+
+
+async def add_audit(tx: Transaction, guild_id: int, user_id: int, action: AuditAction, now: float,
+                    detail: str) -> int:
+    """``repo.add_audit`` that returns the entry's number (what ``/rummy-admin undo`` is given)."""
+    return await tx.insert(
+        "INSERT INTO audit (guild_id, user_id, action, game_id, detail, at) VALUES (?, ?, ?, ?, ?, ?)",
+        (guild_id, user_id, action, None, detail, now))
+
+
+async def freeze(tx: Transaction, guild_id: int, season: int, lines: list[Standing], games: int, now: float, *,
+                 reason: str = "", game_id: int | None = None) -> int:
+    """Store a season's standings as its next version (0 when it closes); the version written."""
+    row = await tx.fetchone("SELECT MAX(version) FROM season_standings WHERE guild_id = ? AND season = ?",
+                            (guild_id, season))
+    version = 0 if row is None or row[0] is None else int(row[0]) + 1
+    text = json.dumps([[s.rank, s.user_id, s.name, s.points, s.wins, s.games, s.adjusted] for s in lines])
+    await tx.execute(
+        "INSERT INTO season_standings (guild_id, season, version, lines, games, reason, game_id, at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (guild_id, season, version, text, games, reason, game_id, now))
+    return version
+
+
+async def frozen(db: Store | Transaction, guild_id: int, season: int) -> FrozenStandings | None:
+    """The latest stored standings of a closed season, or None (a season closed before they were kept)."""
+    row = await db.fetchone(
+        "SELECT * FROM season_standings WHERE guild_id = ? AND season = ? ORDER BY version DESC LIMIT 1",
+        (guild_id, season))
+    if row is None:
+        return None
+    lines = tuple(Standing(int(rank), int(uid), str(name), int(points), int(wins), int(games), int(adjusted))
+                  for rank, uid, name, points, wins, games, adjusted in json.loads(row["lines"]))
+    return FrozenStandings(season, int(row["version"]), lines, int(row["games"]), str(row["reason"]),
+                           None if row["game_id"] is None else int(row["game_id"]), float(row["at"]))
+
+
+async def live_standings(db: Store | Transaction, guild_id: int, season: int,
+                         variant: str | None = None) -> tuple[list[Standing], int, list[AdjustmentRow]]:
+    """Standings worked out from the results (and, over every variant, the adjustments) now."""
+    rows = await repo.season_results(db, guild_id, season, variant)
+    adjustments = [] if variant else await season_adjustments(db, guild_id, season)
+    return standings(rows, adjustments), games_in(rows), adjustments
+
+
+async def freeze_season(tx: Transaction, guild_id: int, season: int, now: float, *, reason: str = "",
+                        game_id: int | None = None) -> int:
+    """Store season ``season``'s standings as they are now (its next stored version)."""
+    table, games, _ = await live_standings(tx, guild_id, season)
+    return await freeze(tx, guild_id, season, table, games, now, reason=reason, game_id=game_id)
