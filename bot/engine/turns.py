@@ -436,6 +436,11 @@ class TurnLoop:
             events += self.play(seat, "draw")
         if self.hand_over or self.current_seat != seat or self.phase != Phase.PLAY:
             return events
+        if not any(self.can_discard(seat, c) for c in set(self.hands[seat])):
+            # Only the card taken from the discard pile is left, and it may not go back this turn:
+            # the first listed move that places it (a meld or a lay-off: going out) is played.
+            moves = [m for m in self.legal_moves(seat) if m.split()[0] != "resign"]
+            return events + (self.play(seat, moves[0]) if moves else [])
         card = self.timeout_discard(seat)
         events += self.play(seat, f"discard {card_code(card)}")
         return events
