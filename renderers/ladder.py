@@ -20,6 +20,7 @@ from bot.i18n import translate
 
 from .draw import Scene, clean_name
 from .encode import Rendered, encode_still
+from .standings import ranked_row
 from .theme import CLASSIC, Palette
 from .words import variant_name
 
@@ -30,7 +31,6 @@ MARGIN = 22
 HEADER_H = 66
 ROW_H = 50
 ROWS = 10
-MEDALS = {1: Palette.gold, 2: (206, 214, 222), 3: (214, 146, 86)}
 COLUMNS = (("rating", 480), ("spread", 600), ("games", 718))  # label key, right edge x
 
 
@@ -71,19 +71,7 @@ def _header(scene: Scene, width: int, title: str, sub: str) -> None:
 
 def _row(scene: Scene, y: int, row: tuple[int, str, int, int, int], mine: bool, locale: str) -> None:
     rank, raw, rating, spread, games = row
-    name = clean_name(raw, translate("lobbyimg.player", locale, n=rank))
-    box = (MARGIN, y, WIDTH - MARGIN, y + ROW_H - 6)
-    if mine:
-        scene.rrect(box, 12, Palette.panel_acting, outline=Palette.gold, width=2)
-    else:
-        scene.rrect(box, 12, Palette.panel)
-    scene.mark("row", raw, box)
-    disc = ROW_H - 16
-    cx, cy = MARGIN + 14, y + (ROW_H - 6 - disc) / 2
-    scene.ellipse((cx, cy, cx + disc, cy + disc), MEDALS.get(rank, Palette.felt_line))
-    ink = Palette.chip_ink if rank in MEDALS else Palette.ink
-    scene.text(cx + disc / 2, cy + (disc - round(18 * 1.21)) / 2, str(rank), 18, ink, "heavy", align="centre")
-    scene.text(cx + disc + 16, y + 10, name, 21, Palette.ink, "bold", max_width=COLUMNS[0][1] - 90 - cx - disc)
+    ranked_row(scene, y, rank, raw, mine, locale, WIDTH, COLUMNS[0][1] - 90)
     for (key, right), text in zip(COLUMNS, (str(rating), f"± {spread}", str(games)), strict=True):
         colour = Palette.gold if key == "rating" else Palette.ink_soft
         scene.text(right - scene.measure(text, 22, "heavy"), y + 9, text, 22, colour, "heavy")

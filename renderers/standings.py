@@ -70,11 +70,13 @@ def _header(scene: Scene, info: StandingsInfo, locale: str) -> None:
     scene.text(end + 14, 22, sub, 22, Palette.ink_soft, "semibold", max_width=WIDTH - end - 14 - MARGIN)
 
 
-def _row(scene: Scene, y: int, row: tuple[int, str, int, int, int], mine: bool, locale: str,
-         adjusted: int = 0) -> None:
-    rank, raw, points, wins, games = row
+def ranked_row(scene: Scene, y: int, rank: int, raw: str, mine: bool, locale: str, width: int,
+               name_right: int) -> None:
+    """A ranked list's row as the standings and the ladder draw it: the panel (gold-edged for the
+    reader's own row), the rank's disc (medal colours for the first three) and the name, which
+    stops ``name_right`` short of the first number column."""
     name = clean_name(raw, translate("lobbyimg.player", locale, n=rank))
-    box = (MARGIN, y, WIDTH - MARGIN, y + ROW_H - 6)
+    box = (MARGIN, y, width - MARGIN, y + ROW_H - 6)
     if mine:
         scene.rrect(box, 12, Palette.panel_acting, outline=Palette.gold, width=2)
     else:
@@ -85,7 +87,13 @@ def _row(scene: Scene, y: int, row: tuple[int, str, int, int, int], mine: bool, 
     scene.ellipse((cx, cy, cx + disc, cy + disc), MEDALS.get(rank, Palette.felt_line))
     ink = Palette.chip_ink if rank in MEDALS else Palette.ink
     scene.text(cx + disc / 2, cy + (disc - round(18 * 1.21)) / 2, str(rank), 18, ink, "heavy", align="centre")
-    scene.text(cx + disc + 16, y + 10, name, 21, Palette.ink, "bold", max_width=COLUMNS[0][1] - 110 - cx - disc)
+    scene.text(cx + disc + 16, y + 10, name, 21, Palette.ink, "bold", max_width=name_right - cx - disc)
+
+
+def _row(scene: Scene, y: int, row: tuple[int, str, int, int, int], mine: bool, locale: str,
+         adjusted: int = 0) -> None:
+    rank, raw, points, wins, games = row
+    ranked_row(scene, y, rank, raw, mine, locale, WIDTH, COLUMNS[0][1] - 110)
     for (_key, right), value in zip(COLUMNS, (points, wins, games), strict=True):
         colour = Palette.gold if _key == "points" else Palette.ink_soft
         text = str(value)
