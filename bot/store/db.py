@@ -82,10 +82,12 @@ class Database:
         conn = await aiosqlite.connect(path, isolation_level=None)
         try:
             conn.row_factory = sqlite3.Row
+            # The busy timeout comes first: switching a new file to WAL takes its write lock, and
+            # processes opening one file together must wait for each other there too.
+            await conn.execute("PRAGMA busy_timeout=5000")
             await conn.execute("PRAGMA journal_mode=WAL")
             await conn.execute("PRAGMA synchronous=FULL")
             await conn.execute("PRAGMA foreign_keys=ON")
-            await conn.execute("PRAGMA busy_timeout=5000")
             db = cls(conn, path)
             await db.migrate()
         except BaseException:
