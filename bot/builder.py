@@ -325,7 +325,8 @@ def status_of(draft: Draft, rules: MeldRules, opening_points: Callable[[Draft], 
     opening = None
     if opening_points is not None and opening_min:
         opening = (opening_points(draft), opening_min)
-    return Status(invalid=sum(c.state == INVALID for c in checks), open_jokers=sum(c.state == AMBIGUOUS for c in checks),
+    return Status(invalid=sum(c.state == INVALID for c in checks),
+                  open_jokers=sum(c.state == AMBIGUOUS for c in checks),
                   placed=draft.placed(), loose=len(draft.loose), opening=opening)
 
 

@@ -186,7 +186,7 @@ def test_check_meld_reads_like_the_engine() -> None:
 
 
 def test_a_suggestion_fills_the_draft() -> None:
-    game, d = start()
+    _, d = start()
     d.fill([["3C", "4C", "5C", "6C", "7C", "8C", "9C"], ["QH", "QD", "QC", "QS"][:3], ["6H", "7H", "8H"]])
     assert d.placed() == 3 and "6H" not in d.rest
     with pytest.raises(BuilderError):
