@@ -22,7 +22,8 @@ The package, by job (``GameService`` is all of them together):
 - ``history``: managers' point adjustments and their undoing, closed seasons' stored standings;
 - ``ratings``, ``ratings_update``: skill ratings (openskill), their ladder, replay and reset;
 - ``settings``: a server's defaults, presets, open variants, computer players, language, bans;
-- ``options``: what people type into a lobby, checked and cleaned.
+- ``options``: what people type into a lobby, checked and cleaned;
+- ``drafts``: the rearrange builder's drafts, stored per game and seat (issue 13).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from .changes import Change, ChangeKind, Refusal, Stale
 from .clock import MAX_TIMEOUTS, ClockJobs
 from .core import BOT_DELAY, DEAL_PAUSE, LOBBY_TTL
 from .deadlines import REMIND_AT, WINDOW_SECONDS
+from .drafts import Drafts, DraftState
 from .endings import END_REASONS, Endings
 from .games import MESSAGE_COLUMNS, Games
 from .history import MAX_ADJUST, AdjustmentRow, FrozenStandings, History, SeasonView
@@ -72,6 +74,7 @@ __all__ = [
     "AuditRow",
     "Change",
     "ChangeKind",
+    "DraftState",
     "FinishedGame",
     "FrozenStandings",
     "GameRow",
@@ -98,6 +101,6 @@ __all__ = [
 ]
 
 
-class GameService(Games, ClockJobs, History, Records, Ratings, ServerSettings, Reading, Endings):
+class GameService(Games, ClockJobs, History, Records, Ratings, ServerSettings, Reading, Endings, Drafts):
     """Lobbies, moves and timers, serialized per game and committed before announced; seasons,
     history and the audit log beside them."""

@@ -34,6 +34,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("rating_resets", "guild_id"),
     ("adjustments", "id"),
     ("season_standings", "guild_id, season, version"),
+    ("drafts", "game_id, seat"),  # issue 13
 )
 SEQUENCES = ("games", "actions", "audit", "adjustments")  # tables whose ids PostgreSQL hands out
 

@@ -119,6 +119,19 @@ _V5_COLUMNS = """
     -- Games that ended before this migration were announced as they ended.
     UPDATE games SET final_announced_at = updated_at WHERE status NOT IN ('lobby', 'playing');
     UPDATE games SET quarantine_announced_at = quarantined_at WHERE quarantined_at IS NOT NULL;
+    -- Issue 13: a player's rearrange builder draft, one per game and seat. ``base`` is a digest of
+    -- the game's record when the draft was made: once the game moves on (another record) the
+    -- draft is out of date and is discarded; ``version`` is the game's version it was last saved at.
+    CREATE TABLE drafts (
+        game_id    INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat       TEXT    NOT NULL,
+        user_id    INTEGER NOT NULL,
+        version    INTEGER NOT NULL,
+        base       TEXT    NOT NULL,
+        state      TEXT    NOT NULL,
+        updated_at REAL    NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
 """
 
 MIGRATIONS: list[str] = [
