@@ -20,11 +20,14 @@ from typing import Any
 
 import discord
 
+from bot.builder import AMBIGUOUS, check_meld
 from bot.engine import SORTS, Game, group_hand
 from bot.hints import hints_apply
-from bot.moves import build_move, card_text, table_move, table_text
+from bot.moves import build_move, card_text, cards_text, table_move, table_text
 from bot.service import GameRow, GameStatus, Refusal, Stale
+from bot.service.drafts import builder_allowed
 from cogs.base import client_of, user_locale
+from cogs.builder import open_builder
 from cogs.guard import guarded, say
 from cogs.hints import send_hint
 from cogs.ui import file_of, nm, t, variant_name
@@ -58,6 +61,7 @@ class HandState:
 _STATE = r"(?P<game>[0-9]{1,12}):(?P<version>[0-9]{1,9}):(?P<mask>[0-9a-f]{1,16}):(?P<sort>[0-2])"
 HAND_BUTTON_ID = re.compile(r"rummy:h:(?P<verb>[a-z]{2,8})(?P<arg>[0-9]{0,3}):" + _STATE)
 HAND_SELECT_ID = re.compile(r"rummy:s(?P<page>[0-9]):" + _STATE)
+JOKER_SELECT_ID = re.compile(r"rummy:hj:" + _STATE)  # which card a wild stands for in a new meld (issue 13)
 MODAL_ID = re.compile(r"rummy:m:(?P<game>[0-9]{1,12}):(?P<version>[0-9]{1,9})")
 
 
@@ -129,6 +133,28 @@ class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HAND_S
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await hand_select(interaction, self.page, list(self.item.values), self.state)
+
+
+class JokerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=JOKER_SELECT_ID):
+    """The Meld button's question when a wild card in the selected cards could stand for several
+    cards: one option per reading (its index); the meld is played with the wild written as chosen."""
+
+    def __init__(self, state: HandState, options: list[discord.SelectOption] | None = None,
+                 placeholder: str | None = None) -> None:
+        options = options or [discord.SelectOption(label="-", value="0")]
+        super().__init__(discord.ui.Select(custom_id=f"rummy:hj:{state.suffix()}", options=options,
+                                           placeholder=placeholder))
+        self.state = state
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
+                             match: re.Match[str]) -> JokerSelect:
+        self = cls(_state(match))
+        self.item = item
+        return self
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await hand_button(interaction, "meld", None, self.state, reading=list(self.item.values))
 
 
 class RearrangeModal(discord.ui.Modal):
@@ -220,6 +246,8 @@ def hand_message(row: GameRow, game: Game, seat: str, state: HandState, locale: 
             discord.ButtonStyle.secondary
         label = t("button.rearrange", locale) if verb == "table" else t(f"verb.{verb}", locale)
         buttons.append(HandButton(verb, state, label=label, style=style))
+    if legal and builder_allowed(game, seat):  # the rearrange builder: the table with clicks (issue 13)
+        buttons.append(HandButton("build", state, label=t("button.builder", locale)))
     if legal and hints_apply(row) and not row.hints_off:  # unrated games only (bot.hints)
         buttons.append(HandButton("hint", state, label=t("button.hint", locale)))
     buttons.append(HandButton("sort", state, label=t("button.sort", locale, sort=t(
@@ -287,8 +315,10 @@ async def hand_select(interaction: discord.Interaction, page: int, values: list[
 
 
 @guarded
-async def hand_button(interaction: discord.Interaction, verb: str, arg: int | None, state: HandState) -> None:
-    """A verb button (with the selected cards), a meld picked, sort, clear, or the rearrange modal."""
+async def hand_button(interaction: discord.Interaction, verb: str, arg: int | None, state: HandState,
+                      reading: list[str] | None = None) -> None:
+    """A verb button (with the selected cards), a meld picked, a wild card's reading picked
+    (``reading``), sort, clear, the rearrange modal or the builder."""
     client = client_of(interaction)
     service = client.service
     row = await service.get(state.game_id)
@@ -303,6 +333,9 @@ async def hand_button(interaction: discord.Interaction, verb: str, arg: int | No
             raise Stale(row)
         text = table_text(service.engine(row).table)
         await interaction.response.send_modal(RearrangeModal(row.id, row.version, text, user_locale(interaction)))
+        return
+    if verb == "build":
+        await open_builder(interaction, row.id, state.version)
         return
     await interaction.response.defer()  # type 6: edit this hand message in place afterwards
     if verb == "hint":  # a private message of its own: the hand stays as it is
@@ -324,7 +357,7 @@ async def hand_button(interaction: discord.Interaction, verb: str, arg: int | No
     game = service.engine(row)
     check_offered(state, len(game.hand(seat.seat)), verb, arg, len(game.table))
     cards = selected_cards(game, seat.seat, state)
-    move = await move_from_hand(interaction, game, seat.seat, verb, arg, cards, state)
+    move = await move_from_hand(interaction, game, seat.seat, verb, arg, cards, state, reading)
     if move is None:
         return
     change = await service.play(row.id, interaction.user.id, move, interaction_id=interaction.id,
@@ -335,7 +368,7 @@ async def hand_button(interaction: discord.Interaction, verb: str, arg: int | No
 
 
 async def move_from_hand(interaction: discord.Interaction, game: Game, seat: str, verb: str, arg: int | None,
-                         cards: list[str], state: HandState) -> str | None:
+                         cards: list[str], state: HandState, reading: list[str] | None = None) -> str | None:
     """The RGN move a hand button means with the selected cards; None when we asked a question."""
     if verb in NEEDS_ONE:
         if len(cards) != 1:
@@ -344,7 +377,21 @@ async def move_from_hand(interaction: discord.Interaction, game: Game, seat: str
     if verb == "meld":
         if not cards:
             raise Refusal("pick_cards")
-        return build_move(verb, cards)
+        check = check_meld(cards, game.meld_rules)
+        if check.state != AMBIGUOUS:
+            return build_move(verb, cards)
+        # A wild card that could stand for several cards: ask which, never "type JK=" (issue 13).
+        if reading is not None:
+            if len(reading) != 1 or reading[0] not in [str(i) for i in range(len(check.readings))]:
+                raise Refusal("not_offered")
+            return build_move(verb, check.readings[int(reading[0])])
+        options = [discord.SelectOption(label=cards_text(list(r))[:100], value=str(i))
+                   for i, r in enumerate(check.readings[:25])]
+        loc = user_locale(interaction)
+        view = discord.ui.View(timeout=None)
+        view.add_item(JokerSelect(state, options, placeholder=t("hand.which_joker", loc)))
+        await interaction.followup.send(t("hand.which_joker", loc), view=view, ephemeral=True)
+        return None
     if verb in NEEDS_TARGET:
         if not cards:
             raise Refusal("pick_cards")

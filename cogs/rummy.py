@@ -26,13 +26,16 @@ from bot.i18n import translate
 from bot.moves import build_move, normalize_move
 from bot.service import GameService, GameStatus, Refusal
 from cogs.base import L, RummyClient, channel_game, guild_locale, missing_permission, public_locale, user_locale
+from cogs.builder import BUTTON_ID, SELECT_ID, BuilderButton, BuilderSelect, use_hand_sender
 from cogs.guard import guarded
 from cogs.hand import (
     HAND_BUTTON_ID,
     HAND_SELECT_ID,
+    JOKER_SELECT_ID,
     MODAL_ID,
     HandButton,
     HandSelect,
+    JokerSelect,
     rearrange,
     send_hand,
     submitted_text,
@@ -368,6 +371,9 @@ class RummyCog(commands.Cog, name="RummyCog"):
 async def setup(bot: commands.Bot) -> None:
     """The extension's entry point (``bot.load_extension("cogs.rummy")``)."""
     client = cast(RummyClient, bot)  # typed structurally (cogs.base), never imported
-    bot.add_dynamic_items(LobbyButton, RemoveSelect, TableButton, HandButton, HandSelect, HintButton)
-    client.item_patterns += [LOBBY_ID, REMOVE_ID, TABLE_ID, HAND_BUTTON_ID, HAND_SELECT_ID, HINT_ID]
+    bot.add_dynamic_items(LobbyButton, RemoveSelect, TableButton, HandButton, HandSelect, HintButton, JokerSelect,
+                          BuilderButton, BuilderSelect)
+    client.item_patterns += [LOBBY_ID, REMOVE_ID, TABLE_ID, HAND_BUTTON_ID, HAND_SELECT_ID, HINT_ID, JOKER_SELECT_ID,
+                             BUTTON_ID, SELECT_ID]
+    use_hand_sender(send_hand)  # the builder shows the hand after its move (cogs.hand imports cogs.builder)
     await bot.add_cog(RummyCog(client))
