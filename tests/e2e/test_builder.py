@@ -147,7 +147,7 @@ async def test_a_joker_is_asked_about_the_draft_survives_a_restart_and_stale_cli
     ana, bea = table.users
     a, b = table.seat_of(ana), table.seat_of(bea)
     lay_out(table, f"""[Variant "rami"]
-[Options "table_manipulation=true"]
+[Options "table_manipulation=true first_meld_min=30"]
 [Seats "{a} {b}"]
 [Hand "{a}" "7H 8H JK KD KS KC 4S 9D"]
 [Hand "{b}" "AD 3D 9S 8H 4C 4S 7D"]
@@ -166,9 +166,9 @@ async def test_a_joker_is_asked_about_the_draft_survives_a_restart_and_stale_cli
     await table.bot.kill()
     table.bot = await boot(table.fake, table.db_path, tmp_path / "bot2.log", {"RUMMY_FLOOD": "off"})
     await builder.choose("joker", ["🃏=9♥"])
-    assert "🃏=9♥" in builder.message.content and "apertura 24/30" in builder.message.content
+    assert "🃏=9♥" in builder.message.content and "apertura 15/30" in builder.message.content
     version = table.row()["version"]
-    # 24 points do not open (30 needed): refused with the rule's reason; the draft stays to be fixed.
+    # 15 points do not open (30 needed): refused with the rule's reason; the draft stays to be fixed.
     rec = await builder.press("play")
     assert table.row()["version"] == version
     assert "30" in answers(rec)[-1].content and answers(rec)[-1].ephemeral
@@ -177,11 +177,11 @@ async def test_a_joker_is_asked_about_the_draft_survives_a_restart_and_stale_cli
     assert "🃏=9♥" in second.message.content
     await builder.choose("pick", ["De tu mano: K♦", "De tu mano: K♠", "De tu mano: K♣"])
     await builder.choose("put", ["Combinación nueva"])
-    assert "apertura 54/30" in builder.message.content
+    assert "apertura 45/30" in builder.message.content
     await builder.press("play")
     assert table.row()["version"] == version + 1
-    assert any("JK=9H" in m for m in table.game().table[1:][0]) or any(
-        "JK=9H" in c for m in table.game().table for c in m)
+    assert sorted(map(sorted, table.game().table)) == sorted(map(sorted, [
+        ["TC", "JC", "QC"], ["7H", "8H", "JK=9H"], ["KD", "KS", "KC"]]))
     # Ana discards, Bea draws: the other builder message is out of date and changes nothing.
     await table.play(ana, "discard 9D")
     await table.play(bea, "draw")
@@ -190,4 +190,38 @@ async def test_a_joker_is_asked_about_the_draft_survives_a_restart_and_stale_cli
     reply = answers(rec)[-1]
     assert reply.ephemeral and "desactualizado" in reply.content
     assert table.row()["version"] == version and table.query("SELECT COUNT(*) FROM drafts")[0][0] == 0
+    assert table.fake.violations == []
+
+
+async def test_the_hand_meld_button_asks_which_card_a_joker_stands_for(table: Table) -> None:
+    """Issue 13: a meld with a joker of several possible roles, built with the hand's buttons, is
+    no longer refused with "type JK=...": a select asks which card it stands for."""
+    table.users = table.users[:2]
+    await table.open("rami")
+    ana, bea = table.users
+    a, b = table.seat_of(ana), table.seat_of(bea)
+    lay_out(table, f"""[Variant "rami"]
+[Seats "{a} {b}"]
+[Hand "{a}" "7H 8H JK 4S 9D"]
+[Hand "{b}" "AD 3D 9S 8H 4C 4S 7D"]
+[Table "{b}: TC JC QC"]
+[Opened "{a} {b}"]
+[Turn "{a}"]
+[Phase "play"]
+""")
+    version = table.row()["version"]
+    rec = await (await table.fake.slash(ana, "rummy hand", {})).settled(timeout=20)
+    hand = answers(rec)[-1]
+    select = next(c for c in custom_ids(hand) if c.startswith("rummy:s0:"))
+    values = [option(hand, select, code) for code in ("(7H)", "(8H)", "(JK)")]
+    await (await table.fake.select(ana, hand, select, values)).settled(timeout=20)
+    hand = table.fake.message(hand.id)
+    rec = await (await table.fake.click(ana, hand, control(hand, "rummy:h:meld:"))).settled(timeout=20)
+    question = answers(rec)[-1]
+    assert question.ephemeral and "JK=" not in question.content and "comodín" in question.content
+    assert table.row()["version"] == version
+    joker = control(question, "rummy:hj:")
+    await (await table.fake.select(ana, question, joker, [option(question, joker, "🃏=9♥")])).settled(timeout=20)
+    assert table.row()["version"] == version + 1
+    assert ["7H", "8H", "JK=9H"] in table.game().table
     assert table.fake.violations == []
