@@ -191,3 +191,31 @@ def test_a_suggestion_fills_the_draft() -> None:
     assert d.placed() == 3 and "6H" not in d.rest
     with pytest.raises(BuilderError):
         d.fill([["AS", "2S", "3S"]])
+
+
+def test_the_builder_selects_page_through_more_than_25_cards() -> None:
+    """cogs.builder's choices: past 25, a page of 23 with "more"/"back"; picks on other pages stay;
+    a value the page did not offer is refused and changes nothing."""
+    from cogs.builder import BACK, NEXT, _paged, apply_select, choices
+
+    game = load_game(RAMI)
+    hand = [f"{r}{s}" for s in "SHDC" for r in "23456789"][:30]
+    d = Draft.start(game.table, hand)
+    shown = _paged("pick", choices("pick", d, game, "es"), d, "es")
+    assert len(shown) == 24 and shown[-1][0] == NEXT
+    apply_select("pick", ["h0", "h5"], d, game, "es")
+    assert d.picked_hand == {0, 5}
+    apply_select("pick", ["h0", "h5", NEXT], d, game, "es")
+    assert d.pages["pick"] == 1
+    shown = _paged("pick", choices("pick", d, game, "es"), d, "es")
+    assert [v for v, _ in shown] == [f"h{i}" for i in range(23, 30)] + [BACK]
+    apply_select("pick", ["h29"], d, game, "es")
+    assert d.picked_hand == {0, 5, 29}
+    before = d.to_json()
+    with pytest.raises(BuilderError):
+        apply_select("pick", ["h1"], d, game, "es")  # on page 1, h1 is not offered
+    with pytest.raises(BuilderError):
+        apply_select("put", ["to9"], d, game, "es")
+    assert d.to_json() == before
+    apply_select("put", ["new"], d, game, "es")
+    assert d.melds[-1] == ["2S", "7S", "7C"] and not d.picked_hand

@@ -19,7 +19,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.engine import IllegalMove
 from bot.service import GameStatus, Refusal, Stale
-from cogs import admin, hand, hints, lobby, rummy, table
+from cogs import admin, builder, hand, hints, lobby, rummy, table
 from cogs.guard import Guard, guarded
 
 
@@ -166,7 +166,7 @@ async def test_every_command_and_item_handler_is_guarded() -> None:
     # Items reach module-level handlers, each guarded.
     for fn in (lobby.lobby_button, lobby.remove_picked, table.table_button, hand.hand_button, hand.hand_select,
                hand.rearrange, admin.confirm_new_season, admin.confirm_reset_ratings, admin.confirm_amend,
-               rummy.refuse_unknown, hints.play_hint):
+               rummy.refuse_unknown, hints.play_hint, builder.builder_button, builder.builder_select):
         assert fn.__code__ is GUARDED, fn.__name__
     # Every persistent item's custom_id is known to the listener that answers unknown ones.
-    assert len(bot.item_patterns) == 9  # type: ignore[attr-defined]
+    assert len(bot.item_patterns) == 12  # type: ignore[attr-defined]
