@@ -26,6 +26,7 @@ from typing import Any
 from bot.engine import Event, Game, load_game
 from bot.rows import AuditAction, GameRow, GameStatus, ResultRow
 from bot.store import Duplicate, Store, Transaction, repo
+from bot.store import drafts as draft_store
 
 from .changes import Change, ChangeKind, Refusal, Stale
 from .deadlines import deadlines
@@ -197,6 +198,7 @@ class ServiceCore:
         async with self._transaction(row, duplicate="already_done") as tx:
             version = await repo.bump(tx, row, now, **values)
             await repo.log_action(tx, row.id, version, user_id, kind, move, interaction_id, now)
+            await draft_store.discard(tx, row.id)  # the game moved on: every builder draft of it is out of date
             mover = row.seat_of(user_id) if reset_timeouts and user_id is not None else None
             if mover is not None and mover.timeouts:
                 await repo.set_seat(tx, row.id, mover.user_id, timeouts=0)

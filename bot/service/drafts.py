@@ -7,8 +7,10 @@ reads it (``draft_get``), changes it with one of ``bot.builder.Draft``'s operati
 in the engine's worker thread within a node budget), plays it (``draft_play``) and forgets it
 (``draft_discard``). A draft belongs to the game as it was when it started: it is stored with a
 digest of the game's record, and once the record is another (a move by anyone, the player's own
-included) it is out of date: it is discarded and the answer is ``Refusal("builder_stale")``. A
-restart or a turn reminder bumps the version but not the record, so a draft survives them.
+included) it is out of date: every engine change discards the game's drafts in its own commit
+(``core._commit``), and a draft found out of date anyway is discarded and answered
+``Refusal("builder_stale")``. A restart or a turn reminder bumps the version but not the record,
+so a draft survives them.
 What it is not: no Discord and no pictures; the engine judges the move that is played.
 """
 
@@ -157,14 +159,12 @@ class Drafts(ServiceCore):
 
     async def draft_play(self, game_id: int, user_id: int, *, interaction_id: int | None = None) -> Change:
         """The draft as ONE move (``Draft.move``), played like any other (``play``: the engine
-        judges it; a refusal leaves the draft as it is, to be fixed). Played, it is forgotten."""
+        judges it; a refusal leaves the draft as it is, to be fixed)."""
         state = await self.draft_get(game_id, user_id)
         try:
             move = state.draft.move(state.game.meld_rules)
         except BuilderError as exc:
             raise Refusal(exc.code, **exc.params) from None
-        change = await self.play(game_id, user_id, move, interaction_id=interaction_id,  # type: ignore[attr-defined]
-                                 version=state.row.version)
-        async with self._transaction() as tx:
-            await store.discard(tx, game_id, state.seat)
-        return change
+        # Played, the draft goes with the move's own commit (``_commit`` discards the game's drafts).
+        return await self.play(game_id, user_id, move, interaction_id=interaction_id,  # type: ignore[attr-defined]
+                               version=state.row.version)

@@ -70,6 +70,7 @@ async def test_other_seats_strangers_and_a_new_record_change_nothing(env):
     assert await store.get(env.db, row.id, a) == stored
     # The game moves on (here: the player's own move): the draft is out of date and discarded.
     await env.svc.play(row.id, user, "layoff QS to 2")
+    assert await store.count(env.db, row.id) == 0  # discarded by the move's own commit
     with pytest.raises(Refusal) as err:
         await env.svc.draft_change(row.id, user, lambda d, g: d.take_apart([1]))
     assert err.value.code == "builder_stale"
