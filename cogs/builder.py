@@ -119,10 +119,10 @@ def _turn_page(action: str, values: list[str], draft: Draft) -> list[str]:
 
 def apply_select(action: str, values: list[str], draft: Draft, game: Game, locale: str) -> None:
     """A select's values applied to the draft (inside the service's lock)."""
+    shown = {v for v, _ in _paged(action, choices(action, draft, game, locale), draft, locale)}
     values = _turn_page(action, offered(action, values, draft, game, locale), draft)
     if action == "pick":
-        shown = {v for v, _ in _paged(action, choices(action, draft, game, locale), draft, locale)}
-        # The picks on this page are what the select says now; picks on other pages stay.
+        # The picks on the page shown are what the select says now; picks on other pages stay.
         loose = {i for i in draft.picked_loose if f"l{i}" not in shown} | {int(v[1:]) for v in values if v[0] == "l"}
         hand = {i for i in draft.picked_hand if f"h{i}" not in shown} | {int(v[1:]) for v in values if v[0] == "h"}
         draft.pick(loose, hand)

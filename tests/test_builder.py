@@ -205,6 +205,9 @@ def test_the_builder_selects_page_through_more_than_25_cards() -> None:
     assert len(shown) == 24 and shown[-1][0] == NEXT
     apply_select("pick", ["h0", "h5"], d, game, "es")
     assert d.picked_hand == {0, 5}
+    apply_select("pick", ["h5", NEXT], d, game, "es")  # h0 let go on the way to the next page
+    assert d.pages["pick"] == 1 and d.picked_hand == {5}
+    apply_select("pick", [BACK], d, game, "es")
     apply_select("pick", ["h0", "h5", NEXT], d, game, "es")
     assert d.pages["pick"] == 1
     shown = _paged("pick", choices("pick", d, game, "es"), d, "es")
