@@ -18,6 +18,7 @@ What it is not: no rules (``bot.builder``, the engine) and no SQL (``bot.service
 from __future__ import annotations
 
 import importlib
+import logging
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -42,6 +43,7 @@ SELECTS = ("apart", "out", "joker", "pick", "put")
 BUTTON_ID = re.compile(r"rummy:b:(?P<action>[a-z]{2,8}):(?P<game>[0-9]{1,12}):(?P<version>[0-9]{1,9})")
 SELECT_ID = re.compile(r"rummy:bs:(?P<action>[a-z]{2,8}):(?P<game>[0-9]{1,12}):(?P<version>[0-9]{1,9})")
 NEXT, BACK = "page:next", "page:back"
+log = logging.getLogger(__name__)
 
 HandSender = Callable[..., Awaitable[None]]
 _after_play: list[HandSender] = []  # cogs.hand's send_hand, set by cogs.rummy (cogs.hand imports this module)
@@ -162,6 +164,8 @@ def status_line(state: DraftState, locale: str) -> str:
 
 def draft_view(state: DraftState, locale: str) -> Any:
     module = _drawing()
+    if module is None:
+        return None
     d = state.draft
     checks = d.checks(state.game.meld_rules)
     melds = tuple(module.DraftMeld(n, tuple(m), c.state not in (INVALID, AMBIGUOUS), ch, o) for n, (m, c, ch, o) in
@@ -171,8 +175,13 @@ def draft_view(state: DraftState, locale: str) -> Any:
 
 
 def _drawing() -> Any:
-    """``renderers.draft`` (the draft's own drawing), looked up when it is needed."""
-    return importlib.import_module("renderers.draft")
+    """``renderers.draft`` (the draft's own drawing), looked up when it is needed; None without it
+    (the message then goes out as text: the melds and hand are in it as codes)."""
+    try:
+        return importlib.import_module("renderers.draft")
+    except ModuleNotFoundError:
+        log.warning("renderers.draft is missing: the builder goes without its picture")
+        return None
 
 
 def draw(view: Any, locale: str) -> Rendered:
@@ -219,12 +228,14 @@ def controls(state: DraftState, locale: str) -> discord.ui.View:
 
 async def show(interaction: discord.Interaction, state: DraftState, *, edit: bool) -> None:
     loc = user_locale(interaction)
-    image = await client_of(interaction).announcer.render(draw, draft_view(state, loc), loc)
+    picture = draft_view(state, loc)
+    files = [] if picture is None else [file_of(await client_of(interaction).announcer.render(draw, picture, loc))]
     text, view = content(state, loc), controls(state, loc)
     if edit:
-        await interaction.edit_original_response(content=text, attachments=[file_of(image)], view=view)
+        await interaction.edit_original_response(content=text, attachments=files, view=view)
     else:
-        await interaction.followup.send(text, file=file_of(image), view=view, ephemeral=True)
+        extra: dict[str, Any] = {"files": files} if files else {}
+        await interaction.followup.send(text, view=view, ephemeral=True, **extra)
 
 
 # ---------------------------------------------------------------------------- the items
