@@ -107,9 +107,17 @@ async def test_a_rami_table_is_split_moved_added_to_and_played_with_clicks(table
     version = table.row()["version"]
     builder = await open_builder(table, ana)
     assert "cartas tuyas colocadas: 0" in builder.message.content
+    # Suggest fills the draft with the strong level's rearrangement; Start over empties it again.
+    await builder.press("suggest")
+    assert "cartas tuyas colocadas: 0" not in builder.message.content
+    await builder.press("reset")
+    assert "cartas tuyas colocadas: 0" in builder.message.content
     # Split the run: 6C out, with 6H 6D from the hand as a new set; then 7C 8C 9C a meld of their own.
     await builder.choose("out", ["De la 1: 6♣"])
     assert "❌ 1:" in builder.message.content  # 3C 4C 5C 7C 8C 9C is no meld
+    await builder.press("undo")
+    assert "❌" not in builder.message.content
+    await builder.choose("out", ["De la 1: 6♣"])
     await builder.choose("pick", ["Suelta: 6♣", "De tu mano: 6♥", "De tu mano: 6♦"])
     await builder.choose("put", ["Combinación nueva"])
     await builder.choose("out", ["De la 1: 7♣", "De la 1: 8♣", "De la 1: 9♣"])
