@@ -59,7 +59,7 @@ class DraftView:
 WIDTH = 720
 MARGIN = 20
 GAP = 12
-LABEL = 15  # small capitals section labels
+LABEL = 16  # small capitals section labels
 INVALID: RGB = CLASSIC.suits[1]  # the hearts' red: strong on felt, and already in the shared palette
 PICKED: RGB = Palette.green_ok  # as the hand picture marks the player's selection
 
@@ -119,9 +119,10 @@ STEP = 0.37  # visible share of a card under the next one in a meld
 PAD = 8
 BADGE = 46
 NUMBER = 30
-HEAD = 26  # the owner and state labels' line above the cards
-TAG = 14  # their text size
-TAG_H = 22
+OWNER = 17
+HEAD = 28  # the owner and state labels' line above the cards
+TAG = 15  # their text size
+TAG_H = 24
 
 
 def _tags(meld: DraftMeld, locale: str) -> list[tuple[str, RGB, RGB]]:
@@ -141,7 +142,7 @@ def _tile_width(meld: DraftMeld, cw: int, locale: str) -> int:
     n = max(1, len(meld.cards))
     cards_w = cw + round(cw * STEP) * (n - 1)
     tags = sum(PROBE.pill_width(t, TAG, height=TAG_H) + 6 for t, _, _ in _tags(meld, locale))
-    owner = PROBE.measure(_owner(meld), 16, "semibold")
+    owner = PROBE.measure(_owner(meld), OWNER, "semibold")
     head_w = tags + (min(owner, 140) + 10 if owner else 0)
     return PAD + BADGE + 10 + max(cards_w, head_w) + PAD
 
@@ -203,7 +204,7 @@ def _draw_tile(scene: Scene, meld: DraftMeld, x: int, y: int, w: int, cw: int, l
         right -= pw + 6
     owner = _owner(meld)
     if owner and right - cx > 24:
-        scene.text(cx, by + 1, owner, 16, Palette.ink_soft, "semibold", max_width=right - cx - 4)
+        scene.text(cx, by + 1, owner, OWNER, Palette.ink_soft, "semibold", max_width=right - cx - 4)
     # The cards, overlapping; squeezed when the tile is narrower than their natural width.
     n = len(meld.cards)
     avail = x + w - PAD - cx
@@ -215,9 +216,9 @@ def _draw_tile(scene: Scene, meld: DraftMeld, x: int, y: int, w: int, cw: int, l
 def _draw_melds(scene: Scene, view: DraftView, rows: Sequence[Sequence[tuple[DraftMeld, int]]], y: int, cw: int,
                 locale: str) -> None:
     title = translate("draftimg.melds", locale).upper()
-    end = scene.text(MARGIN, y + 14, title, LABEL, Palette.ink_faint, "bold")[2]
+    end = scene.text(MARGIN, y + 14, title, LABEL, Palette.ink_soft, "bold")[2]
     if view.melds:
-        scene.text(end + 8, y + 14, f"· {len(view.melds)}", LABEL, Palette.ink_faint, "bold")
+        scene.text(end + 8, y + 14, f"· {len(view.melds)}", LABEL, Palette.ink_soft, "bold")
     if not rows:
         scene.text(MARGIN, y + 40, translate("table.no_melds", locale), 18, Palette.ink_soft, "semibold")
         return
@@ -270,20 +271,22 @@ def _area_height(n: int) -> int:
 
 
 def _draw_area(scene: Scene, kind: str, cards: Sequence[str], picked: frozenset[int], y: int, label: str,
-               empty: str, framed: bool) -> None:
-    """An area of cards (``kind`` is ``loose`` or ``hand``): a panel with its label, the cards with
-    their codes under them, the picked ones raised and outlined."""
+               note: str, framed: bool) -> None:
+    """An area of cards (``kind`` is ``loose`` or ``hand``): a panel with its label and a note
+    after it, the cards with their codes under them, the picked ones raised and outlined."""
     h = _area_height(len(cards))
     box = (MARGIN, y, WIDTH - MARGIN, y + h)
     if framed:
-        scene.rrect(box, 14, Palette.felt_dark, outline=Palette.gold, width=2)
+        scene.rrect(box, 14, Palette.felt_dark, outline=Palette.gold, width=3)
     else:
         scene.rrect(box, 14, Palette.felt_dark)
     scene.mark("area", kind, box)
-    end = scene.text(MARGIN + 14, y + 12, label, LABEL + 1, Palette.gold if framed else Palette.ink_soft, "bold",
-                     max_width=WIDTH - 2 * MARGIN - 28)[2]
+    colour = Palette.gold if framed else Palette.ink_soft
+    end = scene.text(MARGIN + 14, y + 12, label, LABEL, colour, "bold", max_width=WIDTH - 2 * MARGIN - 28)[2]
+    if note and WIDTH - MARGIN - 14 - end > 60:
+        scene.text(end + 10, y + 11, note, LABEL + 1, colour if framed else Palette.ink_faint, "semibold",
+                   max_width=WIDTH - MARGIN - 14 - end - 10)
     if not cards:
-        scene.text(end + 10, y + 11, empty, LABEL + 2, Palette.ink_faint, "semibold")
         return
     plan = _strip(len(cards))
     ch = card_height(CARD_W)
@@ -337,13 +340,14 @@ def draft_scene(view: DraftView, *, locale: str = "es", four_colour: bool = Fals
     y = header_h
     _draw_melds(scene, view, rows, y, cw, locale)
     y += melds_h
-    loose_label = translate("draftimg.loose", locale, count=len(view.loose)).upper()
-    _draw_area(scene, "loose", view.loose, view.picked_loose, y, loose_label, translate("draftimg.none", locale),
-               framed=bool(view.loose))
+    n = len(view.loose)
+    loose_label = f"{translate('draftimg.loose', locale)} · {n}" if n else translate("draftimg.loose", locale)
+    note = translate("draftimg.loose_hint" if n else "draftimg.none", locale)
+    _draw_area(scene, "loose", view.loose, view.picked_loose, y, loose_label.upper(), note, framed=bool(n))
     y += loose_h + GAP
     hand_label = f"{translate('hand.title', locale)} · {translate('hand.count', locale, count=len(view.hand))}"
-    _draw_area(scene, "hand", view.hand, view.picked_hand, y, hand_label.upper(), translate("hand.empty", locale),
-               framed=False)
+    _draw_area(scene, "hand", view.hand, view.picked_hand, y, hand_label.upper(),
+               "" if view.hand else translate("hand.empty", locale), framed=False)
     return scene
 
 
