@@ -284,8 +284,8 @@ def _draw_area(scene: Scene, kind: str, cards: Sequence[str], picked: frozenset[
     colour = Palette.gold if framed else Palette.ink_soft
     end = scene.text(MARGIN + 14, y + 12, label, LABEL, colour, "bold", max_width=WIDTH - 2 * MARGIN - 28)[2]
     if note and WIDTH - MARGIN - 14 - end > 60:
-        scene.text(end + 10, y + 11, note, LABEL + 1, colour if framed else Palette.ink_faint, "semibold",
-                   max_width=WIDTH - MARGIN - 14 - end - 10)
+        scene.text(end + 10, y + 11, ("— " if framed else "") + note, LABEL + 1,
+                   Palette.ink if framed else Palette.ink_faint, "semibold", max_width=WIDTH - MARGIN - 14 - end - 10)
     if not cards:
         return
     plan = _strip(len(cards))
