@@ -72,13 +72,27 @@ STATUS_LINE = 27
 
 
 def _wrap(text: str, size: int, max_w: int, lines: int) -> list[str]:
-    """``text`` broken at spaces into at most ``lines`` lines of ``max_w`` px (the last one cut with
-    an ellipsis if the text is longer still)."""
+    """``text`` in at most ``lines`` lines of ``max_w`` px: broken between its " · " parts where
+    they fit whole, else at spaces (the last line cut with an ellipsis if the text is longer still)."""
+    def wide(line: str) -> bool:
+        return PROBE.measure(line, size, "semibold") > max_w
+
+    parts = text.split(" · ")
     out: list[str] = []
+    for part in parts:
+        if out and not wide(out[-1] + " · " + part):
+            out[-1] += " · " + part
+        else:
+            if out:
+                out[-1] += " ·"
+            out.append(part)
+    if len(out) <= lines and not any(wide(line) for line in out):
+        return out
+    out = []
     words = text.split()
     while words and len(out) < lines:
         line = words.pop(0)
-        while words and PROBE.measure(line + " " + words[0], size, "semibold") <= max_w:
+        while words and not wide(line + " " + words[0]):
             line += " " + words.pop(0)
         out.append(line)
     if words:
@@ -121,8 +135,8 @@ BADGE = 46
 NUMBER = 30
 OWNER = 17
 HEAD = 28  # the owner and state labels' line above the cards
-TAG = 15  # their text size
-TAG_H = 24
+TAG = 16  # their text size
+TAG_H = 25
 
 
 def _tags(meld: DraftMeld, locale: str) -> list[tuple[str, RGB, RGB]]:
