@@ -36,9 +36,10 @@ from PIL import Image  # noqa: E402
 from bot.engine import load_game  # noqa: E402
 from renderers import LobbyInfo, draw_hand, draw_lobby, draw_result, draw_table, render_replay  # noqa: E402
 from renderers.draft import draft_scene  # noqa: E402
+from renderers.draft_samples import built_draft  # noqa: E402
 from renderers.encode import encode_still, quantize  # noqa: E402
 from renderers.replay import replay_steps  # noqa: E402
-from renderers.samples import NAMES, built_draft, built_result, built_view, played_game  # noqa: E402
+from renderers.samples import NAMES, built_result, built_view, played_game  # noqa: E402
 
 
 def timed(fn: Callable[[], object], repeat: int) -> tuple[float, list[float], object]:

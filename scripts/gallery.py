@@ -27,8 +27,9 @@ from bot.engine import load_game  # noqa: E402
 from bot.engine.views import PublicView, SeatView  # noqa: E402
 from renderers import LobbyInfo, render_hand, render_lobby, render_replay, render_result, render_table  # noqa: E402
 from renderers.draft import draw_draft  # noqa: E402
+from renderers.draft_samples import draft_steps  # noqa: E402
 from renderers.encode import Rendered  # noqa: E402
-from renderers.samples import NAMES, SEATS, built_view, draft_steps, played_game, played_view  # noqa: E402
+from renderers.samples import NAMES, SEATS, built_view, played_game, played_view  # noqa: E402
 
 OUT = ROOT / "docs" / "images"
 BASIC_OPTS = {"multiple_melds_per_turn": True}

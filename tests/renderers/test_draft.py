@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from renderers.draft import INVALID, PICKED, WIDTH, DraftMeld, DraftView, draft_scene, draw_draft
-from renderers.samples import built_draft, draft_steps
+from renderers.draft_samples import built_draft, draft_steps
 from renderers.theme import Palette
 
 from .helpers import close, inside, overlaps
