@@ -5,10 +5,12 @@
 Prints p50 / p90 / min over N runs (warm: sprite, text and mask caches filled, as in a running
 bot) and the first, cold run, for: a 4-seat table with 12 melds, the crowded 8-seat table with
 30 melds, an 11-card and a 15-card hand, the end-of-deal screen, a lobby (five seated, two option
-chips) and a 63-move replay (GIF and animated WebP). ``--formats`` also compares encoders on the
+chips), the rearrange builder's draft (49 cards: 9 melds, 5 loose cards, a 10-card hand) and a
+63-move replay (GIF and animated WebP). ``--formats`` also compares encoders on the
 4-seat table (PNG from RGB and from a palette at several zlib levels, WebP, JPEG), which is how
 the formats were chosen. Goals (issue "Renderers"): table <= 15 ms and < 300 KB, hand <= 5 ms,
-60-move replay < 2 s; the lobby took about 4 ms when it was a timed test (issue 14 moved the
+60-move replay < 2 s, a draft picture < 250 ms (each builder step answers with one, well
+within Discord's 3 s); the lobby took about 4 ms when it was a timed test (issue 14 moved the
 timing here).
 Nothing here asserts a time.
 """
@@ -33,6 +35,8 @@ from PIL import Image  # noqa: E402
 
 from bot.engine import load_game  # noqa: E402
 from renderers import LobbyInfo, draw_hand, draw_lobby, draw_result, draw_table, render_replay  # noqa: E402
+from renderers.draft import draft_scene  # noqa: E402
+from renderers.draft_samples import built_draft  # noqa: E402
 from renderers.encode import encode_still, quantize  # noqa: E402
 from renderers.replay import replay_steps  # noqa: E402
 from renderers.samples import NAMES, built_result, built_view, played_game  # noqa: E402
@@ -127,6 +131,9 @@ def main() -> int:
     seated = tuple(NAMES[s] for s in ("ana", "bea", "cris", "dolo", "inigo"))
     lobby = LobbyInfo("rami", (("first_meld_min", "40"), ("table_manipulation", "true")), seated, seated[0], 2, 8, 2)
     still("lobby, 5 seated, 2 option chips", lambda: draw_lobby(lobby).image, n)
+    draft = built_draft()
+    cards = sum(len(m.cards) for m in draft.melds) + len(draft.loose) + len(draft.hand)
+    still(f"draft {cards} cards, {len(draft.melds)} melds", lambda: draft_scene(draft).image, n)
 
     record = played_game("wrotham", 3, seed=43).record()
     moves = len(replay_steps(record)) - 1

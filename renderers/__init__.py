@@ -14,12 +14,14 @@ is the engine's ``group_hand``). They are CPU-bound and blocking: the bot calls 
 The modules import one way, bottom to top: ``theme``, ``cards``, ``draw``, ``words``; the
 drawings ``table``, ``hand``, ``result`` (no encoding in them); ``palette`` (sampled from those
 drawings); ``encode`` (onto that palette); then ``stills`` (table, hand and result as PNGs),
-``lobby``, ``standings`` and ``replay``, which draw and encode. No module imports one above it
+``lobby``, ``standings``, ``draft`` (the rearrange builder's picture, ``draw_draft``) and
+``replay``, which draw and encode. No module imports one above it
 (``tests/renderers/test_no_import_cycles.py``).
 """
 
 from __future__ import annotations
 
+from .draft import DraftMeld, DraftView, draw_draft
 from .encode import Rendered
 from .hand import SORTS, draw_hand
 from .lobby import LobbyInfo, draw_lobby, render_lobby
@@ -31,8 +33,11 @@ from .table import draw_table
 
 __all__ = [
     "SORTS",
+    "DraftMeld",
+    "DraftView",
     "LobbyInfo",
     "Rendered",
+    "draw_draft",
     "draw_hand",
     "draw_lobby",
     "draw_result",

@@ -6,7 +6,7 @@
 Every variant's table (2, 3, 4 and 8 seats; an empty table and a crowded one with 30 melds;
 jokers, wild twos, contracts, an open discard pile, gin's layoff phase), English and the
 four-colour deck, end-of-deal screens, the hand in each sort, a gin hint's hand and a rami hint's
-table, a replay, and lobbies in each status. Games are played by
+table, three steps of the rearrange builder's draft, a replay, and lobbies in each status. Games are played by
 the engine with a seeded driver (``renderers.samples``); views are also built directly for what a
 short random game does not reach (thirty melds, every contract). The output is deterministic:
 running it twice writes the same bytes.
@@ -26,6 +26,8 @@ sys.path.insert(0, str(ROOT))
 from bot.engine import load_game  # noqa: E402
 from bot.engine.views import PublicView, SeatView  # noqa: E402
 from renderers import LobbyInfo, render_hand, render_lobby, render_replay, render_result, render_table  # noqa: E402
+from renderers.draft import draw_draft  # noqa: E402
+from renderers.draft_samples import draft_steps  # noqa: E402
 from renderers.encode import Rendered  # noqa: E402
 from renderers.samples import NAMES, SEATS, built_view, played_game, played_view  # noqa: E402
 
@@ -180,6 +182,10 @@ GALLERY: dict[str, Callable[[], Rendered]] = {
     "hand-wrotham-jokers.png": _wild_hand,
     "hint-gin-hand.png": _hint_gin,
     "hint-rami-table.png": _hint_rami,
+    # The rearrange builder (issue 13): the table as it is; a run split, a card loose, an invalid meld; ready.
+    "draft-1-table.png": lambda: draw_draft(draft_steps()[0]),
+    "draft-2-split.png": lambda: draw_draft(draft_steps()[1]),
+    "draft-3-ready.png": lambda: draw_draft(draft_steps()[2]),
     "replay-wrotham-3.gif": _replay,
     "lobby-gin-open.png": lambda: _lobby("gin", 1, 2, 2, timer=2),
     # A rematch: the presser, two computer players at their levels, two invited players not seated yet.
