@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -31,6 +32,7 @@ from bot.engine import EventKind, Game, Phase
 from bot.i18n import format_number, translate
 from bot.renders import Renders
 from bot.service import Change, ChangeKind, GameRow, GameService, GameStatus
+from bot.service.deadlines import bot_actors
 from bot.service.endings import CHANNEL_GONE, FORBIDDEN
 from cogs.lobby import lobby_info, lobby_message
 from cogs.standings import scores_message, standings_info
@@ -46,6 +48,12 @@ T = TypeVar("T")
 TABLE_MAX_AGE = 45 * 60  # re-post instead of editing well before Discord's one-hour edit cap
 BURIED_AFTER = 8  # re-post when this many messages arrived under the table
 COALESCE = 0.25  # seconds: edits of one channel's table within this window become one
+# Computer players moving one after another, each within BOT_RUN_GAP seconds of the change before
+# (RUMMY_BOT_DELAY under it), are a run: the table is edited once at its end, when a person is to
+# act or the deal ends, and at least every BOT_RUN_MAX seconds while it lasts. With a longer pause
+# (the default 2 s) each computer player's move is shown, so people can follow it.
+BOT_RUN_GAP = 0.5
+BOT_RUN_MAX = 5.0
 SEATING = (ChangeKind.JOIN, ChangeKind.LEAVE)  # the lobby message shows these; nothing else to say
 CLOSING = (ChangeKind.CANCEL, ChangeKind.EXPIRE)  # a lobby or game that ended without a result
 TABLED = (GameStatus.PLAYING, GameStatus.FINISHED)  # the statuses that have a table to show
@@ -66,6 +74,12 @@ def has_deal_result(game: Game) -> bool:
     return game.public_view().result is not None
 
 
+def bots_play_on(row: GameRow, game: Game) -> bool:
+    """Whether a computer player is to move next, within ``BOT_RUN_GAP`` seconds (its pause)."""
+    return (not game.hand_over and row.turn_deadline is not None and row.turn_deadline - time.time() < BOT_RUN_GAP
+            and bool(bot_actors(row, game)))
+
+
 class Announcer:
     """Posts and edits a client's public game messages."""
 
@@ -74,6 +88,10 @@ class Announcer:
         self.service = service
         self.renders = Renders()
         self._dirty: dict[int, int] = {}
+        self._bot_run: set[int] = set()  # channels whose computer players are moving in a run
+        # Turn messages deleted lately: a person's move and the computer player's after it are
+        # announced at the same moment, and both would delete the same last call.
+        self._deleted: deque[int] = deque(maxlen=256)
         self._refreshers: dict[int, asyncio.Task[None]] = {}
         self._under_table: dict[int, int] = {}
         self._refused: dict[int, tuple[float, int]] = {}  # channel: (first refusal, refusals in a row)
@@ -134,6 +152,7 @@ class Announcer:
             return
         self._refused.pop(channel_id, None)
         self._dirty.pop(channel_id, None)
+        self._bot_run.discard(channel_id)
         for change in await self.service.abandon_channel(channel_id, reason):
             log.warning("game %s abandoned: %s", change.game.id, reason)
 
@@ -174,7 +193,7 @@ class Announcer:
         if change.kind == ChangeKind.START:
             await self.post_table(row.id, repost=True)
         else:
-            self.request_table(row)
+            self.request_table(row, bot_run=bots_play_on(row, game))
         if change.kind == ChangeKind.TIMEOUT:
             await self._timed_out(row, change)
         if change.deal_over and change.kind in DEAL_ENDING and has_deal_result(game):
@@ -240,14 +259,19 @@ class Announcer:
         old = row.turn_message_id
         await self.service.set_messages(row.id, turn_message_id=message.id)
         if old:
-            with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(old).delete()
+            await self._delete_once(channel, old)
 
     async def _delete_turn_message(self, row: GameRow) -> None:
         if row.turn_message_id:
-            with contextlib.suppress(discord.HTTPException):
-                await self._channel(row.channel_id).get_partial_message(row.turn_message_id).delete()
+            await self._delete_once(self._channel(row.channel_id), row.turn_message_id)
             await self.service.set_messages(row.id, turn_message_id=None)
+
+    async def _delete_once(self, channel: discord.PartialMessageable, message_id: int) -> None:
+        if message_id in self._deleted:
+            return
+        self._deleted.append(message_id)
+        with contextlib.suppress(discord.HTTPException):
+            await channel.get_partial_message(message_id).delete()
 
     async def _post_deal_end(self, row: GameRow, game: Game) -> None:
         image = await self.render(render_result, game.public_view(), locale=row.locale, names=row.names)
@@ -258,9 +282,15 @@ class Announcer:
         await self._channel(row.channel_id).send(content, **kwargs)
 
     # ------------------------------------------------------------------ the public table
-    def request_table(self, row: GameRow) -> None:
-        """Coalesce: several changes within ``COALESCE`` seconds become one edit of the table."""
+    def request_table(self, row: GameRow, *, bot_run: bool = False) -> None:
+        """Coalesce: several changes within ``COALESCE`` seconds become one edit of the table, and
+        a run of computer players' moves (``bot_run``: a computer player moves next, at once) one
+        edit at its end."""
         self._dirty[row.channel_id] = row.id
+        if bot_run:
+            self._bot_run.add(row.channel_id)
+        else:
+            self._bot_run.discard(row.channel_id)
         task = self._refreshers.get(row.channel_id)
         if task is None or task.done():
             self._refreshers[row.channel_id] = asyncio.create_task(self._refresh(row.channel_id))
@@ -268,6 +298,12 @@ class Announcer:
     async def _refresh(self, channel_id: int) -> None:
         await asyncio.sleep(COALESCE)
         while channel_id in self._dirty:
+            held = COALESCE
+            while channel_id in self._bot_run and held < BOT_RUN_MAX:
+                await asyncio.sleep(COALESCE)
+                held += COALESCE
+            if channel_id not in self._dirty:  # the channel went out of reach meanwhile
+                break
             game_id = self._dirty.pop(channel_id)
             try:
                 await self.post_table(game_id)
@@ -311,6 +347,7 @@ class Announcer:
 
     async def drain(self, timeout: float) -> int:
         """Wait up to ``timeout`` s for the pending table edits; the number still unfinished."""
+        self._bot_run.clear()  # no run is waited for: the tables are edited now
         pending = [t for t in self._refreshers.values() if not t.done()]
         if pending:
             await asyncio.wait(pending, timeout=max(0.0, timeout))

@@ -26,6 +26,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import math
 import re
 import time
 from collections.abc import Coroutine
@@ -92,6 +93,8 @@ class RummyBot(commands.AutoShardedBot):
         self._announcer: Announcer | None = None
         self._clock_task: asyncio.Task[None] | None = None
         self.stopping = False  # set on shutdown: interactions are refused from then on
+        self._alarm = asyncio.Event()  # set when a commit writes a deadline (``_deadline_written``)
+        self._soonest = math.inf  # the soonest deadline written since the clock's pass began
 
     @property
     def service(self) -> GameService:
@@ -108,6 +111,7 @@ class RummyBot(commands.AutoShardedBot):
         self._service = GameService(self.db, bot_delay=self.settings.bot_delay, shards=self.settings.shards,
                                     member_games=self.settings.member_games, server_games=self.settings.server_games,
                                     idle_days=self.settings.idle_days)
+        self._service.on_deadline = self._deadline_written
         _, _, limits = await self.http.get_bot_gateway()
         self._identify_buckets = max(1, int(limits.get("max_concurrency", 1)))
         held = "every shard" if self.settings.shard_ids is None else (
@@ -241,6 +245,7 @@ class RummyBot(commands.AutoShardedBot):
         delays them by the downtime."""
         await self.wait_until_ready()
         while not self.stopping:
+            self._soonest = math.inf  # the deadlines written from here on are this pass's or wake the next
             try:
                 due = await self.service.due()
             except Exception:
@@ -257,7 +262,32 @@ class RummyBot(commands.AutoShardedBot):
                 await self._new_seasons()
             except Exception:
                 log.exception("clock: starting the scheduled seasons failed")
-            await asyncio.sleep(await self._until_next_deadline())
+            await self._doze(await self._until_next_deadline())
+
+    def _deadline_written(self, at: float) -> None:
+        """The service committed a change whose next deadline is ``at``: the clock wakes for it."""
+        self._soonest = min(self._soonest, at)
+        self._alarm.set()
+
+    async def _doze(self, wait: float) -> None:
+        """The clock's sleep between passes: ``wait`` seconds, or less when a deadline written since
+        the pass began (by a tick of the pass or by a person's move meanwhile) is due sooner. A
+        person's move that hands the turn to a computer player gets it played after the player's
+        own pause, not at the next poll; a run of computer players' moves with no pause
+        (RUMMY_BOT_DELAY=0) goes on at once. Only committed changes shorten the sleep, so a
+        deadline past that nothing here serves (another process's) never makes it poll in a loop."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + wait
+        while True:
+            self._alarm.clear()
+            end = min(end, loop.time() + self._soonest - time.time())
+            remaining = end - loop.time()
+            if remaining <= 0:
+                return
+            try:
+                await asyncio.wait_for(self._alarm.wait(), remaining)
+            except TimeoutError:
+                return
 
     async def _until_next_deadline(self) -> float:
         """How long the clock sleeps: until the next stored deadline when it is under a second away

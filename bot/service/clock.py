@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,8 +89,13 @@ class ClockJobs(ServiceCore):
         # strong level searches for a while; people's clicks on this game are not held up), then
         # played under the lock only if nothing changed meanwhile: else the next tick works it out
         # again from the new position.
+        started = time.perf_counter()
         chosen = await self._think(due)
-        return await self._bot_move(game_id, due, chosen)
+        thought = time.perf_counter() - started
+        changes = await self._bot_move(game_id, due, chosen)
+        log.debug("game %s: computer player %s (%s) played %r at version %s: %.3f s to choose, %.3f s in all",
+                  game_id, due.seat, due.level, chosen, due.version, thought, time.perf_counter() - started)
+        return changes
 
     async def _think(self, turn: BotTurn) -> str:
         """The computer player's move, off the event loop, on a game of its own loaded from the

@@ -70,6 +70,10 @@ class ServiceCore:
         self._cache: dict[int, tuple[int, Game]] = {}
         self._legal: OrderedDict[tuple[int, int, str], tuple[str, ...]] = OrderedDict()  # see ``reading``
         self._legal_pending: dict[tuple[int, int, str], asyncio.Future[tuple[str, ...]]] = {}
+        # Told the soonest deadline each commit writes (the client's clock wakes for it when it
+        # sleeps past it: a person's move hands the turn to a computer player, who moves after its
+        # own short pause, not at the clock's next poll).
+        self.on_deadline: Callable[[float], None] | None = None
 
     # ------------------------------------------------------------------ reading
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -221,6 +225,9 @@ class ServiceCore:
         self._cache[row.id] = (version, game)
         if game.game_over:
             self._cache.pop(row.id, None)
+        due = [v for k in ("turn_deadline", "window_deadline", "next_deal_at") if (v := values.get(k)) is not None]
+        if due and self.on_deadline is not None:
+            self.on_deadline(min(due))
         after = _after(row, values, version, now, game, user_id if reset_timeouts else None, timed_out)
         return Change(
             kind, after, game, seat=seat, move=move, events=events,

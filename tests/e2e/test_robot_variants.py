@@ -16,35 +16,38 @@ from typing import Any
 
 import pytest
 
+from bot.engine import load_game
 from tests.e2e.helpers import Table, answers, custom_ids, new_lobby, scan_for_leaks
 
 pytestmark = pytest.mark.e2e
 
-# Short games: one deal where the variant allows it, and a cap on each deal's turns.
+# Short games: one deal where the variant allows it, and a cap on each deal's turns. Wrotham's
+# six deals and Dummy's twelve contracts are whole games (neither has a shorter one).
 GAMES = [
     ("gin", "target=1", ("easy",)),
     ("gin", "target=1", ("normal",)),
     ("gin", "target=1", ("strong",)),
     ("basic", "game_end=hands:1 hand_turn_limit=40", ("easy", "normal", "strong")),
     ("rami", "rounds_per_game=1 hand_turn_limit=40 table_manipulation=true", ("easy", "normal", "strong")),
+    ("wrotham", "hand_turn_limit=20", ("easy", "normal", "strong")),
+    ("tradicional", "game_end=hands:1 hand_turn_limit=40", ("easy", "normal", "strong")),
+    ("dummy", "", ("easy", "normal", "strong")),
 ]
-# Wrotham (six deals), Tradicional (no turn cap) and Dummy (twelve contracts) take minutes each through
-# the clock, too long for this suite: their levels play whole games in tests/test_robot_rummy.py.
 
 
 def seat_user(table: Table, seat: str) -> int:
     return table.query("SELECT user_id FROM seats WHERE game_id = ? AND seat = ?", (table.game_id, seat))[0][0]
 
 
-async def wait_for_the_bots(table: Table) -> None:
-    version = table.row()["version"]
+async def wait_for_the_bots(table: Table, version: int) -> None:
     await table.wait_until(lambda: table.row()["version"] > version or table.row()["status"] != "playing",
                            timeout=30)
 
 
 @pytest.mark.parametrize(("variant", "options", "levels"), GAMES,
                          ids=[f"{v}-{'-'.join(lv)}" for v, _, lv in GAMES])
-@pytest.mark.bot_env({"RUMMY_BOT_DELAY": "0.1"})
+# No pause before a computer player's move: the bots play their runs as fast as the clock serves them.
+@pytest.mark.bot_env({"RUMMY_BOT_DELAY": "0"})
 async def test_each_level_plays_a_whole_game_seated_from_the_lobby(table: Table, variant: str, options: str,
                                                                   levels: tuple[str, ...]) -> None:
     fake = table.fake
@@ -64,13 +67,14 @@ async def test_each_level_plays_a_whole_game_seated_from_the_lobby(table: Table,
     rnd = random.Random(variant)
     while table.row()["status"] == "playing":
         assert table.moves < 400, "the game did not end"
-        game = table.game()
+        row = table.row()
+        game = load_game(row["record"])  # the position of that version (the bots move on meanwhile)
         if game.hand_over:
             await table.press_next_deal()
             continue
         mine = [s for s in game.actors if seat_user(table, s) == ana.id]
         if not mine:  # the bots' turn (or their claim window): the clock plays it
-            await wait_for_the_bots(table)
+            await wait_for_the_bots(table, row["version"])
             continue
         choices = await table.suggestions(ana)
         assert choices, "Ana is to act but got no suggestion"
