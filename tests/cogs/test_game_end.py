@@ -91,7 +91,7 @@ def announcer() -> tuple[Announcer, Channel]:
     service: Any = SimpleNamespace(results=results, set_messages=set_messages, deal_pause=30.0,
                                    mark_announced=mark_announced, marked=marked)
     ann = Announcer(client, service)
-    ann.request_table = lambda row: None  # type: ignore[method-assign]  # the table edit is tested below
+    ann.request_table = lambda row, **_: None  # type: ignore[method-assign]  # the table edit is tested below
     return ann, channel
 
 
