@@ -108,6 +108,7 @@ class RummyBot(commands.AutoShardedBot):
         self._service = GameService(self.db, bot_delay=self.settings.bot_delay, shards=self.settings.shards,
                                     member_games=self.settings.member_games, server_games=self.settings.server_games,
                                     idle_days=self.settings.idle_days)
+        self._service.thread_archive_after = self.settings.thread_archive_after
         _, _, limits = await self.http.get_bot_gateway()
         self._identify_buckets = max(1, int(limits.get("max_concurrency", 1)))
         held = "every shard" if self.settings.shard_ids is None else (
@@ -257,6 +258,11 @@ class RummyBot(commands.AutoShardedBot):
                 await self._new_seasons()
             except Exception:
                 log.exception("clock: starting the scheduled seasons failed")
+            try:  # the threads of games that ended a while ago (issue 12)
+                for row in await self.service.threads_to_archive():
+                    await self.announcer.archive_thread(row)
+            except Exception:
+                log.exception("clock: archiving the threads of ended games failed")
             await asyncio.sleep(await self._until_next_deadline())
 
     async def _until_next_deadline(self) -> float:

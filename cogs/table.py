@@ -125,7 +125,9 @@ async def table_button(interaction: discord.Interaction, verb: str, game_id: int
             await interaction.followup.send(t("lobby.done.join", user_locale(interaction)), ephemeral=True)
             await client.announcer.update_lobby_message(change.game)
         else:
-            await client.announcer.post_lobby(change.game)
+            failed = await client.announcer.post_lobby(change.game)
+            if failed:  # no thread for the rematch: said to whoever pressed, privately
+                await interaction.followup.send(t(failed, user_locale(interaction)), ephemeral=True)
         return
     if verb == "next":
         await interaction.response.defer()

@@ -22,7 +22,8 @@ The package, by job (``GameService`` is all of them together):
 - ``history``: managers' point adjustments and their undoing, closed seasons' stored standings;
 - ``ratings``, ``ratings_update``: skill ratings (openskill), their ladder, replay and reset;
 - ``settings``: a server's defaults, presets, open variants, computer players, language, bans;
-- ``options``: what people type into a lobby, checked and cleaned.
+- ``options``: what people type into a lobby, checked and cleaned;
+- ``threads``: games in threads of their own, and finding the game of a thread, member or channel.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ from .ratings import LadderLine, PlayerRating, Ratings
 from .reading import Reading
 from .records import FinishedGame, Records
 from .settings import DEFAULT_TIMER, FORGET, LobbyPlan, ServerSettings, SettingsChange, merge_options
+from .threads import THREAD_ARCHIVE_AFTER, Threads
 
 __all__ = [
     "BOT_DELAY",
@@ -66,6 +68,7 @@ __all__ = [
     "MIN_TIMER",
     "REASON_LENGTH",
     "REMIND_AT",
+    "THREAD_ARCHIVE_AFTER",
     "WINDOW_SECONDS",
     "AdjustmentRow",
     "AuditAction",
@@ -98,6 +101,6 @@ __all__ = [
 ]
 
 
-class GameService(Games, ClockJobs, History, Records, Ratings, ServerSettings, Reading, Endings):
+class GameService(Games, ClockJobs, History, Records, Ratings, ServerSettings, Reading, Endings, Threads):
     """Lobbies, moves and timers, serialized per game and committed before announced; seasons,
     history and the audit log beside them."""
