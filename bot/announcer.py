@@ -30,7 +30,7 @@ import discord
 from bot.engine import EventKind, Game, Phase
 from bot.i18n import format_number, translate
 from bot.renders import Renders
-from bot.service import Change, ChangeKind, GameRow, GameService, GameStatus, ResultRow
+from bot.service import Change, ChangeKind, GameRow, GameService, GameStatus, Refusal, ResultRow
 from bot.service.endings import CHANNEL_GONE, FORBIDDEN
 from cogs.lobby import lobby_info, lobby_message
 from cogs.standings import scores_message, standings_info
@@ -346,7 +346,12 @@ class Announcer:
             thread = await message.create_thread(name=name[:100], auto_archive_duration=10080)
         except (discord.HTTPException, ValueError) as exc:
             log.info("no thread for game %s (%r): it is played in its channel", row.id, exc)
-            await self.service.set_thread(row.id, None)
+            try:
+                await self.service.set_thread(row.id, None)
+            except Refusal:  # the channel has its one game already: this lobby goes (the cog cancels it)
+                with contextlib.suppress(discord.HTTPException):
+                    await message.delete()
+                raise
             return "thread.failed"
         await self.service.set_thread(row.id, thread.id)
         return None

@@ -117,7 +117,6 @@ class RummyCog(commands.Cog, name="RummyCog"):
             # Nobody would see this lobby, or its thread could not be made and the channel has a
             # game already: close it again (nothing was played) and say so privately.
             await self.service.cancel(change.game.id, interaction.user.id)
-            await self.bot.announcer.update_lobby_message(await self.service.get(change.game.id) or change.game)
             raise exc if isinstance(exc, Refusal) else Refusal("lobby_not_posted") from None
         loc = user_locale(interaction)
         note = no_thread or (failed and translate(failed, loc))  # said once: to the host, privately
