@@ -6,7 +6,10 @@ lobby closed, the table changed, whose turn it is now (a short new message that 
 the previous one deleted), a turn that timed out, the end of a deal and of the game. The public
 table is edited through one coalescing task per channel (``request_table``), and posted afresh
 when asked, when it is old (Discord caps edits of old messages) or when enough messages buried
-it (``count_message``, the client's ``on_message`` listener). It also posts lobbies, season
+it (``count_message``, the client's ``on_message`` listener). A game with a thread of its own
+(issue 12) is posted in that thread (``GameRow.place``): the thread is made from the lobby
+message (``post_lobby``), the end is said in one line in the channel too, and the clock has the
+thread archived a while after the end (``archive_thread``). It also posts lobbies, season
 standings and managers' notices, renders pictures off the event loop through ``bot.renders`` (a
 bounded number at once; replays in a slot of their own, drawn once per deal) and, for a graceful
 stop, waits for the table edits still pending (``drain``).
