@@ -88,12 +88,13 @@ class Answered(Exception):
     guard says nothing more."""
 
 
-async def place_games(interaction: discord.Interaction, verb: str = "") -> list[GameRow]:
+async def place_games(interaction: discord.Interaction, verb: str = "",
+                      service: GameService | None = None) -> list[GameRow]:
     """The games "this place" may mean for ``interaction`` (issue 12: many tables in one channel).
     In a game's own thread: that game, whatever its status. Elsewhere: the lobbies and games of
     this server the user sits in (one, or the one of this channel, is it), else this channel's
     (for ``join``, its open lobbies first). More than one: the cog asks which."""
-    service = client_of(interaction).service
+    service = service or client_of(interaction).service
     here, guild = interaction.channel_id or 0, interaction.guild_id
     row = await service.in_thread(here)
     if row is not None and row.status not in (GameStatus.LOBBY, GameStatus.PLAYING):

@@ -25,7 +25,7 @@ async def move_choices(client: RummyClient, interaction: discord.Interaction, cu
     Cannot be deferred: answered from the service's cache of legal moves."""
     if not client.guard.typing_allowed(interaction.user.id):
         return []
-    rows = await place_games(interaction, "play")  # the thread's game, or the member's (issue 12)
+    rows = await place_games(interaction, "play", client.service)  # the thread's game, or the member's (issue 12)
     row = rows[0] if len(rows) == 1 else None
     if row is None or row.status != GameStatus.PLAYING:
         return []
