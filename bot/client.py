@@ -258,9 +258,8 @@ class RummyBot(commands.AutoShardedBot):
                 await self._new_seasons()
             except Exception:
                 log.exception("clock: starting the scheduled seasons failed")
-            try:  # the threads of games that ended a while ago (issue 12)
-                for row in await self.service.threads_to_archive():
-                    await self.announcer.archive_thread(row)
+            try:
+                await self._archive_threads()
             except Exception:
                 log.exception("clock: archiving the threads of ended games failed")
             await asyncio.sleep(await self._until_next_deadline())
@@ -277,6 +276,12 @@ class RummyBot(commands.AutoShardedBot):
             return 1.0
         wait = 1.0 if nxt is None else nxt - time.time()
         return 1.0 if wait <= 0 else min(1.0, max(0.02, wait))
+
+    async def _archive_threads(self) -> None:
+        """Archive the threads of games that ended ``RUMMY_THREAD_ARCHIVE_AFTER`` ago (issue 12);
+        the time is stored, so a restart only delays it."""
+        for row in await self.service.threads_to_archive():
+            await self.announcer.archive_thread(row)
 
     async def _new_seasons(self) -> None:
         """Roll over every server whose scheduled season boundary passed; the new season is
