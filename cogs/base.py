@@ -93,7 +93,8 @@ async def place_games(interaction: discord.Interaction, verb: str = "",
     """The games "this place" may mean for ``interaction`` (issue 12: many tables in one channel).
     In a game's own thread: that game, whatever its status. Elsewhere: the lobbies and games of
     this server the user sits in (one, or the one of this channel, is it), else this channel's
-    (for ``join``, its open lobbies first). More than one: the cog asks which."""
+    (for ``join``, its open lobbies first; for a manager's ``cancel`` and ``kick``, this channel's
+    before the games they sit in elsewhere). More than one: the cog asks which."""
     service = service or client_of(interaction).service
     here, guild = interaction.channel_id or 0, interaction.guild_id
     row = await service.in_thread(here)
@@ -101,21 +102,23 @@ async def place_games(interaction: discord.Interaction, verb: str = "",
         row = await service.in_channel(here) or row  # a game started later in the ended game's thread
     if row is not None and row.guild_id == guild:
         return [row]
+    games = [g for g in await service.channel_games(here) if g.guild_id == guild]
     if verb != "join" and guild is not None:
         mine = await service.seated_games(guild, interaction.user.id)
         local = [g for g in mine if g.channel_id == here]
+        if verb in ("cancel", "kick") and games and not local:
+            return games  # a manager's power over this channel's games, not over their own elsewhere
         if mine:
             return mine if len(mine) == 1 else (local if len(local) == 1 else local or mine)
-    games = [g for g in await service.channel_games(here) if g.guild_id == guild]
     if verb == "join":
         games = [g for g in games if g.status == GameStatus.LOBBY and not g.seat_of(interaction.user.id)] or games
     return games
 
 
-async def channel_game(interaction: discord.Interaction) -> GameRow:
+async def channel_game(interaction: discord.Interaction, verb: str = "") -> GameRow:
     """The one lobby or game of this place (``place_games``); ``Refusal("no_game")`` if none, and
     ``Refusal("which_game")`` (type it in the game's thread) when there are several."""
-    rows = await place_games(interaction)
+    rows = await place_games(interaction, verb)
     if not rows:
         raise Refusal("no_game")
     if len(rows) > 1:
