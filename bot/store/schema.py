@@ -119,6 +119,18 @@ _V5_COLUMNS = """
     -- Games that ended before this migration were announced as they ended.
     UPDATE games SET final_announced_at = updated_at WHERE status NOT IN ('lobby', 'playing');
     UPDATE games SET quarantine_announced_at = quarantined_at WHERE quarantined_at IS NOT NULL;
+    -- Issue 12 (closed seasons per variant): each stored version of a closed season's standings
+    -- (``season_standings``) is kept per variant too, for every variant the season has results
+    -- in, so ``/rummy scores season:N variant:X`` shows them as they closed (or were amended).
+    CREATE TABLE season_variant_standings (
+        guild_id INTEGER NOT NULL,
+        season   INTEGER NOT NULL,
+        version  INTEGER NOT NULL,
+        variant  TEXT    NOT NULL,
+        lines    TEXT    NOT NULL,
+        games    INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, season, version, variant)
+    );
 """
 
 MIGRATIONS: list[str] = [
