@@ -22,13 +22,15 @@ from cogs.ui import nm
 from renderers.samples import played_game
 from tests.cogs.test_game_end import announcer, row_for
 
-DEALS = [("rami", 3, 5, None), ("rami", 4, 8, None), ("rami", 2, 1, {"scoring_mode": "elimination"}),
+# (rami, 3 seats, seed 2 retrieves a joker: a debit line, written with a minus sign)
+DEALS = [("rami", 3, 5, None), ("rami", 3, 2, None), ("rami", 4, 8, None),
+         ("rami", 2, 1, {"scoring_mode": "elimination"}),
          ("tradicional", 3, 2, None), ("tradicional", 4, 6, None), ("tradicional", 2, 9, None)]
 
 
 def number(text: str, locale: str) -> Fraction:
     """``+12,5`` (es) / ``+12.5`` (en) back to a number."""
-    text = text.lstrip("+")
+    text = text.lstrip("+").replace("\u2212", "-")  # the catalog writes a true minus sign
     text = text.replace(".", "").replace(",", ".") if locale == "es" else text.replace(",", "")
     return Fraction(text)
 
