@@ -28,7 +28,7 @@ EMBED_MAX = 5800  # under Discord's 6000 characters for a whole embed
 
 
 def signed(points: Number, locale: str) -> str:
-    """``+25``, ``-300``, ``0``."""
+    """``+25``, ``−300`` (the catalog's minus sign), ``0``."""
     return ("+" if points > 0 else "") + format_number(points, locale)
 
 
@@ -57,14 +57,28 @@ def ledger_embed(row: GameRow, game: Game, locale: str) -> discord.Embed | None:
     out = game.seats_out
     seats = [s.seat for s in sorted(row.seats, key=lambda s: s.position)
              if s.seat in lines and (lines[s.seat] or s.seat not in out)]
-    budget = max(200, EMBED_MAX // max(1, len(seats)) - 60)
+    budget = min(FIELD_MAX, max(200, EMBED_MAX // max(1, len(seats)) - 60))
     for seat in seats:
         points = game.hand_points.get(seat, 0)
-        text = "\n".join(f"{signed(p, locale)} · {reason}" for p, reason in lines[seat])
-        text = text or t("ledger.deal.none", locale)
-        limit = min(FIELD_MAX, budget)
-        if len(text) > limit:
-            text = text[: limit - 1] + "…"
-        embed.add_field(name=f"{names.get(seat, seat)}: {signed(points, locale)}"[:256], value=text, inline=False)
+        embed.add_field(name=f"{names.get(seat, seat)}: {signed(points, locale)}"[:256],
+                        value=_field_text(lines[seat], locale, budget), inline=False)
     return embed
 
+
+def _field_text(lines: list[tuple[Number, str]], locale: str, limit: int) -> str:
+    """One seat's lines within ``limit`` characters: when they do not all fit (a very long deal),
+    the last ones become one line with their sum, so the lines still add up to the deal's points."""
+    if not lines:
+        return t("ledger.deal.none", locale)
+    shown = [f"{signed(p, locale)} · {reason}" for p, reason in lines]
+    keep = len(shown)
+    while keep > 0:
+        rest = sum((Fraction(p) for p, _ in lines[keep:]), Fraction(0))
+        tail = [f"{signed(rest, locale)} · {t('ledger.deal.more', locale, count=len(lines) - keep)}"] if keep < len(
+            lines) else []
+        text = "\n".join([*shown[:keep], *tail])
+        if len(text) <= limit:
+            return text
+        keep -= 1
+    total = sum((Fraction(p) for p, _ in lines), Fraction(0))
+    return f"{signed(total, locale)} · {t('ledger.deal.more', locale, count=len(lines))}"[:limit]

@@ -82,3 +82,11 @@ async def test_every_point_of_the_deal_is_explained_line_by_line(variant: str, s
 async def test_a_gin_deal_end_has_no_ledger_embed() -> None:
     _, message = await posted_deal_end("gin", 2, 42, None, "es")
     assert "embed" not in message
+
+
+def test_a_seat_with_more_lines_than_fit_still_adds_up() -> None:
+    from cogs.ledger import _field_text
+    lines = [(5 * (i % 7) - 10, f"Combinación bajada número {i}: " + "A♠ " * 12) for i in range(60)]
+    text = _field_text(lines, "es", 600)
+    assert len(text) <= 600 and text.splitlines()[-1].endswith("más")
+    assert sum(number(line.split(" · ")[0], "es") for line in text.splitlines()) == sum(p for p, _ in lines)
