@@ -55,8 +55,10 @@ class Judge:
         trial.seed = None
         trial.header = []
         start = getattr(trial, "turn_start", None)
-        if isinstance(start, dict) and "stock" in start:  # rami's timeout rollback keeps the stock
-            start["stock"] = [BLANK] * len(start["stock"])
+        if isinstance(start, dict):  # rami's timeout rollback keeps the stock and the turn's hand
+            start["stock"] = [BLANK] * len(start.get("stock", ()))
+            if trial.seats[trial.turn] != seat:
+                start["hand"] = [BLANK] * len(start.get("hand", ()))
         self._data = pickle.dumps(trial, pickle.HIGHEST_PROTOCOL)
         self._seat = seat
 
