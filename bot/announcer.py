@@ -35,6 +35,7 @@ from bot.i18n import format_number, translate
 from bot.renders import Renders
 from bot.service import Change, ChangeKind, GameRow, GameService, GameStatus, Refusal, ResultRow
 from bot.service.endings import CHANNEL_GONE, FORBIDDEN
+from cogs.ledger import ledger_embed
 from cogs.lobby import lobby_info, lobby_message
 from cogs.standings import scores_message, standings_info
 from cogs.table import deal_end_message, final_message, table_message
@@ -259,6 +260,9 @@ class Announcer:
         image = await self.render(render_result, game.public_view(), locale=row.locale, names=row.names)
         content, view = deal_end_message(row, game, row.locale, self.service.deal_pause)
         kwargs: dict[str, Any] = {"file": file_of(image)}
+        embed = ledger_embed(row, game, row.locale)  # Rami and Tradicional: every point explained
+        if embed is not None:
+            kwargs["embed"] = embed
         if view is not None:
             kwargs["view"] = view
         await self._channel(row.place).send(content, **kwargs)

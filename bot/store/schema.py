@@ -144,6 +144,18 @@ _V5_COLUMNS = """
     CREATE UNIQUE INDEX games_one_active_per_channel ON games(channel_id)
         WHERE status IN ('lobby', 'playing') AND thread_id IS NULL;
     CREATE INDEX games_by_thread ON games(thread_id);
+    -- Issue 12 (closed seasons per variant): each stored version of a closed season's standings
+    -- (``season_standings``) is kept per variant too, for every variant the season has results
+    -- in, so ``/rummy scores season:N variant:X`` shows them as they closed (or were amended).
+    CREATE TABLE season_variant_standings (
+        guild_id INTEGER NOT NULL,
+        season   INTEGER NOT NULL,
+        version  INTEGER NOT NULL,
+        variant  TEXT    NOT NULL,
+        lines    TEXT    NOT NULL,
+        games    INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, season, version, variant)
+    );
 """
 
 MIGRATIONS: list[str] = [
