@@ -6,7 +6,10 @@ lobby closed, the table changed, whose turn it is now (a short new message that 
 the previous one deleted), a turn that timed out, the end of a deal and of the game. The public
 table is edited through one coalescing task per channel (``request_table``), and posted afresh
 when asked, when it is old (Discord caps edits of old messages) or when enough messages buried
-it (``count_message``, the client's ``on_message`` listener). It also posts lobbies, season
+it (``count_message``, the client's ``on_message`` listener). A game with a thread of its own
+(issue 12) is posted in that thread (``GameRow.place``): the thread is made from the lobby
+message (``post_lobby``), the end is said in one line in the channel too, and the clock has the
+thread archived a while after the end (``archive_thread``). It also posts lobbies, season
 standings and managers' notices, renders pictures off the event loop through ``bot.renders`` (a
 bounded number at once; replays in a slot of their own, drawn once per deal) and, for a graceful
 stop, waits for the table edits still pending (``drain``).
@@ -31,9 +34,10 @@ import discord
 from bot.engine import EventKind, Game, Phase
 from bot.i18n import format_number, translate
 from bot.renders import Renders
-from bot.service import Change, ChangeKind, GameRow, GameService, GameStatus
+from bot.service import Change, ChangeKind, GameRow, GameService, GameStatus, Refusal, ResultRow
 from bot.service.deadlines import bot_actors
 from bot.service.endings import CHANNEL_GONE, FORBIDDEN
+from cogs.ledger import ledger_embed
 from cogs.lobby import lobby_info, lobby_message
 from cogs.standings import scores_message, standings_info
 from cogs.table import deal_end_message, final_message, table_message
@@ -119,7 +123,7 @@ class Announcer:
             # The move is committed; the next refresh (or /rummy table) shows it.
             log.warning("announcing %s of game %s failed: %r", change.kind, row.id, exc)
             if isinstance(exc, discord.HTTPException):
-                await self.unreachable(row.channel_id, exc)
+                await self.unreachable(row.place, exc)
                 if exc.code != UNKNOWN_CHANNEL:
                     return
             else:
@@ -162,7 +166,7 @@ class Announcer:
         if change.kind in SEATING or change.kind == ChangeKind.ABANDON:  # nothing more is posted there
             return
         if change.kind == ChangeKind.QUARANTINE:  # the record would not load: said once, in its channel
-            await self._channel(row.channel_id).send(translate("game.quarantined", loc, game=row.id))
+            await self._channel(row.place).send(translate("game.quarantined", loc, game=row.id))
             return
         if change.kind in (ChangeKind.IDLE_WARNING, ChangeKind.IDLE):
             await self._idle(change)
@@ -180,7 +184,7 @@ class Announcer:
                                  attachments=[file_of(image)])
             await self._delete_turn_message(row)
             if row.table_message_id:
-                await self._edit(row.channel_id, row.table_message_id, content=translate("game.cancelled", loc),
+                await self._edit(row.place, row.table_message_id, content=translate("game.cancelled", loc),
                                  view=None)
             return
         game = change.engine or self.service.engine(row)
@@ -203,8 +207,11 @@ class Announcer:
                 log.exception("posting the end of a deal of game %s failed", row.id)
         if change.game_over:
             await self._delete_turn_message(row)
-            content, view = final_message(row, game, await self.service.results(row.id), loc)
-            await self._channel(row.channel_id).send(content, view=view)
+            results = await self.service.results(row.id)
+            content, view = final_message(row, game, results, loc)
+            await self._channel(row.place).send(content, view=view)
+            if row.thread_id:  # the channel the game was started in hears how it ended, and where
+                await self._result_line(row, results)
             return
         if change.turn_changed and not game.hand_over:
             await self._announce_turn(row, game)
@@ -216,13 +223,13 @@ class Announcer:
         days = format_number(self.service.idle_seconds / 86400, loc)
         if change.kind == ChangeKind.IDLE_WARNING:
             ends = row.updated_at + self.service.idle_seconds
-            await self._channel(row.channel_id).send(translate("game.idle_warning", loc, days=days,
+            await self._channel(row.place).send(translate("game.idle_warning", loc, days=days,
                                                                when=f"<t:{int(ends)}:R>"))
             return
         await self._delete_turn_message(row)
         if row.table_message_id:
-            await self._edit(row.channel_id, row.table_message_id, view=None)
-        await self._channel(row.channel_id).send(translate("game.idle_ended", loc, days=days))
+            await self._edit(row.place, row.table_message_id, view=None)
+        await self._channel(row.place).send(translate("game.idle_ended", loc, days=days))
 
     async def _timed_out(self, row: GameRow, change: Change) -> None:
         """Who ran out of time, from the engine's events; the third timeout in a row also resigned
@@ -232,7 +239,7 @@ class Announcer:
             seat = row.by_seat(event.seat or "") if event.kind == EventKind.TIMED_OUT else None
             if seat is not None:
                 key = "turn.resigned_timeouts" if seat.seat in out else "turn.timed_out"
-                await self._channel(row.channel_id).send(translate(key, row.locale, name=nm(seat.name)))
+                await self._channel(row.place).send(translate(key, row.locale, name=nm(seat.name)))
 
     async def _announce_turn(self, row: GameRow, game: Game) -> None:
         loc = row.locale
@@ -254,7 +261,7 @@ class Announcer:
         previous one is deleted. Only these users can be pinged, never roles or everyone."""
         ids = [users] if isinstance(users, int) else users
         mentions = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(u) for u in ids])
-        channel = self._channel(row.channel_id)
+        channel = self._channel(row.place)
         message = await channel.send(text, allowed_mentions=mentions)
         old = row.turn_message_id
         await self.service.set_messages(row.id, turn_message_id=message.id)
@@ -263,7 +270,7 @@ class Announcer:
 
     async def _delete_turn_message(self, row: GameRow) -> None:
         if row.turn_message_id:
-            await self._delete_once(self._channel(row.channel_id), row.turn_message_id)
+            await self._delete_once(self._channel(row.place), row.turn_message_id)
             await self.service.set_messages(row.id, turn_message_id=None)
 
     async def _delete_once(self, channel: discord.PartialMessageable, message_id: int) -> None:
@@ -277,23 +284,26 @@ class Announcer:
         image = await self.render(render_result, game.public_view(), locale=row.locale, names=row.names)
         content, view = deal_end_message(row, game, row.locale, self.service.deal_pause)
         kwargs: dict[str, Any] = {"file": file_of(image)}
+        embed = ledger_embed(row, game, row.locale)  # Rami and Tradicional: every point explained
+        if embed is not None:
+            kwargs["embed"] = embed
         if view is not None:
             kwargs["view"] = view
-        await self._channel(row.channel_id).send(content, **kwargs)
+        await self._channel(row.place).send(content, **kwargs)
 
     # ------------------------------------------------------------------ the public table
     def request_table(self, row: GameRow, *, bot_run: bool = False) -> None:
         """Coalesce: several changes within ``COALESCE`` seconds become one edit of the table, and
         a run of computer players' moves (``bot_run``: a computer player moves next, at once) one
         edit at its end."""
-        self._dirty[row.channel_id] = row.id
+        self._dirty[row.place] = row.id
         if bot_run:
-            self._bot_run.add(row.channel_id)
+            self._bot_run.add(row.place)
         else:
-            self._bot_run.discard(row.channel_id)
-        task = self._refreshers.get(row.channel_id)
+            self._bot_run.discard(row.place)
+        task = self._refreshers.get(row.place)
         if task is None or task.done():
-            self._refreshers[row.channel_id] = asyncio.create_task(self._refresh(row.channel_id))
+            self._refreshers[row.place] = asyncio.create_task(self._refresh(row.place))
 
     async def _refresh(self, channel_id: int) -> None:
         await asyncio.sleep(COALESCE)
@@ -322,22 +332,22 @@ class Announcer:
         game = self.service.engine(row)
         image = await self.render(render_table, game.public_view(), locale=row.locale, names=row.names)
         content, view = table_message(row, game, row.locale, note=note)
-        channel = self._channel(row.channel_id)
+        channel = self._channel(row.place)
         fresh = (row.table_message_id and row.table_posted_at and time.time() - row.table_posted_at < TABLE_MAX_AGE
-                 and self._under_table.get(row.channel_id, 0) < BURIED_AFTER)
+                 and self._under_table.get(row.place, 0) < BURIED_AFTER)
         if not repost and fresh and row.table_message_id:
             try:
                 await channel.get_partial_message(row.table_message_id).edit(
                     content=content, attachments=[file_of(image)], view=view)
-                self.reached(row.channel_id)
+                self.reached(row.place)
                 return
             except discord.HTTPException:
                 log.info("table message of game %s could not be edited; posting it again", game_id)
         # The old table is left as it is, not edited (it may be past the edit cap) nor deleted:
         # its buttons keep answering, a turn button there says "out of date".
         message = await channel.send(content, file=file_of(image), view=view)
-        self.reached(row.channel_id)
-        self._under_table[row.channel_id] = 0
+        self.reached(row.place)
+        self._under_table[row.place] = 0
         await self.service.set_messages(row.id, table_message_id=message.id, table_posted_at=time.time())
 
     async def count_message(self, message: discord.Message) -> None:
@@ -357,16 +367,69 @@ class Announcer:
     async def lobby_picture(self, row: GameRow) -> Rendered:
         return await self.render(render_lobby, lobby_info(row), locale=row.locale)
 
-    async def post_lobby(self, row: GameRow) -> None:
-        """A new lobby (a rematch) posted in its channel, its message id remembered."""
+    async def post_lobby(self, row: GameRow) -> str | None:
+        """A new lobby (a rematch) posted in its channel, its message id remembered, and (a game to
+        be played in a thread of its own, issue 12) its thread made from the lobby message. Returns
+        None, or the key of the sentence that says the game is played in the channel itself after
+        all (Discord refused the thread; then, as before threads, one game per channel: a second
+        one there is ``Refusal("channel_busy")``)."""
         content, view = lobby_message(row, row.locale, bots=(await self.service.server_config(row.guild_id)).bots)
-        channel = self._channel(row.channel_id)
+        channel = self.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
         image = await self.lobby_picture(row)
         # The rematch's invitations ping the invited, and nobody else (issue 15 hole 3).
         mentions = discord.AllowedMentions(everyone=False, roles=False,
                                            users=[discord.Object(s.user_id) for s in row.invited])
         message = await channel.send(content, view=view, file=file_of(image), allowed_mentions=mentions)
         await self.service.set_messages(row.id, lobby_message_id=message.id)
+        if row.thread_id != 0:
+            return None
+        name = translate("thread.name", row.locale, variant=variant_name(row.variant, row.locale), game=row.id)
+        try:
+            # The longest auto-archive (a week): a slow game's thread stays open; the clock
+            # archives it after the game ends (``archive_thread``).
+            thread = await message.create_thread(name=name[:100], auto_archive_duration=10080)
+        except (discord.HTTPException, ValueError) as exc:
+            log.info("no thread for game %s (%r): it is played in its channel", row.id, exc)
+            try:
+                await self.service.set_thread(row.id, None)
+            except Refusal:  # the channel has its one game already: this lobby goes (the cog cancels it)
+                with contextlib.suppress(discord.HTTPException):
+                    await message.delete()
+                raise
+            return "thread.failed"
+        await self.service.set_thread(row.id, thread.id)
+        return None
+
+    async def archive_thread(self, row: GameRow) -> None:
+        """Archive the thread of a game that ended a while ago (the clock: ``threads_to_archive``).
+        The bot made the thread, and a thread's creator may archive it without Manage Threads. A
+        thread gone, or out of reach, is left alone from then on; Discord's passing errors
+        (5xx, rate limits) leave it for the next pass."""
+        if not row.thread_id:
+            return
+        try:
+            thread = self.client.get_channel(row.thread_id) or await self.client.fetch_channel(row.thread_id)
+            if isinstance(thread, discord.Thread):
+                await thread.edit(archived=True)
+        except discord.HTTPException as exc:
+            if exc.status >= 500 or exc.status == 429:
+                log.warning("archiving the thread of game %s failed for now: %r", row.id, exc)
+                return
+            log.info("the thread of game %s was not archived: %r", row.id, exc)
+        await self.service.thread_archived(row.id)
+
+    async def _result_line(self, row: GameRow, results: list[ResultRow]) -> None:
+        """The end of a game played in its own thread, said in one line in the channel it was started
+        in, with a link to the thread (the final message itself is in the thread)."""
+        loc = row.locale
+        names = {s.user_id: s.name for s in row.seats}
+        winners = ", ".join(nm(names.get(r.user_id, "?")) for r in results if r.place == 1)
+        text = translate("thread.result" if winners else "thread.ended", loc, variant=variant_name(row.variant, loc),
+                         game=row.id, winners=winners, thread=f"<#{row.thread_id}>")
+        try:
+            await self._channel(row.channel_id).send(text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:  # the final message is in the thread: that is what counts
+            log.warning("the result line of game %s was not posted: %r", row.id, exc)
 
     async def update_lobby_message(self, row: GameRow, content: str | None = None,
                                    view: discord.ui.View | None = None, image: Rendered | None = None) -> None:

@@ -111,6 +111,7 @@ class RummyBot(commands.AutoShardedBot):
         self._service = GameService(self.db, bot_delay=self.settings.bot_delay, shards=self.settings.shards,
                                     member_games=self.settings.member_games, server_games=self.settings.server_games,
                                     idle_days=self.settings.idle_days)
+        self._service.thread_archive_after = self.settings.thread_archive_after
         self._service.on_deadline = self._deadline_written
         _, _, limits = await self.http.get_bot_gateway()
         self._identify_buckets = max(1, int(limits.get("max_concurrency", 1)))
@@ -262,6 +263,10 @@ class RummyBot(commands.AutoShardedBot):
                 await self._new_seasons()
             except Exception:
                 log.exception("clock: starting the scheduled seasons failed")
+            try:
+                await self._archive_threads()
+            except Exception:
+                log.exception("clock: archiving the threads of ended games failed")
             await self._doze(await self._until_next_deadline())
 
     def _deadline_written(self, at: float) -> None:
@@ -301,6 +306,12 @@ class RummyBot(commands.AutoShardedBot):
             return 1.0
         wait = 1.0 if nxt is None else nxt - time.time()
         return 1.0 if wait <= 0 else min(1.0, max(0.02, wait))
+
+    async def _archive_threads(self) -> None:
+        """Archive the threads of games that ended ``RUMMY_THREAD_ARCHIVE_AFTER`` ago (issue 12);
+        the time is stored, so a restart only delays it."""
+        for row in await self.service.threads_to_archive():
+            await self.announcer.archive_thread(row)
 
     async def _new_seasons(self) -> None:
         """Roll over every server whose scheduled season boundary passed; the new season is

@@ -6,7 +6,8 @@ process's shards of a cluster, docs/deploy.md), RUMMY_DEV_GUILD,
 RUMMY_LOG_LEVEL, RUMMY_FLOOD (per-user click limit), RUMMY_BOT_DELAY (a computer player's pause),
 RUMMY_FORBIDDEN_GRACE (how long posts refused for missing access may last before a channel's games end),
 RUMMY_MEMBER_GAMES and RUMMY_SERVER_GAMES (games at once per member and per server), RUMMY_IDLE_DAYS
-(when a game with no turn timer ends for idleness),
+(when a game with no turn timer ends for idleness), RUMMY_THREAD_ARCHIVE_AFTER (seconds from a game's
+end to the archiving of its thread),
 and RUMMY_DISCORD_API / RUMMY_DISCORD_GATEWAY (tests only: where the fake Discord listens). Values already
 in the environment win over ``.env``. What it is not: no Discord and no secrets in logs.
 """
@@ -48,6 +49,7 @@ class Settings:
     member_games: int = 3  # lobbies and games one member sits in at once
     server_games: int = 25  # lobbies and games one server runs at once
     idle_days: float = 7.0  # a game with no turn timer ends after this long with no move
+    thread_archive_after: float = 600.0  # seconds from a game's final message to archiving its thread
 
     @property
     def database(self) -> str:
@@ -174,6 +176,8 @@ def load_settings(env: dict[str, str] | None = None, env_file: Path | None = Pat
         member_games=parse_limit(values, "RUMMY_MEMBER_GAMES", "3", int, 1, 100, "a whole number of games"),
         server_games=parse_limit(values, "RUMMY_SERVER_GAMES", "25", int, 1, 10000, "a whole number of games"),
         idle_days=parse_limit(values, "RUMMY_IDLE_DAYS", "7", float, 1, 365, "a number of days"),
+        thread_archive_after=parse_limit(values, "RUMMY_THREAD_ARCHIVE_AFTER", "600", float, 0, 30 * 86400,
+                                         "a number of seconds"),
         database_url=database_url(values),
         shard_count=shard_count,
         shard_ids=shard_ids,

@@ -135,6 +135,10 @@ class GameRow(_Fields):
     hints_off: bool = False  # the host turned hints off in the lobby (issue 11)
     practice: bool = False  # an unrated practice game: hints on, no standings
     rematch_of: int | None = None  # the finished game this lobby is the rematch of
+    # The game's own thread (issue 12, many tables in one channel): None, played in ``channel_id``
+    # itself; 0 while the thread is being made. ``thread_archived_at``: the bot archived it.
+    thread_id: int | None = None
+    thread_archived_at: float | None = None
     # A rematch lobby's invitations (issue 15 hole 3): the previous game's players who have not
     # taken their seat (pressed Join) nor left. Not seats: Start counts only who accepted.
     invited: tuple[SeatRow, ...] = ()
@@ -148,6 +152,11 @@ class GameRow(_Fields):
     @property
     def names(self) -> dict[str, str]:
         return {s.seat: s.name for s in self.seats}
+
+    @property
+    def place(self) -> int:
+        """Where the game's table, turn calls and results are posted: its thread, else its channel."""
+        return self.thread_id or self.channel_id
 
 
 @dataclass(frozen=True)

@@ -292,7 +292,7 @@ class AdminCog(commands.Cog, name="AdminCog"):
     async def kick(self, interaction: discord.Interaction, member: discord.User) -> None:
         require_manager(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        row = await channel_game(interaction)
+        row = await channel_game(interaction, "kick")
         change = await self.service.kick(row.id, interaction.user.id, member.id)
         await interaction.followup.send(
             translate("kick.done", user_locale(interaction), name=nm(member.display_name)), ephemeral=True)

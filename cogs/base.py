@@ -21,7 +21,7 @@ from discord.app_commands import locale_str
 
 from bot.config import Settings
 from bot.i18n import locale_of, translate
-from bot.service import Change, GameRow, GameService, Refusal
+from bot.service import Change, GameRow, GameService, GameStatus, Refusal
 from renderers import Rendered
 
 T = TypeVar("T")
@@ -40,7 +40,7 @@ class Publisher(Protocol):
 
     async def lobby_picture(self, row: GameRow) -> Rendered: ...
 
-    async def post_lobby(self, row: GameRow) -> None: ...
+    async def post_lobby(self, row: GameRow) -> str | None: ...
 
     async def update_lobby_message(self, row: GameRow, content: str | None = None,
                                    view: discord.ui.View | None = None, image: Rendered | None = None) -> None: ...
@@ -83,18 +83,70 @@ def client_of(interaction: discord.Interaction) -> RummyClient:
     return cast(RummyClient, interaction.client)
 
 
-async def channel_game(interaction: discord.Interaction) -> GameRow:
-    """The lobby or game of the channel the command was typed in; ``Refusal("no_game")`` if none."""
-    row = await client_of(interaction).service.in_channel(interaction.channel_id or 0)
-    if row is None or row.guild_id != interaction.guild_id:
+class Answered(Exception):
+    """Raised by a handler that has already answered (it asked which game, ``cogs.pick``): the
+    guard says nothing more."""
+
+
+async def place_games(interaction: discord.Interaction, verb: str = "",
+                      service: GameService | None = None) -> list[GameRow]:
+    """The games "this place" may mean for ``interaction`` (issue 12: many tables in one channel).
+    In a game's own thread: that game, whatever its status. Elsewhere: the lobbies and games of
+    this server the user sits in (one, or the one of this channel, is it), else this channel's
+    (for ``join``, its open lobbies first; for a manager's ``cancel`` and ``kick``, this channel's
+    before the games they sit in elsewhere). More than one: the cog asks which."""
+    service = service or client_of(interaction).service
+    here, guild = interaction.channel_id or 0, interaction.guild_id
+    row = await service.in_thread(here)
+    if row is not None and row.status not in (GameStatus.LOBBY, GameStatus.PLAYING):
+        row = await service.in_channel(here) or row  # a game started later in the ended game's thread
+    if row is not None and row.guild_id == guild:
+        return [row]
+    games = [g for g in await service.channel_games(here) if g.guild_id == guild]
+    if verb != "join" and guild is not None:
+        mine = await service.seated_games(guild, interaction.user.id)
+        local = [g for g in mine if g.channel_id == here]
+        if verb in ("cancel", "kick") and games and not local:
+            return games  # a manager's power over this channel's games, not over their own elsewhere
+        if mine:
+            return mine if len(mine) == 1 else (local if len(local) == 1 else local or mine)
+    if verb == "join":
+        games = [g for g in games if g.status == GameStatus.LOBBY and not g.seat_of(interaction.user.id)] or games
+    return games
+
+
+async def channel_game(interaction: discord.Interaction, verb: str = "") -> GameRow:
+    """The one lobby or game of this place (``place_games``); ``Refusal("no_game")`` if none, and
+    ``Refusal("which_game")`` (type it in the game's thread) when there are several."""
+    rows = await place_games(interaction, verb)
+    if not rows:
         raise Refusal("no_game")
-    return row
+    if len(rows) > 1:
+        raise Refusal("which_game")
+    return rows[0]
 
 
 # What the bot needs in a channel to run a game there: see it, post the lobby, the table and the
 # turn calls, and attach their pictures (README, "Invite").
 CHANNEL_PERMISSIONS = ("view_channel", "send_messages", "attach_files")
 THREAD_PERMISSIONS = ("view_channel", "send_messages_in_threads", "attach_files")
+# What it needs more to give each game a thread of its own (README, "Invite"): make a public
+# thread from the lobby message and post there. It archives only threads it made, which their
+# creator may do without Manage Threads.
+OWN_THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
+THREADED_CHANNELS = (discord.ChannelType.text, discord.ChannelType.news)  # a message there can start a thread
+
+
+def thread_blocker(interaction: discord.Interaction) -> str | None:
+    """None when the game of a new lobby here can have a thread of its own; else the sentence (in
+    the user's language) that says why it is played in the channel itself."""
+    loc = user_locale(interaction)
+    if getattr(interaction.channel, "type", None) not in THREADED_CHANNELS:
+        return translate("thread.not_here", loc)
+    for name in OWN_THREAD_PERMISSIONS:
+        if not getattr(interaction.app_permissions, name):
+            return translate("thread.no_permission", loc, permission=translate(f"permission.{name}", loc))
+    return None
 
 
 def missing_permission(interaction: discord.Interaction) -> None:

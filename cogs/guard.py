@@ -39,7 +39,7 @@ from bot.i18n import translate
 from bot.moves import refusal_text
 from bot.ratelimit import REPOST_COOLDOWN, TYPING_BURST, TYPING_RATE, Cooldown, FloodGate
 from bot.service import Refusal, Stale
-from cogs.base import client_of, user_locale
+from cogs.base import Answered, client_of, user_locale
 
 log = logging.getLogger(__name__)
 
@@ -113,6 +113,8 @@ class Guard:
             return
         try:
             await work
+        except Answered:  # the handler asked the user something privately: that is its answer
+            pass
         except Stale as exc:
             await say(interaction, translate("refusal.stale", user_locale(interaction)), ephemeral=True)
             await client_of(interaction).announcer.post_table(exc.game.id, repost=True)

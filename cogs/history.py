@@ -54,7 +54,8 @@ async def replay(interaction: discord.Interaction, game_id: int | None, deal: in
     if game_id is not None:
         await replay_game(interaction, game_id, deal)
         return
-    row = await service.in_channel(interaction.channel_id or 0)
+    here = interaction.channel_id or 0
+    row = await service.in_thread(here) or await service.in_channel(here)  # a game's own thread, or the channel's
     if row is None or not row.record:
         row = await service.last_in_channel(interaction.channel_id or 0)
     if row is None or not row.record:

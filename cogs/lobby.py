@@ -260,6 +260,8 @@ async def lobby_action(interaction: discord.Interaction, verb: str, game_id: int
         closed = t("lobby.cancelled", loc)
     elif change.game.status == GameStatus.PLAYING:
         closed = t("lobby.started", loc)
+        if change.game.thread_id:  # issue 12: the table is in the game's own thread
+            closed += " " + t("thread.see", loc, thread=f"<#{change.game.thread_id}>")
     if change.kind == ChangeKind.CANCEL and row.status == GameStatus.PLAYING:
         closed = t("game.cancelled", loc)
     bots = (await service.server_config(change.game.guild_id)).bots

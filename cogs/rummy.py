@@ -13,7 +13,6 @@ public table or turn messages (``bot.announcer``).
 from __future__ import annotations
 
 import logging
-import math
 from typing import Any, cast
 
 import discord
@@ -24,8 +23,17 @@ from discord.ext import commands
 from bot.engine import VARIANTS
 from bot.i18n import translate
 from bot.moves import build_move, normalize_move
-from bot.service import GameService, GameStatus, Refusal
-from cogs.base import L, RummyClient, channel_game, guild_locale, missing_permission, public_locale, user_locale
+from bot.service import GameService, Refusal
+from cogs.base import (
+    L,
+    RummyClient,
+    guild_locale,
+    missing_permission,
+    place_games,
+    public_locale,
+    thread_blocker,
+    user_locale,
+)
 from cogs.builder import BUTTON_ID, SELECT_ID, BuilderButton, BuilderSelect, use_hand_sender
 from cogs.guard import guarded
 from cogs.hand import (
@@ -45,6 +53,7 @@ from cogs.history import PAST_GAME, game_choices, send_record
 from cogs.history import replay as replay_any
 from cogs.ladder import chart_info, ladder_info, ladder_message, rating_line
 from cogs.lobby import LOBBY_ID, OPTIONS_MODAL_ID, REMOVE_ID, LobbyButton, RemoveSelect, lobby_action, submit_options
+from cogs.pick import PICK_ID, PickSelect, game_here, repost_table
 from cogs.settings import option_choices, preset_choices, rules_options
 from cogs.standings import history_message, scores_message, standings_info, stats_message
 from cogs.suggest import move_choices, resolve_token
@@ -93,23 +102,28 @@ class RummyCog(commands.Cog, name="RummyCog"):
         # is posted in the channel by the announcer, for everybody.
         await interaction.response.defer(ephemeral=True, thinking=True)
         missing_permission(interaction)
+        no_thread = thread_blocker(interaction)  # issue 12: else the game gets a thread of its own
         plan = await self.service.lobby_plan(  # the server's house rules, then what the host typed
             interaction.guild_id, interaction.user.id, variant.value, options=options or "", timer_minutes=timer,
             preset=preset, locale=guild_locale(interaction))
         await self.service.check_lobby(guild_id=interaction.guild_id, channel_id=interaction.channel_id, host_id=(
-            interaction.user.id), variant=variant.value, options=plan.options, timer_minutes=plan.timer_minutes)
+            interaction.user.id), variant=variant.value, options=plan.options, timer_minutes=plan.timer_minutes,
+            threaded=no_thread is None)
         change = await self.service.open_lobby(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, host_id=interaction.user.id,
             host_name=interaction.user.display_name, variant=variant.value, options=plan.options,
-            timer_minutes=plan.timer_minutes, locale=plan.locale,
+            timer_minutes=plan.timer_minutes, locale=plan.locale, threaded=no_thread is None,
         )
         try:
-            await self.bot.announcer.post_lobby(change.game)
-        except discord.HTTPException:
-            # Nobody would see this lobby: close it again (nothing was played) and say so privately.
+            failed = await self.bot.announcer.post_lobby(change.game)
+        except (discord.HTTPException, Refusal) as exc:
+            # Nobody would see this lobby, or its thread could not be made and the channel has a
+            # game already: close it again (nothing was played) and say so privately.
             await self.service.cancel(change.game.id, interaction.user.id)
-            raise Refusal("lobby_not_posted") from None
-        await interaction.followup.send(translate("lobby.opened", user_locale(interaction)), ephemeral=True)
+            raise exc if isinstance(exc, Refusal) else Refusal("lobby_not_posted") from None
+        loc = user_locale(interaction)
+        note = no_thread or (failed and translate(failed, loc))  # said once: to the host, privately
+        await interaction.followup.send(translate("lobby.opened", loc) + (f"\n{note}" if note else ""), ephemeral=True)
 
     @new.autocomplete("preset")
     async def preset_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
@@ -122,33 +136,33 @@ class RummyCog(commands.Cog, name="RummyCog"):
     @rummy.command(name=L("join", "cmd.join"), description=L("Take a seat in this channel's lobby", "cmd.join.desc"))
     @guarded
     async def join(self, interaction: discord.Interaction) -> None:
-        row = await channel_game(interaction)
+        row = await game_here(interaction, "join")
         await lobby_action(interaction, "join", row.id, edit=False)
 
     @rummy.command(name=L("leave", "cmd.leave"), description=L("Leave this channel's lobby", "cmd.leave.desc"))
     @guarded
     async def leave(self, interaction: discord.Interaction) -> None:
-        row = await channel_game(interaction)
+        row = await game_here(interaction, "leave")
         await lobby_action(interaction, "leave", row.id, edit=False)
 
     @rummy.command(name=L("start", "cmd.start"), description=L("Start the game (host only)", "cmd.start.desc"))
     @guarded
     async def start(self, interaction: discord.Interaction) -> None:
-        row = await channel_game(interaction)
+        row = await game_here(interaction, "start")
         await lobby_action(interaction, "start", row.id, edit=False)
 
     @rummy.command(name=L("cancel", "cmd.cancel"), description=L("Cancel this channel's lobby or game",
                    "cmd.cancel.desc"))
     @guarded
     async def cancel(self, interaction: discord.Interaction) -> None:
-        row = await channel_game(interaction)
+        row = await game_here(interaction, "cancel")
         await lobby_action(interaction, "cancel", row.id, edit=False)
 
     @rummy.command(name=L("remove", "cmd.remove"), description=L("Take a player out of your lobby", "cmd.remove.desc"))
     @app_commands.describe(member=L("Who to take out", "cmd.remove.member"))
     @guarded
     async def remove(self, interaction: discord.Interaction, member: discord.User) -> None:
-        row = await channel_game(interaction)
+        row = await game_here(interaction, "remove", member.id)
         await lobby_action(interaction, "remove", row.id, edit=False, target=member.id)
 
     # ------------------------------------------------------------------ playing
@@ -156,15 +170,14 @@ class RummyCog(commands.Cog, name="RummyCog"):
     @guarded
     async def hand(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        row = await channel_game(interaction)
-        await send_hand(interaction, row)
+        await send_hand(interaction, await game_here(interaction, "hand"))
 
     @rummy.command(name=L("play", "cmd.play"), description=L("Play a move, e.g. discard KS", "cmd.play.desc"))
     @app_commands.describe(move=L("The move (suggestions list your legal moves)", "cmd.play.move"))
     @guarded
     async def play(self, interaction: discord.Interaction, move: app_commands.Range[str, 1, 4000]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        row = await channel_game(interaction)
+        row = await game_here(interaction, "play")
         interaction.extras["names"] = row.names
         text = await resolve_token(self.service, row, interaction.user.id, move)
         change = await self.service.play(row.id, interaction.user.id, normalize_move(text),
@@ -179,8 +192,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
         """Privately, on your turn: the strong level's move and why, with a button that plays it
         (unrated games only; ``bot.hints``). Asking changes nothing."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        row = await channel_game(interaction)
-        await send_hint(interaction, row)
+        await send_hint(interaction, await game_here(interaction, "hint"))
 
     @play.autocomplete("move")
     async def play_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
@@ -189,15 +201,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
     @rummy.command(name=L("table", "cmd.table"), description=L("Post the table again", "cmd.table.desc"))
     @guarded
     async def table(self, interaction: discord.Interaction) -> None:
-        row = await channel_game(interaction)
-        if row.status != GameStatus.PLAYING:
-            raise Refusal("not_playing")
-        wait = self.bot.guard.repost_wait(row.channel_id)  # one re-post per channel per cooldown
-        if wait > 0:
-            raise Refusal("table_cooldown", seconds=max(1, math.ceil(wait)))
-        await interaction.response.send_message(translate("table.reposting", user_locale(interaction)),
-                                                ephemeral=True)
-        await self.bot.announcer.post_table(row.id, repost=True)
+        await repost_table(interaction, await game_here(interaction, "table"))  # one per place per cooldown
 
     # ------------------------------------------------------------------ reading
     @rummy.command(name=L("rules", "cmd.rules"), description=L("The rules in brief", "cmd.rules.desc"))
@@ -206,7 +210,8 @@ class RummyCog(commands.Cog, name="RummyCog"):
     @guarded
     async def rules(self, interaction: discord.Interaction, variant: Choice[str] | None = None) -> None:
         loc = user_locale(interaction)
-        row = await self.service.in_channel(interaction.channel_id or 0)
+        rows = await place_games(interaction)
+        row = rows[0] if len(rows) == 1 else None
         name = variant.value if variant else (row.variant if row else "basic")
         text = translate(f"rules.{name}", loc)
         if row is not None and row.variant == name:
@@ -315,7 +320,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
     @guarded
     async def resign(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        row = await channel_game(interaction)
+        row = await game_here(interaction, "resign")
         change = await self.service.play(row.id, interaction.user.id, build_move("resign"),
                                          interaction_id=interaction.id)
         await interaction.followup.send(translate("resign.done", user_locale(interaction)), ephemeral=True)
@@ -372,8 +377,8 @@ async def setup(bot: commands.Bot) -> None:
     """The extension's entry point (``bot.load_extension("cogs.rummy")``)."""
     client = cast(RummyClient, bot)  # typed structurally (cogs.base), never imported
     bot.add_dynamic_items(LobbyButton, RemoveSelect, TableButton, HandButton, HandSelect, HintButton, JokerSelect,
-                          BuilderButton, BuilderSelect)
+                          BuilderButton, BuilderSelect, PickSelect)
     client.item_patterns += [LOBBY_ID, REMOVE_ID, TABLE_ID, HAND_BUTTON_ID, HAND_SELECT_ID, HINT_ID, JOKER_SELECT_ID,
-                             BUTTON_ID, SELECT_ID]
+                             BUTTON_ID, SELECT_ID, PICK_ID]
     use_hand_sender(send_hand)  # the builder shows the hand after its move (cogs.hand imports cogs.builder)
     await bot.add_cog(RummyCog(client))

@@ -14,7 +14,7 @@ from discord.app_commands import Choice
 
 from bot.moves import describe_move, rank_moves
 from bot.service import GameRow, GameService, GameStatus, Refusal
-from cogs.base import RummyClient, user_locale
+from cogs.base import RummyClient, place_games, user_locale
 
 CHOICES = 25  # Discord's limit on autocomplete choices
 VALUE_LENGTH = 100  # Discord's limit on a choice's value
@@ -25,7 +25,8 @@ async def move_choices(client: RummyClient, interaction: discord.Interaction, cu
     Cannot be deferred: answered from the service's cache of legal moves."""
     if not client.guard.typing_allowed(interaction.user.id):
         return []
-    row = await client.service.in_channel(interaction.channel_id or 0)
+    rows = await place_games(interaction, "play", client.service)  # the thread's game, or the member's (issue 12)
+    row = rows[0] if len(rows) == 1 else None
     if row is None or row.status != GameStatus.PLAYING:
         return []
     seat = row.seat_of(interaction.user.id)

@@ -125,7 +125,13 @@ async def table_button(interaction: discord.Interaction, verb: str, game_id: int
             await interaction.followup.send(t("lobby.done.join", user_locale(interaction)), ephemeral=True)
             await client.announcer.update_lobby_message(change.game)
         else:
-            await client.announcer.post_lobby(change.game)
+            try:
+                failed = await client.announcer.post_lobby(change.game)
+            except (discord.HTTPException, Refusal):  # nobody would see it: the rematch closes again
+                await service.cancel(change.game.id, interaction.user.id)
+                raise
+            if failed:  # no thread for the rematch: said to whoever pressed, privately
+                await interaction.followup.send(t(failed, user_locale(interaction)), ephemeral=True)
         return
     if verb == "next":
         await interaction.response.defer()

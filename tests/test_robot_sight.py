@@ -10,14 +10,15 @@ both. A level that read another hand or the stock order would sooner or later mo
 from __future__ import annotations
 
 import copy
+import pickle
 import random
 
 import pytest
 
 from bot.engine import PLAYERS, VARIANTS, Game, new_game
 from bot.engine.cards import card_code
-from bot.robot import LEVELS, choose, see
-from bot.robot.sight import Seen
+from bot.robot import LEVELS, choose, rummy, see
+from bot.robot.sight import BLANK, Seen
 
 LEVELS_OF = {v: (*LEVELS, "yardstick") if v == "gin" else LEVELS for v in VARIANTS}
 MOVES = {"gin": 90, "basic": 50, "wrotham": 40, "rami": 30, "tradicional": 30, "dummy": 30}
@@ -79,6 +80,35 @@ def test_every_level_moves_the_same_whatever_the_hidden_cards(variant: str) -> N
                     checked += 1
             game.play(seat, choose(game, seat, level=LEVELS[n % 3]))
     assert checked > 20 and differing > checked // (2 * len(LEVELS_OF[variant]))
+
+
+@pytest.mark.parametrize(("variant", "options"), [("rami", {"table_manipulation": True}), ("tradicional", None)])
+def test_the_strong_table_search_moves_the_same_whatever_the_hidden_cards(variant: str, options: dict | None) -> None:
+    """The rummy levels decide from the seat's ``Sight`` alone, the strong table rearrangement
+    too: its legality check runs on a copy with every hidden card blanked out."""
+    rnd = random.Random(variant)
+    game = new_game(variant, ["p1", "p2", "p3"], seed=f"peek-table-{variant}", options=options)
+    checked = tables = 0
+    for _ in range(160):
+        if game.hand_over:
+            if game.game_over:
+                break
+            game.next_deal()
+        seat = game.actors[0]
+        move = choose(game, seat, level="strong")
+        if game.can_rearrange(seat):
+            twin = twin_with_hidden_cards_shuffled(game, seat, rnd)
+            sight = see(twin, seat, judge=True)
+            assert rummy.choose(sight, strong=True) == move
+            trial = pickle.loads(sight.judge._data)  # type: ignore[union-attr]
+            assert all(set(hand) <= {BLANK} for s, hand in trial.hands.items() if s != seat)
+            assert set(trial.stock) <= {BLANK} and trial.seed is None and not trial.header
+            start = getattr(trial, "turn_start", None)  # rami's timeout rollback
+            assert not start or set(start["stock"]) <= {BLANK}
+            checked += 1
+            tables += move.startswith("table ")
+        game.play(seat, move)
+    assert checked > 10 and tables > 0, (checked, tables)
 
 
 def test_the_sight_names_the_discards_taken_and_passed() -> None:

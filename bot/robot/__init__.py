@@ -6,7 +6,7 @@ the opponent's hand and looks ahead (``bot.robot.gin``); these and the heuristic
 only through ``bot.robot.sight.see(game, seat)`` (its hand, the table, the discard pile and the
 public moves) and are never given the ``Game``. In basic, wrotham, rami, tradicional and dummy
 the normal and strong levels are ``bot.robot.rummy`` (the strong table search is
-``bot.robot.rearrange``): given the ``Game``, they read only what the seat could see.
+``bot.robot.rearrange``), given the seat's ``Sight`` too (with its ``Judge`` for table moves).
 ``tests/test_robot_sight.py`` checks every level of every variant for peeking.
 What it is not: no Discord, no SQL, no clocks; deterministic for a given game and seat.
 """
@@ -35,7 +35,7 @@ def choose(game: Game, seat: str, *, level: str = "normal") -> str:
     if level not in LEVELS and level != "yardstick":
         raise ValueError(f"unknown robot level {level!r}; one of {', '.join(LEVELS)}")
     if level in ("normal", "strong") and game.variant in _RUMMY:
-        return _rummy(game, seat, strong=level == "strong")
+        return _rummy(see(game, seat, judge=level == "strong"), strong=level == "strong")
     return choose_from(see(game, seat), level)
 
 

@@ -1,7 +1,8 @@
 """The normal and strong computer players for basic, wrotham, rami, tradicional and dummy.
 
-What it is: a counting player over ``Game.legal_moves`` and what the seat can see (its hand, the
-table, the discard pile, the seats' card counts and contracts in ``public_view()``).
+What it is: a counting player over what the seat can see, its ``Sight`` (``bot.robot.sight``):
+its hand, the table, the discard pile, the seats' card counts and contracts, the deal's public
+moves and the legal moves; it is never given the ``Game``.
 - **normal**: it uses jokers and wild twos and never discards a wild while another card will do;
   it takes the top discard when it can play it (always when that lets it go out); it melds and
   lays off what it can, the move placing the most first; it retrieves a joker when that pays
@@ -10,7 +11,7 @@ table, the discard pile, the seats' card counts and contracts in ``public_view()
   what its current contract needs (sets or runs) and lays the contract down at once.
 - **strong**: the same, plus: in Rami and Tradicional with manipulation a search over the whole
   table (``rearrange.best_table``) that places as many hand cards as the rules allow, checked by
-  the engine before it is played; in every variant, when another seat is close to going out (few
+  the engine (the sight's ``Judge``) before it is played; in every variant, when another seat is close to going out (few
   cards left) it sheds its highest cards first and spends its wilds.
 What it is not: no look at another hand or the stock; no randomness, so it is deterministic.
 """
@@ -19,13 +20,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bot.engine import Game, Phase
-from bot.engine.cards import JOKER, card_code, parse_card
+from bot.engine import Phase
+from bot.engine.cards import JOKER, parse_card
 from bot.engine.dummy import CONTRACTS
 from bot.engine.meldgen import hand_meld_candidates
 from bot.engine.melds import MeldRules, natural_extends, parse_entry
 
 from .rearrange import best_table
+from .sight import Sight
 
 VARIANTS = ("basic", "wrotham", "rami", "tradicional", "dummy")
 AHEAD = 4  # strong looks one card ahead for the normal player's four likeliest discards
@@ -34,12 +36,12 @@ CLOSE = 3  # a seat with this many cards or fewer may go out next turn
 CONTRACT_KINDS = {n: tuple(kind for kind, _ in need) for n, need in CONTRACTS.items()}
 
 
-def choose(game: Game, seat: str, *, strong: bool = False) -> str:
-    """One move from ``game.legal_moves(seat)``."""
-    moves = game.legal_moves(seat)
-    if not moves:
-        raise ValueError(f"{seat} has no legal move")
-    return _Turn(game, seat, moves, strong).pick()
+def choose(sight: Sight, *, strong: bool = False) -> str:
+    """One move from ``sight.moves`` (the strong level wants the sight's ``Judge`` when the seat
+    may rearrange: ``see(game, seat, judge=True)``)."""
+    if not sight.moves:
+        raise ValueError(f"{sight.seat} has no legal move")
+    return _Turn(sight, strong).pick()
 
 
 def _cards(words: list[str]) -> list[str]:
@@ -65,33 +67,34 @@ def used_by(move: str, table: list[list[str]]) -> tuple[list[str], list[str]]:
 
 
 class _Turn:
-    def __init__(self, game: Game, seat: str, moves: list[str], strong: bool) -> None:
-        self.game = game
-        self.seat = seat
-        self.moves = moves
+    def __init__(self, sight: Sight, strong: bool) -> None:
+        self.sight = sight
+        seat = self.seat = sight.seat
+        self.moves = list(sight.moves)
         self.strong = strong
-        self.variant = game.variant
-        self.rules: MeldRules = game.meld_rules  # type: ignore[attr-defined]
-        self.hand = game.hand(seat)
-        self.table = game.table
-        view = game.public_view()
-        others = [s.card_count for s in view.seats if s.name != seat and not s.resigned]
+        self.variant = sight.variant
+        self.rules: MeldRules = sight.meld_rules
+        self.hand = list(sight.hand)
+        self.table = [list(m.cards) for m in sight.table]
+        names = [s for s in sight.seats if s not in sight.resigned]
+        others = [sight.card_counts[s] for s in names if s != seat]
         # Someone may go out soon: keep the count low (strong) rather than build.
         self.danger = strong and bool(others) and min(others) <= CLOSE
-        me = next(s for s in view.seats if s.name == seat)
-        self.contract = me.contract
-        self.laid = me.opened
+        self.contract = sight.contracts.get(seat)
+        self.laid = seat in sight.opened
         self._unseen: Counter[int] | None = None
         self._reads: tuple[dict[str, list[int]], dict[str, list[int]]] | None = None
-        names = [s.name for s in view.seats if not s.resigned]
         self.next_seat = names[(names.index(seat) + 1) % len(names)] if seat in names else None
+
+    def card_value(self, card: int) -> int:
+        return self.sight.card_values[card]
 
     # ------------------------------------------------------------------ card knowledge
     def wild(self, code: str) -> bool:
         return self.rules.is_wild(parse_card(code))
 
     def value(self, code: str) -> int:
-        return int(self.game.value(parse_card(code)))  # type: ignore[attr-defined]
+        return self.card_value(parse_card(code))
 
     def meldable(self, cards: list[str]) -> set[int]:
         """Indexes of ``cards`` that some best-looking set of disjoint melds uses (greedy by size)."""
@@ -162,8 +165,8 @@ class _Turn:
         if self._unseen is None:
             seen = Counter(parse_card(c) for c in self.hand)
             seen.update(parse_card(c.split("=")[0]) for m in self.table for c in m)
-            seen.update(parse_card(c) for c in self.game.discard_pile)
-            self._unseen = Counter(self.game.deck()) - seen  # type: ignore[attr-defined]
+            seen.update(parse_card(c) for c in self.sight.discard_pile)
+            self._unseen = Counter(self.sight.deck) - seen
         return self._unseen
 
     def live_set(self, rank: int, suits: set[int]) -> float:
@@ -182,7 +185,7 @@ class _Turn:
         """1 when ``card`` could be laid off on a table meld (kept for a later layoff)."""
         if self.rules.is_wild(card):
             return 0
-        for m in self.game.melds:
+        for m in self.sight.table:
             placed = [parse_entry(c) for c in m.cards]
             stands = [p.stand or (p.card % 13, p.card // 13) for p in placed]
             if natural_extends(m.kind, stands, card, self.rules):
@@ -201,17 +204,17 @@ class _Turn:
 
     # ------------------------------------------------------------------ the move
     def pick(self) -> str:
-        game, moves = self.game, self.moves
-        if game.phase == Phase.WINDOW:
+        phase, moves = self.sight.phase, self.moves
+        if phase == Phase.WINDOW:
             return self.window()
         verbs = {m.split()[0] for m in moves}
-        if "draw" in verbs or (game.phase == Phase.DRAW and "take" in verbs):
+        if "draw" in verbs or (phase == Phase.DRAW and "take" in verbs):
             return self.draw()
         return self.play()
 
     def window(self) -> str:
         moves = self.moves
-        top = self.game.discard_pile[-1] if self.game.discard_pile else None
+        top = self.sight.discard_pile[-1] if self.sight.discard_pile else None
         claims = [m for m in moves if m.startswith("claim ")]
         if claims and top:
             # Tradicional option 2: the claimed card fits; give the card worth least.
@@ -247,7 +250,7 @@ class _Turn:
 
     def draw(self) -> str:
         moves = self.moves
-        pile = self.game.discard_pile
+        pile = self.sight.discard_pile
         takes = [m for m in moves if m.split()[0] == "take"]
         fallback = "draw" if "draw" in moves else moves[0]
         if not takes or not pile:
@@ -256,8 +259,8 @@ class _Turn:
         if self.variant == "rami":
             return "take" if "take" in moves else takes[0]  # legal only when it can be played (§3.7)
         if self.strong and self.variant == "tradicional":
-            with_top = best_table(self.table, [*self.hand, top], self.rules, self.game.value, must=top)  # type: ignore[attr-defined]
-            without = best_table(self.table, self.hand, self.rules, self.game.value)  # type: ignore[attr-defined]
+            with_top = best_table(self.table, [*self.hand, top], self.rules, self.card_value, must=top)
+            without = best_table(self.table, self.hand, self.rules, self.card_value)
             gain = (len(with_top.used) if with_top and top in with_top.used else 0) - (
                 len(without.used) if without else 0
             )
@@ -269,7 +272,7 @@ class _Turn:
 
     def play(self) -> str:
         moves = self.moves
-        if self.strong and self.variant in ("rami", "tradicional") and self.game.can_rearrange(self.seat):  # type: ignore[attr-defined]
+        if self.strong and self.variant in ("rami", "tradicional") and self.sight.can_rearrange:
             found = self.rearrange()
             if found:
                 return found
@@ -322,7 +325,7 @@ class _Turn:
             return self.discard_for_contract(ranked)
         # Wrotham deals 4-6 go out with all seven cards at once (rules.md §1.9): counting cards in
         # melds one card ahead did worse there than the live-card ranking (18% v 25% of 200 deals).
-        all_seven = self.variant == "wrotham" and self.game.all_seven_deal()  # type: ignore[attr-defined]
+        all_seven = self.variant == "wrotham" and self.sight.all_seven
         if self.strong and not (self.variant == "dummy" and self.laid) and not all_seven:
             return self.discard_ahead(ranked[:AHEAD])
         return ranked[0]
@@ -435,13 +438,11 @@ class _Turn:
     def reads(self) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
         """From this deal's public moves: the discards each seat took, and those it let pass."""
         if self._reads is None:
-            log = self.game.log  # type: ignore[attr-defined]
-            start = max((i + 1 for i, line in enumerate(log) if line.startswith("[")), default=0)
             took: dict[str, list[int]] = {}
             passed: dict[str, list[int]] = {}
             top: int | None = None
-            for line in log[start:]:
-                words = line.split()
+            for seen in self.sight.history:
+                words = [seen.seat, seen.verb, *seen.args.split()]
                 if len(words) < 2 or words[0] == self.seat:
                     top = parse_card(words[2]) if len(words) > 2 and words[1] == "discard" else top
                     continue
@@ -520,16 +521,16 @@ class _Turn:
 
     def rearrange(self) -> str | None:
         # Rami §3.7: the discard this seat took this turn must be placed (the seat saw it taken).
-        took = getattr(self.game, "must_play", None)
-        must = card_code(took) if isinstance(took, int) and card_code(took) in self.hand else None
-        plan = best_table(self.table, self.hand, self.rules, self.game.value, must=must)  # type: ignore[attr-defined]
+        must = self.sight.must_play if self.sight.must_play in self.hand else None
+        plan = best_table(self.table, self.hand, self.rules, self.card_value, must=must)
         if plan is None:
             return None
         left = len(self.hand) - len(plan.used)
         if self.variant == "rami" and left == 0 and JOKER in (parse_card(c) for c in self.hand):
             return None
         text = plan.text(self.rules)
-        if not self.game.accepts(self.seat, text):  # type: ignore[attr-defined]
+        judge = self.sight.judge
+        if judge is None or not judge.accepts(text):
             return None
         return text
 

@@ -8,6 +8,12 @@ from the stock, who took which discard, who passed on an upcard, what was discar
 layoffs, knocks). The result is a frozen ``Sight`` holding no reference to the ``Game``, so a
 level that is given a ``Sight`` cannot read another hand or the stock order.
 
+For the rummy variants it also carries what the rules make public to everyone: the meld rules,
+each card's value, the deck's make-up, whether this deal is one of Wrotham's all-seven deals,
+whether the seat may rearrange the table now and the discard it took that it must still place;
+and, when asked (``judge=True``), a ``Judge``: a copy of the game with every card the seat cannot
+see blanked out, on which a ``table`` move is tried (too many to list among the moves).
+
 The log names a taken discard only as ``take``; which card that was is worked out by replaying
 the deal's pile from the log (a discard puts a card on top, a take removes the top). The pile as
 it was dealt is not in the log, so a card taken from it before anyone discarded (gin's first
@@ -19,12 +25,50 @@ What it is not: a memory across calls or a model of the opponent (the levels bui
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import pickle
+from dataclasses import dataclass, field
 from typing import Any
 
-from bot.engine import Game, Meld, Phase
+from bot.engine import Game, IllegalMove, Meld, Phase
+from bot.engine.cards import JOKER, card_code
+from bot.engine.melds import MeldRules
 
-__all__ = ["Seen", "Sight", "see"]
+__all__ = ["Judge", "Seen", "Sight", "see"]
+
+BLANK = JOKER  # what a card the seat cannot see becomes in the judge's copy
+
+
+class Judge:
+    """Whether a move of one seat would be accepted now (``accepts``), tried on a copy of the
+    game in which the other hands, the stock, the seed and the record's header (which can name
+    dealt cards) are blanked out: the answer comes from what the seat sees and the rules only."""
+
+    __slots__ = ("_data", "_seat")
+
+    def __init__(self, game: Game, seat: str) -> None:
+        trial = pickle.loads(pickle.dumps(game, pickle.HIGHEST_PROTOCOL))
+        for other, hand in trial.hands.items():
+            if other != seat:
+                trial.hands[other] = [BLANK] * len(hand)
+        trial.stock = [BLANK] * len(trial.stock)
+        trial.set_aside = [BLANK] * len(trial.set_aside)
+        trial.seed = None
+        trial.header = []
+        start = getattr(trial, "turn_start", None)
+        if isinstance(start, dict):  # rami's timeout rollback keeps the stock and the turn's hand
+            start["stock"] = [BLANK] * len(start.get("stock", ()))
+            if trial.seats[trial.turn] != seat:
+                start["hand"] = [BLANK] * len(start.get("hand", ()))
+        self._data = pickle.dumps(trial, pickle.HIGHEST_PROTOCOL)
+        self._seat = seat
+
+    def accepts(self, move: str) -> bool:
+        trial = pickle.loads(self._data)
+        try:
+            trial.play(self._seat, move)
+        except IllegalMove:
+            return False
+        return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +104,14 @@ class Sight:
     contracts: dict[str, int]
     revealed: dict[str, tuple[str, ...]]
     history: tuple[Seen, ...]  # the current deal's public moves, in order
+    resigned: frozenset[str]  # seats out of the game (resigned, or eliminated in rami)
+    meld_rules: MeldRules
+    card_values: tuple[int, ...]  # each card's value when scored, by card number (JOKER last)
+    deck: tuple[int, ...]  # every card of the game's decks, sorted
+    all_seven: bool  # wrotham deals 4-6: every card goes down at once (rules.md §1.9)
+    can_rearrange: bool  # a ``table`` move is open to this seat now
+    must_play: str | None  # rami: the discard taken this turn, still to be placed (§3.7)
+    judge: Judge | None = field(default=None, compare=False, repr=False)
 
     @property
     def opponents(self) -> tuple[str, ...]:
@@ -69,11 +121,15 @@ class Sight:
         return self.options.get(name, default)
 
 
-def see(game: Game, seat: str) -> Sight:
-    """Everything ``seat`` may know of ``game`` now, and nothing more."""
+def see(game: Game, seat: str, *, judge: bool = False) -> Sight:
+    """Everything ``seat`` may know of ``game`` now, and nothing more; with ``judge``, also a
+    ``Judge`` for its table moves when it may play one."""
     view = game.view(seat)
     public = view.public
     pile = tuple(game.discard_pile)
+    must = getattr(game, "must_play", None)
+    rearrange = game.can_rearrange(seat)
+    all_seven = getattr(game, "all_seven_deal", None)
     return Sight(
         seat=seat,
         variant=public.variant,
@@ -95,6 +151,14 @@ def see(game: Game, seat: str) -> Sight:
         contracts={s.name: s.contract for s in public.seats if s.contract is not None},
         revealed={s: tuple(cs) for s, cs in public.revealed},
         history=replay(deal_lines(game.log), pile, gin=public.variant == "gin"),
+        resigned=frozenset(s.name for s in public.seats if s.resigned),
+        meld_rules=game.meld_rules,
+        card_values=tuple(int(game.value(c)) for c in range(JOKER + 1)),
+        deck=tuple(sorted(game.deck())),
+        all_seven=bool(all_seven()) if callable(all_seven) else False,
+        can_rearrange=rearrange,
+        must_play=card_code(must) if isinstance(must, int) else None,
+        judge=Judge(game, seat) if judge and rearrange else None,
     )
 
 

@@ -24,6 +24,7 @@ The package, by job (``GameService`` is all of them together):
 - ``settings``: a server's defaults, presets, open variants, computer players, language, bans;
 - ``options``: what people type into a lobby, checked and cleaned;
 - ``drafts``: the rearrange builder's drafts, stored per game and seat (issue 13).
+- ``threads``: games in threads of their own, and finding the game of a thread, member or channel.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ from .ratings import LadderLine, PlayerRating, Ratings
 from .reading import Reading
 from .records import FinishedGame, Records
 from .settings import DEFAULT_TIMER, FORGET, LobbyPlan, ServerSettings, SettingsChange, merge_options
+from .threads import THREAD_ARCHIVE_AFTER, Threads
 
 __all__ = [
     "BOT_DELAY",
@@ -68,6 +70,7 @@ __all__ = [
     "MIN_TIMER",
     "REASON_LENGTH",
     "REMIND_AT",
+    "THREAD_ARCHIVE_AFTER",
     "WINDOW_SECONDS",
     "AdjustmentRow",
     "AuditAction",
@@ -101,6 +104,6 @@ __all__ = [
 ]
 
 
-class GameService(Games, ClockJobs, History, Records, Ratings, ServerSettings, Reading, Endings, Drafts):
+class GameService(Games, ClockJobs, History, Records, Ratings, ServerSettings, Reading, Endings, Drafts, Threads):
     """Lobbies, moves and timers, serialized per game and committed before announced; seasons,
     history and the audit log beside them."""

@@ -19,6 +19,7 @@ from bot.i18n import translate
 from bot.robot import LEVELS
 from bot.rows import ACTIVE, ENDED, ActionKind, AuditAction, GameRow, GameStatus
 from bot.store import Store, Transaction, repo
+from bot.store import threads as store_threads
 
 from .changes import Change, ChangeKind, Refusal, Stale
 from .core import ServiceCore, played
@@ -37,19 +38,25 @@ class Games(ServiceCore):
     # ------------------------------------------------------------------ lobbies
     async def check_lobby(
         self, *, guild_id: int, channel_id: int, host_id: int, variant: str, options: str = "",
-        timer_minutes: float = 5,
+        timer_minutes: float = 5, threaded: bool = False,
     ) -> None:
-        """Refuse a lobby before anything is written (the cog answers privately, then acknowledges)."""
+        """Refuse a lobby before anything is written (the cog answers privately, then acknowledges).
+        ``threaded``: the game will have a thread of its own, so the channel may hold others;
+        else it is played in the channel (or thread) itself, one game there at a time."""
         lobby_options(variant, options, timer_minutes)
-        if await self.in_channel(channel_id) is not None:
-            raise Refusal("channel_busy")
+        if not threaded:
+            thread_game = await store_threads.game_in_thread(self.db, channel_id)  # typed in a game's thread
+            if await self.in_channel(channel_id) is not None or (thread_game and thread_game.status in ACTIVE):
+                raise Refusal("channel_busy")
         await _one_lobby_per_host(self.db, guild_id, host_id)
         await self._check_caps_early(self.db, host_id, guild_id)
 
     async def open_lobby(
         self, *, guild_id: int, channel_id: int, host_id: int, host_name: str, variant: str, options: str = "",
-        timer_minutes: float = 5, locale: str = "es", rematch_of: int | None = None,
+        timer_minutes: float = 5, locale: str = "es", rematch_of: int | None = None, threaded: bool = False,
     ) -> Change:
+        """A new lobby; ``threaded``: its thread is to be made from the lobby message (``thread_id``
+        0 until ``set_thread`` says where it is played)."""
         options_text = lobby_options(variant, options, timer_minutes)
         now = self.clock()
         # A duplicate is the one-active-game-per-channel index: another lobby got there first.
@@ -62,7 +69,7 @@ class Games(ServiceCore):
                 tx, guild_id=guild_id, channel_id=channel_id, host_id=host_id, variant=variant,
                 options=options_text, timer_minutes=timer_minutes, locale=locale, status=GameStatus.LOBBY,
                 version=1, created_at=now, updated_at=now, lobby_expires_at=now + self.lobby_ttl,
-                rematch_of=rematch_of,
+                rematch_of=rematch_of, thread_id=0 if threaded else None,
             )
             await repo.insert_seat(tx, game_id, 0, host_id, "p1", clean_name(host_name))
             await repo.log_action(tx, game_id, 1, host_id, ActionKind.NEW, variant, None, now)
@@ -261,13 +268,14 @@ class Games(ServiceCore):
             raise Refusal("not_finished")
         if not row.seat_of(user_id):
             raise Refusal("not_seated")
-        current = await self.in_channel(row.channel_id)
-        if current is not None and current.status == GameStatus.LOBBY and current.rematch_of == game_id:
+        current = await store_threads.open_rematch(self.db, game_id)
+        if current is not None:
             return await self.join(current.id, user_id, user_name)
+        # A game that had a thread of its own: its rematch gets one too (made from its lobby).
         change = await self.open_lobby(
             guild_id=row.guild_id, channel_id=row.channel_id, host_id=user_id, host_name=user_name,
             variant=row.variant, options=row.options, timer_minutes=row.timer_minutes, locale=row.locale,
-            rematch_of=game_id,
+            rematch_of=game_id, threaded=row.thread_id is not None,
         )
         new_id = change.game.id
         bots_allowed = (await config_of(self.db, row.guild_id)).bots

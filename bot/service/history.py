@@ -94,8 +94,9 @@ class History(Records):
 
     async def season_view(self, guild_id: int, number: int | None = None, variant: str | None = None) -> SeasonView:
         """What ``/rummy scores`` shows: a running season worked out now; a closed one as stored
-        when it closed, or as last amended (over every variant: a variant's view of a closed
-        season is worked out from its results). Refused for a season that does not exist."""
+        when it closed, or as last amended (over every variant, or one variant's: marked amended
+        when an amendment changed that variant's standings). Refused for a season that does not
+        exist."""
         season = await self.season(guild_id, number)
         if season.ended_at is not None and variant is None:
             kept = await store.frozen(self.db, guild_id, season.number)
@@ -104,6 +105,11 @@ class History(Records):
                 adjustments = tuple(await store.season_adjustments(self.db, guild_id, season.number))
                 return SeasonView(season, list(kept.lines), kept.games, kept if kept.version > 0 else None,
                                   adjustments)
+        elif season.ended_at is not None and variant is not None:
+            found = await store.frozen_variant(self.db, guild_id, season.number, variant)
+            if found is not None:  # (a variant's standings never count adjustments)
+                lines, amended = found
+                return SeasonView(season, list(lines.lines), lines.games, amended, ())
         table, games, adjustments = await live_standings(self.db, guild_id, season.number, variant)
         return SeasonView(season, table, games, None, tuple(adjustments))
 

@@ -32,8 +32,12 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("ratings", "guild_id, variant, user_id"),
     ("rating_history", "game_id, user_id"),
     ("rating_resets", "guild_id"),
+    ("server_settings", "guild_id"),
+    ("server_options", "guild_id, variant, preset"),
+    ("server_bans", "guild_id, user_id"),
     ("adjustments", "id"),
     ("season_standings", "guild_id, season, version"),
+    ("season_variant_standings", "guild_id, season, version, variant"),
     ("drafts", "game_id, seat"),  # issue 13
 )
 SEQUENCES = ("games", "actions", "audit", "adjustments")  # tables whose ids PostgreSQL hands out

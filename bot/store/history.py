@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from itertools import pairwise
 
 from bot.rows import AuditAction, AuditRow
 from bot.seasons import Standing, games_in, standings
@@ -119,30 +120,78 @@ async def add_audit(tx: Transaction, guild_id: int, user_id: int, action: AuditA
         (guild_id, user_id, action, None, detail, now))
 
 
+def _lines_text(lines: list[Standing] | tuple[Standing, ...]) -> str:
+    return json.dumps([[s.rank, s.user_id, s.name, s.points, s.wins, s.games, s.adjusted] for s in lines])
+
+
+def _lines_of(text: str) -> tuple[Standing, ...]:
+    return tuple(Standing(int(rank), int(uid), str(name), int(points), int(wins), int(games), int(adjusted))
+                 for rank, uid, name, points, wins, games, adjusted in json.loads(text))
+
+
 async def freeze(tx: Transaction, guild_id: int, season: int, lines: list[Standing], games: int, now: float, *,
                  reason: str = "", game_id: int | None = None) -> int:
     """Store a season's standings as its next version (0 when it closes); the version written."""
     row = await tx.fetchone("SELECT MAX(version) FROM season_standings WHERE guild_id = ? AND season = ?",
                             (guild_id, season))
     version = 0 if row is None or row[0] is None else int(row[0]) + 1
-    text = json.dumps([[s.rank, s.user_id, s.name, s.points, s.wins, s.games, s.adjusted] for s in lines])
     await tx.execute(
         "INSERT INTO season_standings (guild_id, season, version, lines, games, reason, game_id, at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (guild_id, season, version, text, games, reason, game_id, now))
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (guild_id, season, version, _lines_text(lines), games, reason, game_id, now))
     return version
 
 
-async def frozen(db: Store | Transaction, guild_id: int, season: int) -> FrozenStandings | None:
-    """The latest stored standings of a closed season, or None (a season closed before they were kept)."""
-    row = await db.fetchone(
-        "SELECT * FROM season_standings WHERE guild_id = ? AND season = ? ORDER BY version DESC LIMIT 1",
-        (guild_id, season))
+async def frozen(db: Store | Transaction, guild_id: int, season: int,
+                 version: int | None = None) -> FrozenStandings | None:
+    """The latest stored standings of a closed season (or its ``version``), or None (a season
+    closed before they were kept)."""
+    if version is None:
+        row = await db.fetchone(
+            "SELECT * FROM season_standings WHERE guild_id = ? AND season = ? ORDER BY version DESC LIMIT 1",
+            (guild_id, season))
+    else:
+        row = await db.fetchone("SELECT * FROM season_standings WHERE guild_id = ? AND season = ? AND version = ?",
+                                (guild_id, season, version))
     if row is None:
         return None
-    lines = tuple(Standing(int(rank), int(uid), str(name), int(points), int(wins), int(games), int(adjusted))
-                  for rank, uid, name, points, wins, games, adjusted in json.loads(row["lines"]))
-    return FrozenStandings(season, int(row["version"]), lines, int(row["games"]), str(row["reason"]),
-                           None if row["game_id"] is None else int(row["game_id"]), float(row["at"]))
+    return FrozenStandings(season, int(row["version"]), _lines_of(row["lines"]), int(row["games"]),
+                           str(row["reason"]), None if row["game_id"] is None else int(row["game_id"]),
+                           float(row["at"]))
+
+
+async def freeze_variants(tx: Transaction, guild_id: int, season: int, version: int) -> None:
+    """Store version ``version`` of a season's standings per variant: every variant it has
+    results in (voided ones too, so a variant whose every game was voided shows empty)."""
+    rows = await tx.fetchall("SELECT DISTINCT variant FROM results WHERE guild_id = ? AND season = ?",
+                             (guild_id, season))
+    for (variant,) in sorted((str(r[0]),) for r in rows):
+        table, games, _ = await live_standings(tx, guild_id, season, variant)
+        await tx.execute(
+            "INSERT INTO season_variant_standings (guild_id, season, version, variant, lines, games) "
+            "VALUES (?, ?, ?, ?, ?, ?)", (guild_id, season, version, variant, _lines_text(table), games))
+
+
+async def frozen_variant(db: Store | Transaction, guild_id: int, season: int,
+                         variant: str) -> tuple[FrozenStandings, FrozenStandings | None] | None:
+    """A closed season's latest stored standings of one variant, and the amendment that last
+    changed them (None while they are as the season closed); None when none are stored for
+    the season's latest version (a variant it has no result in)."""
+    latest = await frozen(db, guild_id, season)
+    rows = await db.fetchall(
+        "SELECT version, lines, games FROM season_variant_standings WHERE guild_id = ? AND season = ? "
+        "AND variant = ? ORDER BY version", (guild_id, season, variant))
+    if latest is None or not rows or int(rows[-1]["version"]) != latest.version:
+        return None
+    changed = int(rows[0]["version"])
+    for before, after in pairwise(rows):
+        if (before["lines"], int(before["games"])) != (after["lines"], int(after["games"])):
+            changed = int(after["version"])
+    last = rows[-1]
+    amendment = await frozen(db, guild_id, season, changed) if changed > 0 else None
+    kept = FrozenStandings(season, latest.version, _lines_of(last["lines"]), int(last["games"]),
+                           amendment.reason if amendment else "", amendment.game_id if amendment else None,
+                           amendment.at if amendment else latest.at)
+    return kept, (None if amendment is None else kept)
 
 
 async def live_standings(db: Store | Transaction, guild_id: int, season: int,
@@ -155,6 +204,9 @@ async def live_standings(db: Store | Transaction, guild_id: int, season: int,
 
 async def freeze_season(tx: Transaction, guild_id: int, season: int, now: float, *, reason: str = "",
                         game_id: int | None = None) -> int:
-    """Store season ``season``'s standings as they are now (its next stored version)."""
+    """Store season ``season``'s standings as they are now (its next stored version), over every
+    variant and per variant."""
     table, games, _ = await live_standings(tx, guild_id, season)
-    return await freeze(tx, guild_id, season, table, games, now, reason=reason, game_id=game_id)
+    version = await freeze(tx, guild_id, season, table, games, now, reason=reason, game_id=game_id)
+    await freeze_variants(tx, guild_id, season, version)
+    return version

@@ -73,9 +73,10 @@ async def get_game(tx: Transaction | Store, game_id: int) -> GameRow | None:
 
 
 async def active_in_channel(tx: Transaction | Store, channel_id: int) -> GameRow | None:
+    """The lobby or game played in ``channel_id`` itself (not in a thread of its own: issue 12)."""
     row = await tx.fetchone(
-        "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'playing')", (channel_id,)
-    )
+        "SELECT id FROM games WHERE channel_id = ? AND thread_id IS NULL AND status IN ('lobby', 'playing')",
+        (channel_id,))
     return None if row is None else await get_game(tx, row["id"])
 
 
@@ -108,9 +109,9 @@ async def server_games(tx: Transaction | Store, guild_id: int) -> int:
 
 async def last_finished_in_channel(tx: Transaction | Store, channel_id: int) -> GameRow | None:
     row = await tx.fetchone(
-        "SELECT id FROM games WHERE channel_id = ? AND record IS NOT NULL AND status IN ('finished', 'playing', "
-        "'cancelled') ORDER BY updated_at DESC LIMIT 1",
-        (channel_id,),
+        "SELECT id FROM games WHERE (channel_id = ? OR thread_id = ?) AND record IS NOT NULL AND status IN "
+        "('finished', 'playing', 'cancelled') ORDER BY updated_at DESC LIMIT 1",
+        (channel_id, channel_id),
     )
     return None if row is None else await get_game(tx, row["id"])
 
@@ -157,10 +158,11 @@ async def quarantine(tx: Transaction, game_id: int, now: float, reason: str) -> 
 
 async def active_ids(db: Store | Transaction, *, channel_id: int | None = None,
                      guild_id: int | None = None) -> list[int]:
-    """The lobbies and games in play of one channel (or thread), or of one server."""
-    column, value = ("channel_id", channel_id) if channel_id is not None else ("guild_id", guild_id)
+    """The lobbies and games in play of one channel (or thread: a game's own too), or of one server."""
+    where, params = ("(channel_id = ? OR thread_id = ?)", (channel_id, channel_id)) if channel_id is not None else (
+        "guild_id = ?", (guild_id,))
     rows = await db.fetchall(
-        f"SELECT id FROM games WHERE {column} = ? AND status IN ('lobby', 'playing') ORDER BY id", (value,))
+        f"SELECT id FROM games WHERE {where} AND status IN ('lobby', 'playing') ORDER BY id", params)
     return [int(r["id"]) for r in rows]
 
 

@@ -132,6 +132,30 @@ _V5_COLUMNS = """
         updated_at REAL    NOT NULL,
         PRIMARY KEY (game_id, seat)
     );
+    -- Many tables in one channel (issue 12): a game played in a thread of its own, made from its
+    -- lobby message. ``thread_id`` NULL: the game is played in ``channel_id`` itself (where the
+    -- bot cannot make threads; then one game per channel, as before); 0: its thread is being
+    -- made. ``thread_archived_at``: when the bot archived the thread after the game ended (the
+    -- clock archives it RUMMY_THREAD_ARCHIVE_AFTER seconds after the final message was posted).
+    -- Only games without a thread are one per channel now.
+    ALTER TABLE games ADD COLUMN thread_id INTEGER;
+    ALTER TABLE games ADD COLUMN thread_archived_at REAL;
+    DROP INDEX games_one_active_per_channel;
+    CREATE UNIQUE INDEX games_one_active_per_channel ON games(channel_id)
+        WHERE status IN ('lobby', 'playing') AND thread_id IS NULL;
+    CREATE INDEX games_by_thread ON games(thread_id);
+    -- Issue 12 (closed seasons per variant): each stored version of a closed season's standings
+    -- (``season_standings``) is kept per variant too, for every variant the season has results
+    -- in, so ``/rummy scores season:N variant:X`` shows them as they closed (or were amended).
+    CREATE TABLE season_variant_standings (
+        guild_id INTEGER NOT NULL,
+        season   INTEGER NOT NULL,
+        version  INTEGER NOT NULL,
+        variant  TEXT    NOT NULL,
+        lines    TEXT    NOT NULL,
+        games    INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, season, version, variant)
+    );
 """
 
 MIGRATIONS: list[str] = [

@@ -19,7 +19,8 @@ from tests.bot.test_ratings import A, B, C, rated_game
 async def dump(db) -> dict[str, list[tuple]]:
     """Every row of the tables a correction may write."""
     out = {}
-    for table in ("adjustments", "season_standings", "audit", "voided", "results", "seasons", "ratings"):
+    for table in ("adjustments", "season_standings", "season_variant_standings", "audit", "voided", "results",
+                  "seasons", "ratings"):
         out[table] = sorted(tuple(r) for r in await db.fetchall(f"SELECT * FROM {table}"))
     return out
 
@@ -155,6 +156,41 @@ async def test_a_closed_season_keeps_its_standings_and_an_amendment_is_confirmed
     # The running season is not asked about.
     second = await rated_game(env.svc, env.clock, "gin", [A, B], resign=[A])
     assert (await env.svc.void_result(GUILD, second, MANAGER, "x")).amended_season is None
+
+
+async def test_a_closed_seasons_variant_view_is_stored_and_amended_only_when_confirmed(env) -> None:
+    """``/rummy scores season:N variant:X`` reads the standings stored when the season closed,
+    amended (and marked) by a confirmed void, like the view over every variant."""
+    gin = await rated_game(env.svc, env.clock, "gin", [A, B], resign=[B])  # Ana beats Bea at gin
+    await rated_game(env.svc, env.clock, "gin", [A, C], resign=[A])  # Carla beats Ana at gin
+    await rated_game(env.svc, env.clock, "basic", [B, C], resign=[C])  # Bea beats Carla at basic
+    await env.svc.new_season(GUILD, MANAGER, ending=1)
+
+    async def shown(variant: str | None) -> tuple[list[tuple[int, int, int]], int, str | None]:
+        view = await env.svc.season_view(GUILD, 1, variant)
+        return ([(s.user_id, s.points, s.games) for s in view.table], view.games,
+                None if view.amended is None else view.amended.reason)
+
+    closed = {v: await shown(v) for v in (None, "gin", "basic")}
+    assert closed["gin"] == ([(C, 1, 1), (A, 1, 2), (B, 0, 1)], 2, None)
+    assert closed["basic"] == ([(B, 1, 1), (C, 0, 1)], 1, None)
+    # Not confirmed: refused, and no view changes.
+    before = await dump(env.db)
+    with pytest.raises(Refusal):
+        await env.svc.void_result(GUILD, gin, MANAGER, "cheating")
+    assert await dump(env.db) == before
+    assert {v: await shown(v) for v in closed} == closed
+    # Confirmed: the overall and the gin views show the amended standings, marked with the reason;
+    # basic's standings did not change and are not marked.
+    await env.svc.void_result(GUILD, gin, MANAGER, "cheating", closed_ok=True)
+    assert (await shown("gin")) == ([(C, 1, 1), (A, 0, 1)], 1, "cheating")
+    assert (await shown(None))[2] == "cheating"
+    assert (await shown("basic")) == closed["basic"]
+    # Stored, not worked out again: a result rewritten behind the bot's back changes no view.
+    async with env.db.transaction() as tx:
+        await tx.execute("UPDATE results SET place = 3 - place WHERE guild_id = ?", (GUILD,))
+    assert (await shown("gin")) == ([(C, 1, 1), (A, 0, 1)], 1, "cheating")
+    assert (await shown("basic")) == closed["basic"]
 
 
 async def test_a_closed_season_does_not_change_by_itself(env) -> None:

@@ -233,7 +233,8 @@ def _autocomplete_cog(svc: GameService) -> RummyCog:
 
 
 def _typing(user_id: int, channel_id: int = 100) -> Any:
-    return SimpleNamespace(channel_id=channel_id, user=SimpleNamespace(id=user_id), locale=discord.Locale("es-ES"))
+    return SimpleNamespace(channel_id=channel_id, guild_id=GUILD, user=SimpleNamespace(id=user_id),
+                           locale=discord.Locale("es-ES"))
 
 
 def _watch_threads(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:

@@ -383,3 +383,16 @@ async def test_migration_5_rebuilds_games_and_keeps_every_row_and_link(tmp_path)
     with sqlite3.connect(path) as c:
         assert c.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         assert c.execute("PRAGMA foreign_key_check").fetchall() == []
+
+
+async def test_the_copy_to_postgresql_names_every_table_of_the_schema(tmp_path):
+    """``python -m bot --copy-to`` copies the tables it names: a table the schema gains and the
+    copy forgets would be lost in the move to PostgreSQL, silently."""
+    from bot.store.copy import TABLES
+
+    db = await Database.open(tmp_path / "all.db")
+    try:
+        rows = await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    finally:
+        await db.close()
+    assert sorted(r[0] for r in rows) == sorted(name for name, _ in TABLES)

@@ -37,7 +37,8 @@ def long_move_position():
 
 
 def interaction(user_id: int, channel_id: int, locale: str = "es-ES"):
-    return SimpleNamespace(channel_id=channel_id, user=SimpleNamespace(id=user_id), locale=discord.Locale(locale))
+    return SimpleNamespace(channel_id=channel_id, guild_id=1, user=SimpleNamespace(id=user_id),
+                           locale=discord.Locale(locale))
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.engine import IllegalMove
 from bot.service import GameStatus, Refusal, Stale
-from cogs import admin, builder, hand, hints, lobby, rummy, table
+from cogs import admin, builder, hand, hints, lobby, pick, rummy, table
 from cogs.guard import Guard, guarded
 
 
@@ -108,17 +108,23 @@ async def test_a_second_table_repost_within_the_cooldown_is_refused_privately_an
     """``/rummy table`` (issue 15, hole 5): one re-post per channel per ``REPOST_COOLDOWN``, even
     with the flood limit off; the refusal says when to ask again."""
     guard = Guard(None)
-    row = SimpleNamespace(id=5, guild_id=1, channel_id=10, status=GameStatus.PLAYING)
+    row = SimpleNamespace(id=5, guild_id=1, channel_id=10, place=10, status=GameStatus.PLAYING)
 
-    async def in_channel(channel_id: int) -> Any:
-        return row if channel_id == row.channel_id else None
+    async def in_thread(channel_id: int) -> Any:
+        return None
+
+    async def seated_games(guild_id: int, user_id: int) -> list[Any]:
+        return []
+
+    async def channel_games(channel_id: int) -> list[Any]:
+        return [row] if channel_id == row.channel_id else []
 
     cog = rummy.RummyCog(SimpleNamespace())  # type: ignore[arg-type]
     handler = rummy.RummyCog.table.callback.__wrapped__  # type: ignore[attr-defined]  # the guard runs it here
     reposted: list[int] = []
     for user in (1, 2):
         it = interaction(guard, user=user)
-        it.client.service = SimpleNamespace(in_channel=in_channel)
+        it.client.service = SimpleNamespace(in_thread=in_thread, seated_games=seated_games, channel_games=channel_games)
         it.guild_id, it.channel_id = row.guild_id, row.channel_id
         cog.bot = it.client
         await guard.run(it, handler(cog, it))
@@ -166,7 +172,7 @@ async def test_every_command_and_item_handler_is_guarded() -> None:
     # Items reach module-level handlers, each guarded.
     for fn in (lobby.lobby_button, lobby.remove_picked, table.table_button, hand.hand_button, hand.hand_select,
                hand.rearrange, admin.confirm_new_season, admin.confirm_reset_ratings, admin.confirm_amend,
-               rummy.refuse_unknown, hints.play_hint, builder.builder_button, builder.builder_select):
+               rummy.refuse_unknown, hints.play_hint, builder.builder_button, builder.builder_select, pick.picked):
         assert fn.__code__ is GUARDED, fn.__name__
     # Every persistent item's custom_id is known to the listener that answers unknown ones.
-    assert len(bot.item_patterns) == 12  # type: ignore[attr-defined]
+    assert len(bot.item_patterns) == 13  # type: ignore[attr-defined]

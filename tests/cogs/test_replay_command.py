@@ -48,6 +48,9 @@ async def ask_replay(row: Any, announcer: Announcer) -> list[str]:
     async def in_channel(channel_id: int) -> Any:
         return row
 
+    async def in_thread(channel_id: int) -> Any:
+        return None
+
     async def defer(**_: Any) -> None:
         it.response.done = True
 
@@ -56,7 +59,8 @@ async def ask_replay(row: Any, announcer: Announcer) -> list[str]:
 
     guard = Guard(None)
     client = SimpleNamespace(stopping=False, guard=guard, announcer=announcer,
-                             service=SimpleNamespace(in_channel=in_channel, engine=lambda r: load_game(r.record)))
+                             service=SimpleNamespace(in_channel=in_channel, in_thread=in_thread,
+                                                     engine=lambda r: load_game(r.record)))
     it: Any = SimpleNamespace(client=client, user=SimpleNamespace(id=1), locale=discord.Locale("en-US"), id=9,
                               extras={}, channel_id=5, guild_id=1, followup=SimpleNamespace(send=send))
     it.response = SimpleNamespace(done=False, defer=defer, is_done=lambda: it.response.done)

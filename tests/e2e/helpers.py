@@ -110,6 +110,15 @@ class Table:
     def game(self) -> Any:
         return load_game(self.row()["record"])
 
+    @property
+    def place(self) -> int | None:
+        """Where commands about the game are typed: its own thread (issue 12), else its channel."""
+        if self.game_id:
+            rows = self.query("SELECT thread_id FROM games WHERE id = ?", (self.game_id,))
+            if rows and rows[0]["thread_id"]:
+                return int(rows[0]["thread_id"])
+        return self.channel
+
     def seats(self) -> int:
         return self.query("SELECT COUNT(*) FROM seats WHERE game_id = ?", (self.game_id,))[0][0]
 
@@ -152,12 +161,12 @@ class Table:
 
     # ------------------------------------------------------------------ playing
     async def suggestions(self, user: Any, typed: str = "") -> list[dict[str, Any]]:
-        rec = await self.fake.autocomplete(user, "rummy play", {"move": typed}, focused="move", channel=self.channel)
+        rec = await self.fake.autocomplete(user, "rummy play", {"move": typed}, focused="move", channel=self.place)
         return rec if isinstance(rec, list) else list(rec.choices or [])
 
     async def play(self, user: Any, move: str) -> Any:
         # Settled once the private answer is filled; the table edit may land later (it is coalesced).
-        rec = await (await self.fake.slash(user, "rummy play", {"move": move}, channel=self.channel)).settled(
+        rec = await (await self.fake.slash(user, "rummy play", {"move": move}, channel=self.place)).settled(
             timeout=20, quiet=0.05)
         self.moves += 1
         return rec

@@ -257,7 +257,7 @@ async def test_gateway_reconnect_keeps_buttons_working_and_a_buried_table_is_pos
     # Many messages under the table: the next change posts the table again instead of editing it.
     first = table.table_message()
     for i in range(10):
-        await table.fake.post_user_message(table.users[1], f"chat {i}")
+        await table.fake.post_user_message(table.users[1], f"chat {i}", channel=table.place)  # the game's thread
     choices = await table.suggestions(player)
     await table.play(player, choices[0]["value"])
     await table.wait_until(lambda: table.table_message().id != first.id)

@@ -233,3 +233,42 @@ async def test_the_hand_meld_button_asks_which_card_a_joker_stands_for(table: Ta
     assert table.row()["version"] == version + 1
     assert ["7H", "8H", "JK=9H"] in table.game().table
     assert table.fake.violations == []
+
+
+async def test_a_tradicional_table_is_split_and_added_to_with_clicks(table: Table) -> None:
+    """Tradicional (rules.md §4.2: manipulation from the first turn, no opening minimum, no
+    jokers): a run split in two around a set made with hand cards, played through the builder."""
+    table.users = table.users[:2]
+    await table.open("tradicional", "")
+    ana, bea = table.users
+    a, b = table.seat_of(ana), table.seat_of(bea)
+    lay_out(table, f"""[Variant "tradicional"]
+[Seats "{a} {b}"]
+[Hand "{a}" "6H 6D 2S 5D 9H"]
+[Hand "{b}" "AD 3D 9S 8H 4D 4S 7D"]
+[Table "3C 4C 5C 6C 7C 8C 9C | TH JH QH KH"]
+[Turn "{a}"]
+[Phase "play"]
+""")
+    version = table.row()["version"]
+    builder = await open_builder(table, ana)
+    await builder.choose("out", ["De la 1: 6♣"])
+    await builder.choose("pick", ["Suelta: 6♣", "De tu mano: 6♥", "De tu mano: 6♦"])
+    await builder.choose("put", ["Combinación nueva"])
+    assert "❌ 1:" in builder.message.content  # 3C 4C 5C 7C 8C 9C is no meld until it is split
+    await builder.choose("out", ["De la 1: 7♣", "De la 1: 8♣", "De la 1: 9♣"])
+    await builder.choose("put", ["Combinación nueva"])
+    await builder.choose("pick", ["De tu mano: 9♥"])
+    await builder.choose("put", ["Añadir a la 2"])
+    assert "todo válido" in builder.message.content and "cartas tuyas colocadas: 3" in builder.message.content
+    assert table.row()["version"] == version  # nothing played yet
+    rec = await builder.press("play")
+    assert table.row()["version"] == version + 1
+    game = table.game()
+    assert sorted(map(sorted, game.table)) == sorted(map(sorted, [
+        ["3C", "4C", "5C"], ["9H", "TH", "JH", "QH", "KH"], ["6C", "6H", "6D"], ["7C", "8C", "9C"]]))
+    assert sorted(game.hand(a)) == ["2S", "5D"]
+    hand = answers(rec)[-1]  # the hand, privately, to discard and end the turn (§4.3)
+    assert hand.ephemeral and hand.visible_to == ana.id and "`2S 5D`" in hand.content
+    assert table.query("SELECT COUNT(*) FROM drafts")[0][0] == 0
+    assert table.fake.violations == []

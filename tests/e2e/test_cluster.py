@@ -121,7 +121,7 @@ async def test_two_shard_processes_share_one_postgresql(tmp_path: Path, pg_url: 
         await asyncio.sleep(2.5)  # both clocks have ticked again since
         kinds1 = [r["kind"] for r in t1.query("SELECT kind FROM actions WHERE game_id = ?", (t1.game_id,))]
         assert kinds1.count("timeout") == 1
-        said = [m for m in fake.public_messages(second.system_channel_id)
+        said = [m for m in fake.public_messages(t1.place)
                 if "ran out of time" in m.content or "Se acabó el tiempo" in m.content]
         assert len(said) == 1, [m.content for m in said]
 

@@ -98,7 +98,7 @@ async def test_posts_refused_for_good_end_the_game_and_a_passing_refusal_does_no
     ana, bea = table.users[:2]
     table.users = [ana, bea]
     await table.open("basic", timer=0)
-    cid = fake.channel_id
+    cid = table.place  # where the game is played: its own thread (issue 12)
     # R18: one refused edit of the table (a manager's passing edit of the roles) loses nothing.
     fake.fail_next("PATCH", rf"/channels/{cid}/messages/\d+", 403, 50013)
     game = table.game()
@@ -174,7 +174,7 @@ async def test_an_end_committed_but_never_posted_is_posted_on_start_once(table: 
     ana, bea = table.users[:2]
     table.users = [ana, bea]
     await table.open("basic", timer=0)
-    cid = fake.channel_id
+    cid = table.place  # where the game is played: its own thread (issue 12)
     # Bea resigns and the game ends; the final message never reaches the channel (the bot dies
     # before posting it: here Discord refuses it and the bot is killed right after).
     fault = fake.fail_next("POST", rf"/channels/{cid}/messages", 403, 50013, times=10**6)

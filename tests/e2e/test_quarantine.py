@@ -38,11 +38,11 @@ async def test_a_damaged_game_is_set_aside_once_and_the_other_games_keep_their_c
 
     # The healthy game's player is timed out by the clock.
     await table.fake.wait_for_message(
-        lambda m: m.channel_id == healthy.channel and "Se acabó el tiempo" in m.content, timeout=45)
+        lambda m: m.channel_id == healthy.place and "Se acabó el tiempo" in m.content, timeout=45)
     assert healthy.query("SELECT kind FROM actions WHERE game_id = ? ORDER BY id DESC", (healthy.game_id,))[0][0] \
         == "timeout"
     await asyncio.sleep(3)  # more ticks: the damaged game is still said to be set aside once
-    notices = [m for m in table.fake.public_messages(table.row()["channel_id"]) if QUARANTINED in m.content]
+    notices = [m for m in table.fake.public_messages(table.place) if QUARANTINED in m.content]
     assert len(notices) == 1, [m.content for m in notices]
     row = table.row()
     assert row["quarantined_at"] is not None and row["status"] == "playing"

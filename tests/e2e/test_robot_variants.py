@@ -83,6 +83,15 @@ async def test_each_level_plays_a_whole_game_seated_from_the_lobby(table: Table,
         assert reply.ephemeral and reply.visible_to == ana.id
 
     assert table.row()["status"] == "finished"
+    if variant == "rami":  # the deal's end says where every point came from, each seat's lines summing up
+        def ledgers() -> list[dict[str, Any]]:
+            return [e for m in fake.public_messages() for e in m.embeds if "mano" in e.get("title", "")]
+        await table.wait_until(lambda: ledgers(), timeout=30)
+        for field in ledgers()[-1]["fields"]:
+            def number(text: str) -> int:
+                return int(text.replace("\u2212", "-"))  # the catalog writes a true minus sign
+            points = [number(line.split(" · ")[0]) for line in field["value"].split("\n") if " · " in line]
+            assert sum(points) == number(field["name"].rsplit(": ", 1)[1]), field
     moved = {r[0] for r in table.query(
         "SELECT DISTINCT s.robot_level FROM actions a JOIN seats s ON s.game_id = a.game_id AND s.user_id = a.user_id "
         "WHERE a.game_id = ? AND a.kind = 'bot' AND a.user_id < 0", (gid,))}  # (the host's "bot" adds one)

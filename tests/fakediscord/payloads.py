@@ -37,6 +37,10 @@ DEFAULT_EVERYONE = sum(
 )
 BOT_ROLE_PERMISSIONS = sum(1 << b for b in (6, 10, 11, 13, 14, 15, 16, 18, 31, 38))
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
+SEND_MESSAGES_IN_THREADS = 1 << 38
+THREAD_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
 
 
 def user_json(user: FakeUser) -> dict[str, Any]:
@@ -194,9 +198,12 @@ def channel_json(fake: FakeDiscord, channel: FakeChannel, *, permissions: int | 
         if channel.type == 2:
             data.update({"bitrate": 64000, "user_limit": 0, "rtc_region": None})
         if channel.type in THREAD_TYPES:
-            data.update({"owner_id": str(fake.bot_user_id), "member_count": 1, "message_count": 0,
-                         "thread_metadata": {"archived": False, "auto_archive_duration": 1440, "locked": False,
-                                             "archive_timestamp": fake.clock.iso()}})
+            owner = channel.owner_id or fake.bot_user_id
+            data.update({"owner_id": str(owner), "member_count": 1, "message_count": 0,
+                         "thread_metadata": {"archived": channel.archived,
+                                             "auto_archive_duration": channel.auto_archive_duration,
+                                             "locked": channel.locked,
+                                             "archive_timestamp": channel.archive_timestamp or fake.clock.iso()}})
     if permissions is not None:
         data["permissions"] = str(permissions)
     return data

@@ -198,6 +198,12 @@ class FakeChannel:
     topic: str | None = None
     parent_id: int | None = None
     recipient_id: int | None = None  # DM channels only
+    # Threads only: who made it (None: a user, as `add_thread` does), its thread_metadata.
+    owner_id: int | None = None
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 1440
+    archive_timestamp: str | None = None
 
 
 @dataclass(eq=False)

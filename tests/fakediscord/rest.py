@@ -12,8 +12,12 @@ broken ones the way Discord does (400 50035, 400 40060, 404 10062, 401 50027, â€
 a violation. The middleware records every request, applies `fail_next` faults and turns unknown
 routes into 404s with a violation.
 
+Threads: starting one from a message (Create Public Threads, else 403 50013), posting in one (Send
+Messages in Threads, else 403 50013; an archived one is unarchived by the post), archiving one the bot
+made (Modify Channel; another's needs Manage Threads), no edits of messages in an archived one.
+
 What this is not: rate limiting (no X-RateLimit headers unless a fault asks for a 429), reactions,
-threads, pins, bans, roles or channel editing, webhooks other than interaction tokens, or
+thread members, pins, bans, roles or channel editing, webhooks other than interaction tokens, or
 permission checks beyond Manage Server on members.
 """
 
@@ -30,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from . import limits, payloads
+from .gateway import GUILDS
 from .records import (
     ACK_DEADLINE,
     APPLICATION_COMMAND,
@@ -48,6 +53,7 @@ from .records import (
     TOKEN_LIFETIME,
     UPDATE_MESSAGE,
     AttachmentRecord,
+    FakeChannel,
     FakeGuild,
     InitialResponse,
     InteractionRecord,
@@ -126,6 +132,8 @@ class RestApi:
         r.add_get(f"{a}/guilds/{{guild}}/roles", self.guild_roles)
         r.add_get(f"{a}/guilds/{{guild}}/members/{{user}}", self.guild_member)
         r.add_get(f"{a}/channels/{{channel}}", self.get_channel)
+        r.add_patch(f"{a}/channels/{{channel}}", self.edit_thread)
+        r.add_post(f"{a}/channels/{{channel}}/messages/{{message:\\d+}}/threads", self.start_thread)
         r.add_post(f"{a}/channels/{{channel}}/typing", self.typing)
         r.add_get(f"{a}/channels/{{channel}}/messages", self.channel_history)
         r.add_post(f"{a}/channels/{{channel}}/messages", self.channel_post)
@@ -538,6 +546,75 @@ class RestApi:
         cid, bad = self.channel_or_error(request)
         return bad or json_response(payloads.channel_json(self.fake, self.fake.channels[cid]))
 
+    async def start_thread(self, request: web.Request) -> web.StreamResponse:
+        """Start Thread from Message: a public thread (an announcement thread in an announcement
+        channel) whose id is the message's; 403 50013 without Create Public Threads, 400 on a
+        channel type that has none, a message that already has one or a bad name/duration."""
+        fake = self.fake
+        cid, bad = self.channel_or_error(request)
+        if bad:
+            return bad
+        msg, bad = self.channel_message(request, cid)
+        if bad:
+            return bad
+        assert msg is not None
+        chan = fake.channels[cid]
+        guild = fake.guilds.get(chan.guild_id or 0)
+        if not payloads.permissions_for(fake, None, guild) & payloads.CREATE_PUBLIC_THREADS:
+            return error(403, 50013, "Missing Permissions")
+        if chan.type not in (0, 5):
+            return error(400, 50024, "Cannot execute action on this channel type")
+        if msg.id in fake.channels:
+            return error(400, 160004, "A thread has already been created for this message")
+        body, _ = await self.body(request)
+        name = str((body or {}).get("name") or "")
+        duration = (body or {}).get("auto_archive_duration", 1440)
+        where = f"POST /channels/{cid}/messages/{msg.id}/threads"
+        if not 1 <= len(name) <= 100 or duration not in payloads.THREAD_ARCHIVE_DURATIONS:
+            return self.reject(400, 50035, "Invalid Form Body", f"{where}: name {name!r}, duration {duration!r}")
+        assert guild is not None
+        fake.channels[msg.id] = thread = FakeChannel(
+            msg.id, name, type=10 if chan.type == 5 else 11, guild_id=guild.id, parent_id=cid,
+            owner_id=fake.bot_user_id, auto_archive_duration=int(duration), archive_timestamp=fake.clock.iso())
+        data = payloads.channel_json(fake, thread)
+        await fake.gateway.dispatch("THREAD_CREATE", {**data, "newly_created": True}, guild_id=guild.id, intent=GUILDS)
+        return json_response(data, status=201)
+
+    async def edit_thread(self, request: web.Request) -> web.StreamResponse:
+        """Modify Channel, for threads only: its creator may change ``name``, ``archived`` and
+        ``auto_archive_duration``; anything else, or another's thread, needs Manage Threads (403 50013)."""
+        fake = self.fake
+        cid, bad = self.channel_or_error(request)
+        if bad:
+            return bad
+        chan = fake.channels[cid]
+        where = f"PATCH /channels/{cid}"
+        if chan.type not in payloads.THREAD_TYPES:
+            return self.reject(403, 50013, "Missing Permissions", f"{where}: the fake edits threads only")
+        body, _ = await self.body(request)
+        if body is None:
+            return self.reject(400, 50109, "The request body contains invalid JSON.", f"{where}: bad JSON")
+        guild = fake.guilds.get(chan.guild_id or 0)
+        creator_may = {"name", "archived", "auto_archive_duration"}
+        own = (chan.owner_id or fake.bot_user_id) == fake.bot_user_id
+        manage = bool(payloads.permissions_for(fake, None, guild) & payloads.MANAGE_THREADS)
+        if not manage and (not own or set(body) - creator_may):
+            return error(403, 50013, "Missing Permissions")
+        if chan.archived and body.get("archived") is not False and set(body) - {"archived", "locked"}:
+            return error(400, 50083, "Thread is archived")
+        if "name" in body:
+            chan.name = str(body["name"])
+        if "auto_archive_duration" in body:
+            chan.auto_archive_duration = int(body["auto_archive_duration"])
+        if "locked" in body:
+            chan.locked = bool(body["locked"])
+        if "archived" in body and bool(body["archived"]) != chan.archived:
+            chan.archived = bool(body["archived"])
+            chan.archive_timestamp = fake.clock.iso()
+        data = payloads.channel_json(fake, chan)
+        await fake.gateway.dispatch("THREAD_UPDATE", data, guild_id=chan.guild_id, intent=GUILDS)
+        return json_response(data)
+
     async def typing(self, request: web.Request) -> web.StreamResponse:
         _, bad = self.channel_or_error(request)
         return bad or web.Response(status=204)
@@ -568,6 +645,14 @@ class RestApi:
         if body is None:
             return self.reject(400, 50109, "The request body contains invalid JSON.", f"POST {request.path}: bad JSON")
         where = f"POST /channels/{cid}/messages"
+        chan = fake.channels[cid]
+        if chan.type in payloads.THREAD_TYPES:
+            guild = fake.guilds.get(chan.guild_id or 0)
+            if not payloads.permissions_for(fake, None, guild) & payloads.SEND_MESSAGES_IN_THREADS:
+                return error(403, 50013, "Missing Permissions")  # Discord's answer; the bot was told by app_permissions
+            if chan.archived and not chan.locked:  # a message in an archived thread unarchives it
+                chan.archived = False
+                chan.archive_timestamp = fake.clock.iso()
         problems = self.message_problems(body)
         atts, att_problems = self.attachments(body, files, [], cid, editing=False)
         problems += att_problems
@@ -634,6 +719,8 @@ class RestApi:
             return bad
         assert msg is not None
         where = f"PATCH /channels/{cid}/messages/{msg.id}"
+        if fake.channels[cid].archived:
+            return self.reject(400, 50083, "Thread is archived", f"{where}: edited a message of an archived thread")
         if msg.author_id != fake.bot_user_id:
             return self.reject(403, 50005, "Cannot edit a message authored by another user", f"{where}: not ours")
         body, files = await self.body(request)

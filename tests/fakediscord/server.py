@@ -21,8 +21,8 @@ one shard's sessions; `identifies` and `identify_breaches()` record IDENTIFY pac
 Places that go away: `delete_channel` (CHANNEL_DELETE or THREAD_DELETE; then 404 Unknown
 Channel), `remove_bot(guild)` (GUILD_DELETE; then 403 Missing Access), `add_thread`.
 
-What this is not: a general Discord. Threads only as channels that can be made and deleted (no
-archiving or members), no reactions, voice, presences, rate limits (unless
+What this is not: a general Discord. Threads as channels that can be made (`add_thread`, or the
+bot's Start Thread from Message), archived and deleted (no members), no reactions, voice, presences, rate limits (unless
 injected with `fail_next`), permissions overwrites, interactions in DMs or multiple bots. It
 only listens on 127.0.0.1 and never reaches the network.
 """

@@ -472,3 +472,49 @@ async def test_in_process_client_login_and_application_emojis(bare: FakeDiscord,
     finally:
         await client.close()
     assert bare.violations == []
+
+
+async def test_threads_from_messages_archiving_and_their_permissions(bare: FakeDiscord):
+    """Start Thread from Message, posting in a thread and archiving it, answered as Discord does."""
+    user = bare.add_user("Ana")
+    cid = bare.channel_id
+    status, posted = await call(bare, "POST", f"/channels/{cid}/messages", {"content": "lobby"})
+    path = f"/channels/{cid}/messages/{posted['id']}/threads"
+    roles = [bare.guild.roles[bare.guild.id], bare.guild.roles[bare.guild.bot_role_id]]
+    full = [r.permissions for r in roles]
+    for role in roles:
+        role.permissions &= ~(1 << 35)  # no Create Public Threads
+    status, body = await call(bare, "POST", path, {"name": "partida 1"})
+    assert (status, body["code"]) == (403, 50013)
+    for role, value in zip(roles, full, strict=True):
+        role.permissions = value
+    status, thread = await call(bare, "POST", path, {"name": "partida 1", "auto_archive_duration": 10080})
+    assert status == 201 and thread["id"] == posted["id"] and thread["type"] == 11
+    assert thread["parent_id"] == str(cid) and thread["owner_id"] == str(bare.bot_user_id)
+    assert thread["thread_metadata"]["auto_archive_duration"] == 10080
+    status, body = await call(bare, "POST", path, {"name": "again"})
+    assert (status, body["code"]) == (400, 160004)
+    tid = int(thread["id"])
+    status, _ = await call(bare, "POST", f"/channels/{tid}/messages", {"content": "table"})
+    assert status == 200 and bare.public_messages(tid)[-1].content == "table"
+    status, edited = await call(bare, "PATCH", f"/channels/{tid}", {"archived": True})
+    assert status == 200 and edited["thread_metadata"]["archived"] and bare.channels[tid].archived
+    status, body = await call(bare, "PATCH", f"/channels/{tid}/messages/{bare.public_messages(tid)[-1].id}",
+                              {"content": "late"})
+    assert (status, body["code"]) == (400, 50083)
+    bare.clear_violations()
+    status, _ = await call(bare, "POST", f"/channels/{tid}/messages", {"content": "again"})
+    assert status == 200 and not bare.channels[tid].archived  # a post reopens an archived thread
+    theirs = bare.add_thread(cid, "de Ana")
+    bare.channels[theirs].owner_id = user.id  # someone else's thread: archiving it needs Manage Threads
+    status, body = await call(bare, "PATCH", f"/channels/{theirs}", {"archived": True})
+    assert (status, body["code"]) == (403, 50013)
+    for role in roles:
+        role.permissions &= ~(1 << 38)  # no Send Messages in Threads
+    status, body = await call(bare, "POST", f"/channels/{tid}/messages", {"content": "x"})
+    assert (status, body["code"]) == (403, 50013)
+    voice = bare.add_channel("voz", type=2)
+    status, posted = await call(bare, "POST", f"/channels/{voice}/messages", {"content": "v"})
+    status, body = await call(bare, "POST", f"/channels/{voice}/messages/{posted['id']}/threads", {"name": "x"})
+    assert (status, body["code"]) == (400, 50024)
+    assert bare.violations == []
