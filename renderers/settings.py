@@ -29,7 +29,7 @@ from .words import variant_name
 
 __all__ = ["SettingsInfo", "draw_settings", "render_settings"]
 
-WIDTH = 720  # about the ladder's: on a phone it is shown near half size, so nothing under 19 px
+WIDTH = 640  # narrower than the ladder: a phone shows it at about 400 px, so 19 px text stays legible
 MARGIN = 22
 PAD = 16  # inside a section's panel
 HEADER_H = 66
@@ -138,8 +138,8 @@ def _variants(info: SettingsInfo, locale: str) -> list[_Line]:
     x = MARGIN + PAD
     for v in VARIANTS:
         closed = v in info.closed
-        text = variant_name(v, locale) + (" · " + translate("settingsimg.closed", locale) if closed else "")
-        w = 2 * round(PILL * 2 * 0.42) + Scene.measure(text, PILL, "bold")  # as Scene.pill draws it
+        text = variant_name(v, locale)
+        w = _pill_width(text, closed, locale)
         if rows[-1].pills and x + w > WIDTH - MARGIN - PAD:
             rows.append(_Line(MARGIN + PAD))
             x = MARGIN + PAD
@@ -195,23 +195,42 @@ def _sections(info: SettingsInfo, locale: str) -> list[tuple[str, list[_Line]]]:
             ("banned", banned or _none("settingsimg.nobody", locale))]
 
 
-def _draw_pills(scene: Scene, line: _Line, y: int) -> None:
+def _pill_width(text: str, closed: bool, locale: str) -> int:
+    """As ``_draw_pills`` draws it: a closed rummy's pill adds the word "closed"."""
+    width = 2 * round(PILL * 0.84) + Scene.measure(text, PILL, "bold")
+    return width + (10 + Scene.measure(_closed_word(locale), PILL - 2, "heavy") if closed else 0)
+
+
+def _closed_word(locale: str) -> str:
+    return translate("settingsimg.closed", locale).upper()
+
+
+def _draw_pills(scene: Scene, line: _Line, y: int, locale: str) -> None:
+    """Open rummies on light pills; a closed one dark, its name struck through and "CLOSED" beside
+    it in red (the word left unstruck, so it reads at a glance)."""
     x = line.x
+    h = PILL * 2
+    pad = round(h * 0.42)
     for text, key, closed in line.pills:
-        fill, ink = (Palette.panel_resigned, Palette.ink_faint) if closed else (Palette.chip, Palette.chip_ink)
-        box = scene.pill(x, y + 4, text, PILL, fill, ink, height=PILL * 2)
+        w = _pill_width(text, closed, locale)
+        box = (x, y + 4, x + w, y + 4 + h)
+        fill, ink = (Palette.panel_resigned, Palette.ink_soft) if closed else (Palette.chip, Palette.chip_ink)
+        scene.rrect(box, h / 2, fill)
+        name = scene.text(x + pad, y + 4 + (h - round(PILL * 1.21)) / 2, text, PILL, ink, "bold")
         scene.mark("variant", key, box)
         if closed:
             scene.mark("closed", key, box)
-            mid = (box[1] + box[3]) // 2
-            scene.draw.line((box[0] + 12, mid, box[2] - 12, mid), fill=Palette.ink_faint, width=2)
+            mid = (name[1] + name[3]) // 2
+            scene.draw.line((name[0] - 3, mid, name[2] + 3, mid), fill=Palette.ink_soft, width=2)
+            scene.text(name[2] + 10, y + 4 + (h - round((PILL - 2) * 1.21)) / 2, _closed_word(locale), PILL - 2,
+                       Palette.red_bad, "heavy")
         x = box[2] + 10
 
 
-def _draw_line(scene: Scene, line: _Line, y: int) -> None:
+def _draw_line(scene: Scene, line: _Line, y: int, locale: str) -> None:
     y += line.gap
     if line.pills:
-        _draw_pills(scene, line, y)
+        _draw_pills(scene, line, y, locale)
         return
     if line.text:
         box = scene.text(line.x, y, line.text, line.size, line.colour, line.weight)
@@ -237,15 +256,15 @@ def draw_settings(info: SettingsInfo, *, locale: str = "es") -> Scene:
     y = HEADER_H + 14
     for (key, lines), h in zip(sections, heights, strict=True):
         scene.rrect((MARGIN, y, WIDTH - MARGIN, y + h), 12, Palette.panel)
-        scene.text(MARGIN + PAD, y + 12, translate(f"settingsimg.{key}", locale).upper(), HEAD, Palette.ink_faint,
-                   "bold")
+        scene.text(MARGIN + PAD, y + 12, translate(f"settingsimg.{key}", locale).upper(), HEAD, Palette.ink_soft,
+                   "heavy")
         scene.mark("section", key, (MARGIN, y, WIDTH - MARGIN, y + h))
         line_y = y + HEAD + 14 + 4
         for line in lines:
-            _draw_line(scene, line, line_y)
+            _draw_line(scene, line, line_y, locale)
             line_y += line.height
         y += h + 12
-    scene.text(WIDTH / 2, y + 2, translate("settingsimg.help", locale), 16, Palette.ink_faint, "semibold",
+    scene.text(WIDTH / 2, y + 2, translate("settingsimg.help", locale), 17, Palette.ink_soft, "semibold",
                align="centre")
     return scene
 
