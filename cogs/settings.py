@@ -12,6 +12,7 @@ changes with their audit rows in one transaction; a refusal changes nothing.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Mapping
 
@@ -24,7 +25,7 @@ from bot.option_words import option_lines, option_suggestions, option_words
 from bot.service import DEFAULT_TIMER, ServerConfig, SettingsChange
 from cogs.base import client_of, user_locale
 from cogs.ui import file_of, nm, t, variant_name
-from renderers.settings import SettingsInfo, info_options, render_settings
+from renderers.settings import BANNED, SettingsInfo, info_options, render_settings
 
 log = logging.getLogger(__name__)
 
@@ -89,10 +90,21 @@ def settings_info(config: ServerConfig, server: str, names: Mapping[int, str]) -
                         tuple((b.user_id, names.get(b.user_id), b.reason) for b in config.banned), DEFAULT_TIMER)
 
 
-def _member_names(interaction: discord.Interaction, config: ServerConfig) -> dict[int, str]:
+async def _member_names(interaction: discord.Interaction, config: ServerConfig) -> dict[int, str]:
+    """The display names of the barred members the picture lists. The bot keeps no member cache
+    (no members intent), so each is asked of Discord; one who left the server has none."""
     guild = interaction.guild
-    members = [guild.get_member(b.user_id) for b in config.banned] if guild is not None else []
-    return {m.id: m.display_name for m in members if m is not None}
+    if guild is None:
+        return {}
+
+    async def one(user_id: int) -> discord.Member | None:
+        try:
+            return guild.get_member(user_id) or await guild.fetch_member(user_id)
+        except discord.HTTPException:  # gone from the server (or Discord failed): "member 1234…"
+            return None
+
+    found = await asyncio.gather(*(one(b.user_id) for b in config.banned[:BANNED]))
+    return {m.id: m.display_name for m in found if m is not None}
 
 
 async def change_settings(interaction: discord.Interaction, change: SettingsChange) -> None:
@@ -107,7 +119,7 @@ async def change_settings(interaction: discord.Interaction, change: SettingsChan
     content = t("settings.changed", loc, changes=", ".join(f"`{d}`" for d in done))[:2000] if done else None
     server = interaction.guild.name if interaction.guild is not None else str(interaction.guild_id)
     embed = settings_card(config, loc, server)
-    info = settings_info(config, server, _member_names(interaction, config))
+    info = settings_info(config, server, await _member_names(interaction, config))
     try:
         image = await client_of(interaction).announcer.render(render_settings, info, locale=loc)
     except Exception:  # the embed holds every setting: it goes out without its picture
