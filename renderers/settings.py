@@ -177,7 +177,7 @@ def _sections(info: SettingsInfo, locale: str) -> list[tuple[str, list[_Line]]]:
     presets: list[_Line] = []
     ordered = sorted(info.presets, key=lambda p: (VARIANTS.index(p[0]), p[1]))
     for i, (v, name, options) in enumerate(ordered[:PRESETS]):
-        label = f"{name} · {variant_name(v, locale)}"
+        label = Scene.fit(f"{name} · {variant_name(v, locale)}", BODY, "heavy", WIDTH - 2 * (MARGIN + PAD))
         presets += _options(label, options, locale, mark=("preset", f"{v}:{name}"), gap=10 if i else 2)
     presets += _more(len(ordered) - PRESETS, locale)
     banned: list[_Line] = []
@@ -186,7 +186,7 @@ def _sections(info: SettingsInfo, locale: str) -> list[tuple[str, list[_Line]]]:
         name = clean_name(shown, who) if shown else who
         banned.append(_Line(MARGIN + PAD, Scene.fit(name, BODY, "bold", WIDTH - 2 * (MARGIN + PAD)), BODY, "bold",
                             Palette.ink, 8 if i else 2, ("banned", str(user_id))))
-        why = reason.strip() or translate("settingsimg.no_reason", locale)
+        why = clean_name(reason, translate("settingsimg.no_reason", locale))  # typed by a manager: emoji dropped
         banned += _wrapped(MARGIN + PAD + 18, why, SMALL, "semibold", Palette.ink_soft)
     banned += _more(len(info.banned) - BANNED, locale)
     return [("general", _general(info, locale)), ("variants", _variants(info, locale)),

@@ -60,6 +60,8 @@ def test_barred_members_are_listed_with_their_reason_and_one_who_left_by_a_neutr
     assert "Tramposo Total" in texts and "Miraba las cartas de los demás en la partida 12" in texts
     assert "member 9988…" in texts and "no reason given" in texts  # left the server, no reason
     assert "miembro 9988…" in texts_of(sample_settings(), "es")
+    emoji = replace(sample_settings(), banned=((5, "Eva", "spam 🤬"), (6, "Gus", "🤬")))
+    assert {"spam", "no reason given"} <= set(texts_of(emoji, "en"))  # what the font cannot draw is dropped
 
 
 def test_the_general_settings_in_both_languages() -> None:
