@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.engine import VARIANTS
-from bot.i18n import timer_text, translate
+from bot.i18n import option_value, timer_text, translate
 
 from .draw import Scene, clean_name
 from .encode import Rendered, encode_still
@@ -83,8 +83,8 @@ def option_texts(options: Options, locale: str) -> list[str]:
     """Options in the lobby's words: "Cómo juega el as en las escaleras: high"."""
     out = []
     for name, value in options:
-        shown = translate(f"option.{value}", locale) if value in ("true", "false") else value
-        out.append(translate("lobby.option_item", locale, label=translate(f"option.{name}", locale), value=shown))
+        out.append(translate("lobby.option_item", locale, label=translate(f"option.{name}", locale),
+                             value=option_value(name, value, locale)))
     return out
 
 
