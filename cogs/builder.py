@@ -16,7 +16,6 @@ What it is not: no rules (``bot.builder``, the engine) and no SQL (``bot.service
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -42,7 +41,6 @@ SELECTS = ("apart", "out", "joker", "pick", "put")
 BUTTON_ID = re.compile(r"rummy:b:(?P<action>[a-z]{2,8}):(?P<game>[0-9]{1,12}):(?P<version>[0-9]{1,9})")
 SELECT_ID = re.compile(r"rummy:bs:(?P<action>[a-z]{2,8}):(?P<game>[0-9]{1,12}):(?P<version>[0-9]{1,9})")
 NEXT, BACK = "page:next", "page:back"
-log = logging.getLogger(__name__)
 
 HandSender = Callable[..., Awaitable[None]]
 _after_play: list[HandSender] = []  # cogs.hand's send_hand, set by cogs.rummy (cogs.hand imports this module)
