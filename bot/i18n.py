@@ -25,7 +25,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DEFAULT_LOCALE", "LOCALES", "catalog", "format_number", "has_key", "locale_of", "translate"]
+__all__ = ["DEFAULT_LOCALE", "LOCALES", "catalog", "format_number", "has_key", "locale_of", "option_value", "translate"]
 
 LOCALES = ("es", "en")
 DEFAULT_LOCALE = "es"
@@ -59,6 +59,21 @@ def locale_of(code: str | None) -> str:
 def has_key(key: str, locale: str = DEFAULT_LOCALE) -> bool:
     """Whether ``key`` has a text in ``locale`` itself (no fallback)."""
     return key in catalog(locale_of(locale))
+
+
+def option_value(name: str, value: str, locale: str = DEFAULT_LOCALE) -> str:
+    """A game option's value in words (``winner_collects`` -> "el ganador cobra", ``target:250`` ->
+    "al llegar a 250 puntos"): ``option.value.<name>.<value>``, or for a value with a number
+    ``option.value.<name>.<form>`` with ``{n}``; yes/no for switches. A value of one's own the
+    catalog has no words for (a number, custom card values) is shown as written."""
+    if value in ("true", "false"):
+        return translate(f"option.{value}", locale)
+    if has_key(f"option.value.{name}.{value}", DEFAULT_LOCALE):
+        return translate(f"option.value.{name}.{value}", locale)
+    head, colon, n = value.partition(":")
+    if colon and n.isdigit() and has_key(f"option.value.{name}.{head}", DEFAULT_LOCALE):
+        return translate(f"option.value.{name}.{head}", locale, n=n)
+    return value
 
 
 def translate(key: str, locale: str = DEFAULT_LOCALE, **params: Any) -> str:

@@ -11,7 +11,7 @@ Discord.
 from __future__ import annotations
 
 from bot.engine.options import OPTION_SPECS, OptionSpec
-from bot.i18n import translate
+from bot.i18n import option_value, translate
 from bot.service.options import BOT_OPTIONS
 
 # Where a chosen option changes what another means: (variant, option, value) -> the note's key.
@@ -27,14 +27,12 @@ def _pairs(options: str) -> list[tuple[str, str]]:
     return [(n, v) for n, eq, v in (w.partition("=") for w in options.split()) if eq]
 
 
-def value_words(value: str, locale: str) -> str:
-    return translate(f"option.{value}", locale) if value in ("true", "false") else value
 
 
 def option_words(options: str, locale: str) -> str:
     """A lobby's stored options in words: ``Points of new melds needed to open: 40 · ...``."""
     return " · ".join(translate("lobby.option_item", locale, label=translate(f"option.{n}", locale),
-                                value=value_words(v, locale)) for n, v in _pairs(options))
+                                value=option_value(n, v, locale)) for n, v in _pairs(options))
 
 
 def option_notes(variant: str, options: str, locale: str) -> list[str]:

@@ -2,23 +2,20 @@
 selects and buttons and played as one move.
 
 What it is: ``open_builder`` (from the hand message's Builder button) and the message it sends and
-edits in place: the draft's picture (``renderers.draft``, looked up late so the real drawing
-replaces the placeholder without a change here; the public table's drawing if it is missing),
-the melds, loose cards and hand as text, a one-line status, and up to five rows of controls
-(Discord's limit): take melds apart; take single cards out (to move them) or, while a wild card's
-role is open, say which card it stands for; pick loose and hand cards; put the picked cards in a
-new meld or add them to meld N; Undo, Start over, Suggest, Play it, Cancel. A select with more
-than 25 choices shows a page of them with "more" and "back" choices (the page is kept in the
-draft). Custom ids carry only the game, the version and the action (``rummy:b:`` buttons,
-``rummy:bs:`` selects); the draft is the seat of ``interaction.user.id``'s, read from the
-database, so the controls work after a restart and a forged or stale click changes nothing.
+edits in place: the draft's picture (``renderers.draft``, drawn in a worker), the melds, loose
+cards and hand as text, a one-line status, and up to five rows of controls (Discord's limit): take
+melds apart; take single cards out (to move them) or, while a wild card's role is open, say which
+card it stands for; pick loose and hand cards; put the picked cards in a new meld or add them to
+meld N; Undo, Start over, Suggest, Play it, Cancel. A select with more than 25 choices shows a page
+of them with "more" and "back" choices (the page is kept in the draft). Custom ids carry only the
+game, the version and the action (``rummy:b:`` buttons, ``rummy:bs:`` selects); the draft is the
+seat of ``interaction.user.id``'s, read from the database, so the controls work after a restart and
+a forged or stale click changes nothing.
 What it is not: no rules (``bot.builder``, the engine) and no SQL (``bot.service.drafts``).
 """
 
 from __future__ import annotations
 
-import importlib
-import logging
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -33,6 +30,7 @@ from bot.service.drafts import draft_status
 from cogs.base import client_of, user_locale
 from cogs.guard import guarded
 from cogs.ui import file_of, t
+from renderers.draft import DraftMeld, DraftView, draw_draft
 from renderers.encode import Rendered
 
 PAGE = 25  # Discord: at most 25 options in a select
@@ -43,7 +41,6 @@ SELECTS = ("apart", "out", "joker", "pick", "put")
 BUTTON_ID = re.compile(r"rummy:b:(?P<action>[a-z]{2,8}):(?P<game>[0-9]{1,12}):(?P<version>[0-9]{1,9})")
 SELECT_ID = re.compile(r"rummy:bs:(?P<action>[a-z]{2,8}):(?P<game>[0-9]{1,12}):(?P<version>[0-9]{1,9})")
 NEXT, BACK = "page:next", "page:back"
-log = logging.getLogger(__name__)
 
 HandSender = Callable[..., Awaitable[None]]
 _after_play: list[HandSender] = []  # cogs.hand's send_hand, set by cogs.rummy (cogs.hand imports this module)
@@ -162,30 +159,17 @@ def status_line(state: DraftState, locale: str) -> str:
     return " · ".join(parts)
 
 
-def draft_view(state: DraftState, locale: str) -> Any:
-    module = _drawing()
-    if module is None:
-        return None
+def draft_view(state: DraftState, locale: str) -> DraftView:
     d = state.draft
     checks = d.checks(state.game.meld_rules)
-    melds = tuple(module.DraftMeld(n, tuple(m), c.state not in (INVALID, AMBIGUOUS), ch, o) for n, (m, c, ch, o) in
+    melds = tuple(DraftMeld(n, tuple(m), c.state not in (INVALID, AMBIGUOUS), ch, o) for n, (m, c, ch, o) in
                   enumerate(zip(d.melds, checks, d.changed(), d.owners_now(), strict=True), start=1))
-    return module.DraftView(melds, tuple(d.loose), tuple(d.rest), frozenset(d.picked_loose),
+    return DraftView(melds, tuple(d.loose), tuple(d.rest), frozenset(d.picked_loose),
                             frozenset(d.picked_hand), status_line(state, locale))
 
 
-def _drawing() -> Any:
-    """``renderers.draft`` (the draft's own drawing), looked up when it is needed; None without it
-    (the message then goes out as text: the melds and hand are in it as codes)."""
-    try:
-        return importlib.import_module("renderers.draft")
-    except ModuleNotFoundError:
-        log.warning("renderers.draft is missing: the builder goes without its picture")
-        return None
-
-
-def draw(view: Any, locale: str) -> Rendered:
-    return _drawing().draw_draft(view, locale=locale)  # type: ignore[no-any-return]
+def draw(view: DraftView, locale: str) -> Rendered:
+    return draw_draft(view, locale=locale)
 
 
 def content(state: DraftState, locale: str) -> str:
@@ -228,14 +212,13 @@ def controls(state: DraftState, locale: str) -> discord.ui.View:
 
 async def show(interaction: discord.Interaction, state: DraftState, *, edit: bool) -> None:
     loc = user_locale(interaction)
-    picture = draft_view(state, loc)
-    files = [] if picture is None else [file_of(await client_of(interaction).announcer.render(draw, picture, loc))]
+    # Drawn in a worker (the announcer's render slots), never on the event loop.
+    files = [file_of(await client_of(interaction).announcer.render(draw, draft_view(state, loc), loc))]
     text, view = content(state, loc), controls(state, loc)
     if edit:
         await interaction.edit_original_response(content=text, attachments=files, view=view)
     else:
-        extra: dict[str, Any] = {"files": files} if files else {}
-        await interaction.followup.send(text, view=view, ephemeral=True, **extra)
+        await interaction.followup.send(text, view=view, ephemeral=True, files=files)
 
 
 # ---------------------------------------------------------------------------- the items

@@ -2,13 +2,19 @@
 and see them (issue 12).
 
 What it is: the handlers the admin group's commands call (``cogs.admin`` declares the commands,
-so the group stays one), and ``settings_card``, the one embed that shows a server's settings in
-the manager's language. Every handler checks the manager's permission again first (R15).
+so the group stays one), ``settings_card``, the embed that shows a server's settings in the
+manager's language, and ``settings_info``, the same settings for the card's picture
+(``renderers.settings``), sent beside the embed; the embed stays as the text of the picture, and
+goes alone when the picture cannot be drawn. Every handler checks the manager's permission again first (R15).
 What it is not: no validation and no SQL: ``GameService`` checks every value and writes the
 changes with their audit rows in one transaction; a refusal changes nothing.
 """
 
 from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping
 
 import discord
 from discord.app_commands import Choice
@@ -18,7 +24,10 @@ from bot.i18n import timer_text
 from bot.option_words import option_lines, option_suggestions, option_words
 from bot.service import DEFAULT_TIMER, ServerConfig, SettingsChange
 from cogs.base import client_of, user_locale
-from cogs.ui import nm, t, variant_name
+from cogs.ui import file_of, nm, t, variant_name
+from renderers.settings import BANNED, SettingsInfo, info_options, render_settings
+
+log = logging.getLogger(__name__)
 
 FIELD = 1024  # an embed field's value, at most (Discord)
 SETTINGS_COLOUR = 0x2E7D32
@@ -72,8 +81,35 @@ def settings_card(config: ServerConfig, locale: str, server: str) -> discord.Emb
     return embed
 
 
+def settings_info(config: ServerConfig, server: str, names: Mapping[int, str]) -> SettingsInfo:
+    """The settings for the card's picture; ``names``: barred members' display names (one who left
+    the server has none, and the picture says "member 1234…")."""
+    presets = tuple((v, name, info_options(text)) for (v, name), text in config.presets.items())
+    return SettingsInfo(server, config.timer_minutes, config.language, config.bots, frozenset(config.closed),
+                        tuple((v, info_options(text)) for v, text in config.defaults.items()), presets,
+                        tuple((b.user_id, names.get(b.user_id), b.reason) for b in config.banned), DEFAULT_TIMER)
+
+
+async def _member_names(interaction: discord.Interaction, config: ServerConfig) -> dict[int, str]:
+    """The display names of the barred members the picture lists. The bot keeps no member cache
+    (no members intent), so each is asked of Discord; one who left the server has none."""
+    guild = interaction.guild
+    if guild is None:
+        return {}
+
+    async def one(user_id: int) -> discord.Member | None:
+        try:
+            return guild.get_member(user_id) or await guild.fetch_member(user_id)
+        except discord.HTTPException:  # gone from the server (or Discord failed): "member 1234…"
+            return None
+
+    found = await asyncio.gather(*(one(b.user_id) for b in config.banned[:BANNED]))
+    return {m.id: m.display_name for m in found if m is not None}
+
+
 async def change_settings(interaction: discord.Interaction, change: SettingsChange) -> None:
-    """Apply what the manager gave (nothing: just show), then show the card privately."""
+    """Apply what the manager gave (nothing: just show), then show the card privately: the picture,
+    with the embed as its text."""
     assert interaction.guild_id is not None
     await interaction.response.defer(ephemeral=True, thinking=True)  # a write may come first
     service = client_of(interaction).service
@@ -82,7 +118,15 @@ async def change_settings(interaction: discord.Interaction, change: SettingsChan
     loc = user_locale(interaction)
     content = t("settings.changed", loc, changes=", ".join(f"`{d}`" for d in done))[:2000] if done else None
     server = interaction.guild.name if interaction.guild is not None else str(interaction.guild_id)
-    await interaction.followup.send(content=content, embed=settings_card(config, loc, server), ephemeral=True)
+    embed = settings_card(config, loc, server)
+    info = settings_info(config, server, await _member_names(interaction, config))
+    try:
+        image = await client_of(interaction).announcer.render(render_settings, info, locale=loc)
+    except Exception:  # the embed holds every setting: it goes out without its picture
+        log.exception("settings picture failed")
+        await interaction.followup.send(content=content, embed=embed, ephemeral=True)
+        return
+    await interaction.followup.send(content=content, embed=embed, file=file_of(image), ephemeral=True)
 
 
 async def bar_member(interaction: discord.Interaction, member: discord.User, reason: str, *, bar: bool) -> None:

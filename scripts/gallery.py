@@ -6,7 +6,8 @@
 Every variant's table (2, 3, 4 and 8 seats; an empty table and a crowded one with 30 melds;
 jokers, wild twos, contracts, an open discard pile, gin's layoff phase), English and the
 four-colour deck, end-of-deal screens, the hand in each sort, a gin hint's hand and a rami hint's
-table, three steps of the rearrange builder's draft, a replay, and lobbies in each status. Games are played by
+table, three steps of the rearrange builder's draft, a replay, lobbies in each status, the
+standings, the skill ladder and a rating chart, and a server's settings card. Games are played by
 the engine with a seeded driver (``renderers.samples``); views are also built directly for what a
 short random game does not reach (thirty melds, every contract). The output is deterministic:
 running it twice writes the same bytes.
@@ -30,6 +31,8 @@ from renderers.draft import draw_draft  # noqa: E402
 from renderers.draft_samples import draft_steps  # noqa: E402
 from renderers.encode import Rendered  # noqa: E402
 from renderers.samples import NAMES, SEATS, built_view, played_game, played_view  # noqa: E402
+from renderers.settings import render_settings  # noqa: E402
+from renderers.settings_samples import sample_settings  # noqa: E402
 
 OUT = ROOT / "docs" / "images"
 BASIC_OPTS = {"multiple_melds_per_turn": True}
@@ -194,6 +197,8 @@ GALLERY: dict[str, Callable[[], Rendered]] = {
     "standings-season-2.png": _standings,
     "ladder-es.png": _ladder,
     "rating-chart-en.png": _rating_chart,
+    # A server's settings card (issue 12): two rummies closed, defaults, presets, two barred members.
+    "settings.png": lambda: render_settings(sample_settings(), locale="es"),
     "lobby-rami-6.png": lambda: _lobby("rami", 5, 2, 8, (("first_meld_min", "40"), ("table_manipulation", "true"),
                                                         ("jokers_per_deck", "3")), host=1, timer=1.5),
     "lobby-basic-started.png": lambda: _lobby("basic", 4, 2, 6, (("multiple_melds_per_turn", "true"),

@@ -43,3 +43,26 @@ def test_words_and_notes():
     assert "§4.7.5" in option_notes("tradicional", "opt5_two_turns=true", "en")[0]
     assert option_notes("tradicional", "opt5_two_turns=false", "en") == []
     assert option_notes("rami", "opt5_two_turns=true", "en") == []
+
+
+def test_every_named_value_reads_in_words_in_both_languages():
+    """The lobby, the settings card and the presets show a choice as words, never as the value
+    typed (``winner_collects``): every value of every choice, and each form of a pattern with a
+    number (``target:N``), has its words in Spanish and in English."""
+    from bot.i18n import has_key
+
+    for variant, specs in OPTION_SPECS.items():
+        for spec in specs:
+            if spec.kind not in ("choice", "pattern"):
+                continue
+            for value in spec.choices:
+                head = value.split(":")[0]
+                if head in ("N", "R"):  # a number or card values of one's own: shown as typed
+                    continue
+                for loc in ("es", "en"):
+                    assert has_key(f"option.value.{spec.name}.{head}", loc), (variant, spec.name, value, loc)
+    assert option_words("scoring_mode=settle game_end=target:250", "es") == (
+        "Cómo se puntúa cada mano: los perdedores pagan al ganador · Cuándo termina la partida: al llegar a 250 puntos")
+    assert option_words("rounds_per_game=3 stock_exhaustion=limit:2", "en") == (
+        "Rounds in a game (players: one each): 3 · What happens when the stock runs out: blocked once the stock "
+        "has run out 2 times")

@@ -64,6 +64,8 @@ async def test_house_rules_shape_new_lobbies_and_are_enforced(table: Table) -> N
     assert "Changed:" in reply.content and "`timer=2`" in reply.content
     assert "Settings of" in card and "**Rami**: Points of new melds needed to open: 40" in card and "2 min" in card
     assert "in English" in card and "not allowed" in card
+    # The card's picture comes with the embed (which stays as its text).
+    assert [(a.filename, a.data[:8]) for a in reply.attachments] == [("settings.png", b"\x89PNG\r\n\x1a\n")]
     await settings(mod, {"variant": "rami", "preset": "Casa", "options": "jokers_per_deck=0"})
     card = card_text(await settings(mod, {"variant": "gin", "open": False}))
     assert "**Rami** · casa: Jokers per deck: 0" in card and "closed: Gin" in card
