@@ -33,6 +33,28 @@ async def test_only_the_host_seats_bots_and_they_never_host(env):
     assert change.game.status == "cancelled"
 
 
+async def test_a_move_that_hands_the_turn_to_a_bot_tells_the_clock_when_the_bot_is_due(env):
+    """The client's clock sleeps up to a second between polls; the commit that makes a bot's move
+    due tells it when (``on_deadline``), so the bot moves after its own pause, not a poll later."""
+    written: list[float] = []
+    env.svc.on_deadline = written.append
+    row = await lobby(env.svc, "basic", 1)
+    await env.svc.add_bot(row.id, 1)
+    row = (await env.svc.start(row.id, 1, seed="bots")).game
+    game, rng = env.svc.engine(row), random.Random(5)
+    for _ in range(3):  # three times the turn passes from the person to the bot
+        while row.by_seat(game.actors[0]).is_bot:
+            env.clock.advance(BOT_DELAY)
+            [change] = await env.svc.tick(row.id)
+            row, game = change.game, change.engine
+        while not row.by_seat(game.actors[0]).is_bot:
+            written.clear()
+            seat = game.actors[0]
+            change = await env.svc.play(row.id, uid(row, seat), choose(game, seat, rng), version=row.version)
+            row, game = change.game, change.engine
+        assert written == [env.clock() + BOT_DELAY]
+
+
 async def test_a_game_against_bots_is_played_by_the_clock_to_the_end_unrated(env):
     row = await lobby(env.svc, "basic", 1, "game_end=hands:2")
     await env.svc.add_bot(row.id, 1)
