@@ -11,7 +11,9 @@ clock's next poll (up to a second) instead of its own pause.
 from __future__ import annotations
 
 import asyncio
+import copy
 import math
+import random
 import time
 from types import SimpleNamespace
 from typing import Any
@@ -161,3 +163,29 @@ async def test_a_deadline_written_during_the_clocks_pass_and_already_due_is_serv
     bot = clock()
     RummyBot._deadline_written(bot, time.time())  # a computer player's move with no pause after it
     await asyncio.wait_for(RummyBot._doze(bot, 30.0), 10)
+
+
+@pytest.mark.parametrize(("variant", "options"), [
+    ("gin", ""), ("basic", ""), ("wrotham", ""), ("rami", "table_manipulation=true"),
+    ("tradicional", "opt2_rummy_call=true"), ("dummy", "cut_ins=true")])
+def test_a_bot_chooses_the_same_from_the_clocks_copy_as_from_the_record(variant: str, options: str) -> None:
+    """The clock hands the worker a copy of its game instead of the record to replay: every level
+    must choose exactly what it would from the replayed record, and the loop's game is untouched."""
+    from bot.engine import load_game
+    from bot.service.clock import _choose
+
+    game = new_game(variant, ["p1", "p2", "p3"] if variant != "gin" else ["p1", "p2"], seed=f"copy-{variant}",
+                    options=options)
+    rng = random.Random(variant)
+    for _ in range(50):
+        if game.hand_over:
+            if game.game_over:
+                break
+            game.next_deal()
+            continue
+        seat, record = game.actors[0], game.record()
+        for level in ("easy", "normal", "strong"):
+            assert _choose(record, seat, level, copy.deepcopy(game)) == _choose(record, seat, level)
+        assert game.record() == record
+        game.play(seat, rng.choice(game.legal_moves(seat)) if rng.random() < 0.3 else _choose(record, seat, "normal"))
+    assert load_game(game.record()).record() == game.record()
