@@ -52,6 +52,15 @@ def _choose(record: str, seat: str, level: str, position: Game | None = None) ->
     return robot.choose(position if position is not None else load_game(record), seat, level=level)
 
 
+def _copied(game: Game) -> Game | None:
+    """A private copy of ``game`` for the worker; None (the worker replays the record) if it fails."""
+    try:
+        return copy.deepcopy(game)
+    except Exception:
+        log.exception("copying game for a computer player failed; its record is replayed instead")
+        return None
+
+
 MAX_TIMEOUTS = 3  # three timeouts in a row and the seat resigns
 IDLE_WARNING = 86400.0  # an idle game is warned a day before it ends (half its idle time if shorter)
 
@@ -184,7 +193,7 @@ class ClockJobs(ServiceCore):
                 # A copy for the worker (the cached game is the event loop's): a fraction of a
                 # millisecond, where replaying the record grows with the game (15 ms at the end
                 # of a twelve-contract Dummy game).
-                return BotTurn(row.version, row.record or "", bots[0], level, copy.deepcopy(game))
+                return BotTurn(row.version, row.record or "", bots[0], level, _copied(game))
             if row.next_deal_at is not None and row.next_deal_at <= now and game.hand_over and not game.game_over:
                 events = game.next_deal()
                 return [await self._commit(row, game, ChangeKind.DEAL, None, None, None, events, None, (None, None))]
