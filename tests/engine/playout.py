@@ -472,6 +472,10 @@ class Playout:
     def apply(self, seat: str, move: str, listed: list[str], kind: str) -> bool:
         """Play one move; ``kind`` is listed (must be accepted), timeout or junk (may be refused)."""
         g = self.game
+        if kind == "junk" and seat in g.actors:
+            # Several seats may act at once (a claim window: the next player and those who may cut
+            # in); a junk move is judged against its own seat's legal moves, not the seat drawn.
+            listed = list(g.legal_moves(seat))
         before_hand = list(g.hand(seat)) if seat in g.seats else []
         before_melds = list(g.melds)
         top = g.discard_pile[-1] if g.discard_pile else None
