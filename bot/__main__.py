@@ -75,10 +75,23 @@ def main(argv: list[str] | None = None) -> int:
 
     async def run() -> None:
         loop = asyncio.get_running_loop()
+        stops: list[asyncio.Task[None]] = []
+
+        def stop() -> None:
+            if not stops:
+                stops.append(loop.create_task(bot.close(), name="rummy-stop"))
+
         for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
-        async with bot:
-            await bot.start(settings.token)
+            loop.add_signal_handler(sig, stop)
+        try:
+            async with bot:
+                await bot.start(settings.token)
+        finally:
+            # discord.py's start() returns once the gateway is closed, before the rest of our close
+            # (the database) has run. Left pending, asyncio.run would cancel it mid-close and the
+            # database's worker thread would answer into a closed event loop.
+            await asyncio.gather(*stops, return_exceptions=True)
+            await bot.close()
 
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run())

@@ -92,6 +92,7 @@ class RummyBot(commands.AutoShardedBot):
         self._service: GameService | None = None
         self._announcer: Announcer | None = None
         self._clock_task: asyncio.Task[None] | None = None
+        self._restart_task: asyncio.Task[None] | None = None  # posts the resumed games' tables
         self.stopping = False  # set on shutdown: interactions are refused from then on
         self._alarm = asyncio.Event()  # set when a commit writes a deadline (``_deadline_written``)
         self._soonest = math.inf  # the soonest deadline written since the clock's pass began
@@ -139,7 +140,7 @@ class RummyBot(commands.AutoShardedBot):
         quarantined = await self.service.check_records()
         resumed = owed + quarantined + await self._resume_games()
         self._clock_task = asyncio.create_task(self._clock(), name="rummy-clock")
-        asyncio.create_task(self._announce_resumed(resumed), name="rummy-restart")  # noqa: RUF006
+        self._restart_task = asyncio.create_task(self._announce_resumed(resumed), name="rummy-restart")
         # Rendering is ~1 s of warm-up: do it in a thread so the first table is as fast as the rest.
         from renderers import warm_up
 
@@ -345,11 +346,18 @@ class RummyBot(commands.AutoShardedBot):
         re-posts the table."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + grace
-        if self._clock_task is not None and not self._clock_task.done():
+        for task in (self._clock_task, self._restart_task):
+            if task is None or task.done():
+                continue
+            if not self.is_ready():  # it waits for a connection that will not come now
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+                continue
             try:
-                await asyncio.wait_for(asyncio.shield(self._clock_task), grace)
+                await asyncio.wait_for(asyncio.shield(task), max(0.0, deadline - loop.time()))
             except TimeoutError:
-                self._clock_task.cancel()
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
         left = await self.guard.drain(max(0.0, deadline - loop.time()))
         # A handler's last act may be to ask for a table edit: wait for those after the handlers.
         if self._announcer is not None:

@@ -295,3 +295,27 @@ async def test_a_graceful_stop_finishes_the_move_in_flight_and_refuses_new_click
     table.check_action_log()
     scan_for_leaks(table.fake, table.users)
     assert table.fake.violations == []
+
+
+async def test_a_stop_before_the_bot_is_ready_exits_cleanly_and_the_next_start_resumes(table: Table,
+                                                                                     tmp_path: Path) -> None:
+    """A deploy that stops the bot right after it connected (a game to resume, READY not yet
+    handled) ends the process cleanly: the database is closed before the event loop, no error in
+    the log, exit code 0; the next start resumes the game and posts its table."""
+    await table.open("gin")
+    before = table.row()
+    await table.bot.kill()
+    table.bot = await boot(table.fake, table.db_path, tmp_path / "bot2.log", {"RUMMY_FLOOD": "off"})
+    # The fake has sent READY; discord.py waits for the guilds a little before its ready event.
+    assert await table.bot.terminate(timeout=30) == 0
+    log = table.bot.log_text()
+    assert "stopping: new interactions are refused" in log and "Traceback" not in log, log[-3000:]
+    assert table.row()["version"] == before["version"] + 1  # resumed once, before the stop
+    tables = len([m for m in table.fake.public_messages() if table.is_table(m)])
+    table.bot = await boot(table.fake, table.db_path, tmp_path / "bot3.log", {"RUMMY_FLOOD": "off"})
+    await table.fake.wait_for_message(
+        lambda m: table.is_table(m) and ("El bot se reinició" in m.content or "restarted" in m.content), timeout=20)
+    assert len([m for m in table.fake.public_messages() if table.is_table(m)]) > tables
+    player = table.user_of(table.game().actors[0])
+    await table.play(player, (await table.suggestions(player))[0]["value"])
+    assert table.row()["version"] == before["version"] + 3
