@@ -40,7 +40,7 @@ from bot.service.endings import CHANNEL_GONE, FORBIDDEN
 from cogs.ledger import ledger_embed
 from cogs.lobby import lobby_info, lobby_message
 from cogs.standings import scores_message, standings_info
-from cogs.table import deal_end_message, final_message, table_message
+from cogs.table import deal_end_message, final_message, final_places, table_message
 from cogs.ui import clock_text, file_of, nm, variant_name
 from renderers import Rendered, render_lobby, render_replay, render_result, render_table
 from renderers.standings import render_standings
@@ -419,13 +419,15 @@ class Announcer:
         await self.service.thread_archived(row.id)
 
     async def _result_line(self, row: GameRow, results: list[ResultRow]) -> None:
-        """The end of a game played in its own thread, said in one line in the channel it was started
-        in, with a link to the thread (the final message itself is in the thread)."""
+        """The end of a game played in its own thread, said in the channel it was started in: who
+        won, everybody's place and score, and a link to the thread (where the final message, with
+        its Rematch button, is)."""
         loc = row.locale
         names = {s.user_id: s.name for s in row.seats}
         winners = ", ".join(nm(names.get(r.user_id, "?")) for r in results if r.place == 1)
         text = translate("thread.result" if winners else "thread.ended", loc, variant=variant_name(row.variant, loc),
                          game=row.id, winners=winners, thread=f"<#{row.thread_id}>")
+        text = "\n".join([text, *final_places(row, results, loc)])[:2000]
         try:
             await self._channel(row.channel_id).send(text, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:  # the final message is in the thread: that is what counts

@@ -94,19 +94,27 @@ def deal_end_message(row: GameRow, game: Game, locale: str, pause: float) -> tup
 
 def final_message(row: GameRow, game: Game, results: Sequence[ResultRow], locale: str) -> tuple[str, discord.ui.View]:
     """The end of the game: the winners, everybody's place and score, and a Rematch button."""
-    names = {s.user_id: nm(s.name) for s in row.seats}
     winners = ", ".join(nm(row.names.get(w, w)) for w in game.winners) or "-"
     lines = [t("final.title", locale, variant=variant_name(row.variant, locale), winners=winners, game=row.id)]
+    lines += final_places(row, results, locale)
+    view = discord.ui.View(timeout=None)
+    view.add_item(TableButton("rematch", row.id, label=t("button.rematch", locale),
+                              style=discord.ButtonStyle.success))
+    return "\n".join(lines), view
+
+
+def final_places(row: GameRow, results: Sequence[ResultRow], locale: str) -> list[str]:
+    """Everybody's place and score, and whether the game counted: the lines of the final result
+    said in the game's thread and in the channel it was started in."""
+    names = {s.user_id: nm(s.name) for s in row.seats}
+    lines = []
     for r in results:
         lines.append(t("final.line", locale, place=r.place, name=names.get(r.user_id, "?"), score=r.score))
     if row.practice:
         lines.append(t("final.practice", locale))
     elif results and not results[0].rated:
         lines.append(t("final.unrated", locale))
-    view = discord.ui.View(timeout=None)
-    view.add_item(TableButton("rematch", row.id, label=t("button.rematch", locale),
-                              style=discord.ButtonStyle.success))
-    return "\n".join(lines), view
+    return lines
 
 
 @guarded

@@ -81,7 +81,10 @@ async def test_two_games_in_one_channel_each_play_in_their_own_thread(table: Tab
     assert not final.ephemeral
     line = await fake.wait_for_message(
         lambda m: m.channel_id == fake.channel_id and f"<#{one.place}>" in m.content and "🏁" in m.content, timeout=15)
-    assert "Ana" in line.content  # who won, said in the channel the game was started in
+    # Who won, and everybody's place and score, said in the channel the game was started in too.
+    assert "Ana" in line.content
+    places = final.content.splitlines()[1:]
+    assert places and all(p in line.content.splitlines() for p in places), (final.content, line.content)
     await one.wait_until(lambda: fake.channels[one.place].archived, timeout=20)
     await one.wait_until(lambda: one.row()["thread_archived_at"] is not None)
     assert not fake.channels[two.place].archived and two.row()["status"] == "playing"
