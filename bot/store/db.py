@@ -27,6 +27,27 @@ from .schema import MIGRATIONS, SCHEMA_VERSION
 
 log = logging.getLogger(__name__)
 
+BUSY_SECONDS = 5.0  # how long a statement waits for another connection's lock (busy_timeout)
+
+
+async def _switch_to_wal(conn: aiosqlite.Connection) -> None:
+    """Put the file in WAL mode (once set, it stays with the file). The switch reads the file and
+    then needs it to itself; two connections doing that at the same moment would wait for each
+    other forever, so SQLite answers one of them "database is locked" at once, without the busy
+    timeout (its deadlock rule). That one tries again until the busy timeout's time is up."""
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + BUSY_SECONDS
+    pause = 0.01
+    while True:
+        try:
+            await conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or loop.time() >= give_up:
+                raise
+        await asyncio.sleep(pause)
+        pause = min(pause * 2, 0.2)
+
 
 class BackupError(RuntimeError):
     """A backup could not be made; the message is one sentence for the person who asked."""
@@ -84,8 +105,8 @@ class Database:
             conn.row_factory = sqlite3.Row
             # The busy timeout comes first: switching a new file to WAL takes its write lock, and
             # processes opening one file together must wait for each other there too.
-            await conn.execute("PRAGMA busy_timeout=5000")
-            await conn.execute("PRAGMA journal_mode=WAL")
+            await conn.execute(f"PRAGMA busy_timeout={int(BUSY_SECONDS * 1000)}")
+            await _switch_to_wal(conn)
             await conn.execute("PRAGMA synchronous=FULL")
             await conn.execute("PRAGMA foreign_keys=ON")
             db = cls(conn, path)
