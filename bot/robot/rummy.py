@@ -28,6 +28,7 @@ from bot.engine.melds import MeldRules, natural_extends, parse_entry
 
 from .rearrange import best_table
 from .sight import Sight
+from .turnover import plan_discard, plan_draw
 
 VARIANTS = ("basic", "wrotham", "rami", "tradicional", "dummy")
 AHEAD = 4  # strong looks one card ahead for the normal player's four likeliest discards
@@ -266,6 +267,10 @@ class _Turn:
             )
             if gain >= 1 or (with_top and len(with_top.used) >= len(self.hand)):
                 return "take" if "take" in moves else takes[0]
+        if self.strong and "take" in moves and "draw" in moves:
+            known = plan_draw(self.sight, top)
+            if known:
+                return known
         if self.wants(top):
             return "take" if "take" in moves else takes[0]
         return fallback
@@ -326,6 +331,10 @@ class _Turn:
         # Wrotham deals 4-6 go out with all seven cards at once (rules.md §1.9): counting cards in
         # melds one card ahead did worse there than the live-card ranking (18% v 25% of 200 deals).
         all_seven = self.variant == "wrotham" and self.sight.all_seven
+        if self.strong and self.variant in ("basic", "wrotham"):
+            known = plan_discard(self.sight, ranked)
+            if known:
+                return known
         if self.strong and not (self.variant == "dummy" and self.laid) and not all_seven:
             return self.discard_ahead(ranked[:AHEAD])
         return ranked[0]
