@@ -27,10 +27,6 @@ HORIZON = 3  # turns planned past the current one (3 won 517 v 509 of 1,974 deal
 Table = tuple[tuple[str, tuple[Stand, ...]], ...]
 
 
-def _words(args: str) -> list[str]:
-    return [w for w in args.replace(" to ", " | ").split() if w != "|"]
-
-
 def known_stock(sight: Sight) -> list[str | None] | None:
     """The stock's cards, the next one drawn LAST (as the engine pops them), when this seat can know
     them: after a turnover of the discard pile, or now when the stock is empty. None otherwise.
