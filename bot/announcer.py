@@ -32,11 +32,11 @@ import aiohttp
 import discord
 
 from bot.engine import EventKind, Game, Phase
-from bot.i18n import format_number, translate
 from bot.renders import Renders
 from bot.service import Change, ChangeKind, GameRow, GameService, GameStatus, Refusal, ResultRow
 from bot.service.deadlines import bot_actors
 from bot.service.endings import CHANNEL_GONE, FORBIDDEN
+from bot.words.i18n import format_number, translate
 from cogs.ledger import ledger_embed
 from cogs.lobby import lobby_info, lobby_message
 from cogs.standings import scores_message, standings_info

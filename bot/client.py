@@ -38,9 +38,9 @@ from discord.ext import commands
 
 from bot.announcer import Announcer
 from bot.config import Settings
-from bot.i18n import catalog
 from bot.service import Change, GameService
 from bot.store import Store, open_database, repo
+from bot.words.i18n import catalog
 from cogs.guard import Guard
 
 log = logging.getLogger(__name__)

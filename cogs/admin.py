@@ -24,8 +24,8 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot.engine import VARIANTS
-from bot.i18n import translate
 from bot.service import FinishedGame, GameService, GameStatus, Refusal, SettingsChange
+from bot.words.i18n import translate
 from cogs.base import L, RummyClient, channel_game, client_of, public_locale, user_locale
 from cogs.guard import guarded
 from cogs.settings import bar_member, change_settings, option_choices

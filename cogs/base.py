@@ -20,8 +20,8 @@ import discord
 from discord.app_commands import locale_str
 
 from bot.config import Settings
-from bot.i18n import locale_of, translate
 from bot.service import Change, GameRow, GameService, GameStatus, Refusal
+from bot.words.i18n import locale_of, translate
 from renderers import Rendered
 
 T = TypeVar("T")

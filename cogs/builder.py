@@ -11,7 +11,7 @@ of them with "more" and "back" choices (the page is kept in the draft). Custom i
 game, the version and the action (``rummy:b:`` buttons, ``rummy:bs:`` selects); the draft is the
 seat of ``interaction.user.id``'s, read from the database, so the controls work after a restart and
 a forged or stale click changes nothing.
-What it is not: no rules (``bot.builder``, the engine) and no SQL (``bot.service.drafts``).
+What it is not: no rules (``bot.service.builder``, the engine) and no SQL (``bot.service.drafts``).
 """
 
 from __future__ import annotations
@@ -22,11 +22,11 @@ from typing import Any
 
 import discord
 
-from bot.builder import AMBIGUOUS, INVALID, BuilderError, Draft
 from bot.engine import Game
-from bot.moves import card_text, cards_text, describe_move
 from bot.service import DraftState, Refusal
+from bot.service.builder import AMBIGUOUS, INVALID, BuilderError, Draft
 from bot.service.drafts import draft_status
+from bot.words.moves import card_text, cards_text, describe_move
 from cogs.base import client_of, user_locale
 from cogs.guard import guarded
 from cogs.ui import file_of, t

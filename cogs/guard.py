@@ -35,10 +35,10 @@ import aiohttp
 import discord
 
 from bot.engine import IllegalMove
-from bot.i18n import translate
-from bot.moves import refusal_text
 from bot.ratelimit import REPOST_COOLDOWN, TYPING_BURST, TYPING_RATE, Cooldown, FloodGate
 from bot.service import Refusal, Stale
+from bot.words.i18n import translate
+from bot.words.moves import refusal_text
 from cogs.base import Answered, client_of, user_locale
 
 log = logging.getLogger(__name__)

@@ -6,7 +6,7 @@ legal now, sort and clear), the persistent items whose custom_ids carry only the
 version shown, the selection and the sort (``HandState``), and their handlers. A hand is only
 ever built for the seat of ``interaction.user.id`` (never one named in a custom_id) and only sent
 in an ephemeral message. ``move_from_hand`` turns a verb and the selected cards into an RGN move
-(``bot.moves.build_move``), asking which meld when several accept the cards.
+(``bot.words.moves.build_move``), asking which meld when several accept the cards.
 What it is not: no rules: which moves are legal, which melds accept cards and whether the table may
 be rearranged are the engine's answers (``Game.legal_moves``, ``meld_targets``, ``can_rearrange``),
 and so is the order of the cards (``bot.engine.group_hand``); the service plays the moves.
@@ -20,12 +20,12 @@ from typing import Any
 
 import discord
 
-from bot.builder import AMBIGUOUS, check_meld
 from bot.engine import SORTS, Game, group_hand
-from bot.hints import hints_apply
-from bot.moves import build_move, card_text, cards_text, table_move, table_text
 from bot.service import GameRow, GameStatus, Refusal, Stale
+from bot.service.builder import AMBIGUOUS, check_meld
 from bot.service.drafts import builder_allowed
+from bot.service.hints import hints_apply
+from bot.words.moves import build_move, card_text, cards_text, table_move, table_text
 from cogs.base import client_of, user_locale
 from cogs.builder import open_builder
 from cogs.guard import guarded, say
@@ -248,7 +248,7 @@ def hand_message(row: GameRow, game: Game, seat: str, state: HandState, locale: 
         buttons.append(HandButton(verb, state, label=label, style=style))
     if legal and builder_allowed(game, seat):  # the rearrange builder: the table with clicks (issue 13)
         buttons.append(HandButton("build", state, label=t("button.builder", locale)))
-    if legal and hints_apply(row) and not row.hints_off:  # unrated games only (bot.hints)
+    if legal and hints_apply(row) and not row.hints_off:  # unrated games only (bot.service.hints)
         buttons.append(HandButton("hint", state, label=t("button.hint", locale)))
     buttons.append(HandButton("sort", state, label=t("button.sort", locale, sort=t(
         f"hand.sort.{SORT_NAMES[(state.sort + 1) % len(SORT_NAMES)]}", locale))))

@@ -4,12 +4,12 @@ button, and the button that plays the hinted move.
 What it is: ``send_hint`` (the strong level's move and why, worked out in a worker thread on a
 game loaded from the record, sent only to the asker; ``cogs.hand``'s Hint button answers with
 it too; in gin with the hand as the move leaves it, melds grouped, and for a rearrangement of the
-table with the table after it: ``bot.hints.hint_picture``, drawn in the announcer's render slots)
+table with the table after it: ``bot.service.hints.hint_picture``, drawn in the announcer's render slots)
 and the persistent ``HintButton``
 (``rummy:hp:<game>:<version>:<seat>:<index>``: the move is the index of the seat's legal moves
 at that version, so it is a normal versioned move: played for ``interaction.user``'s stored seat
 only, and only if that is the seat the hint was for).
-What it is not: no hint logic (``bot.hints``), no rules (the service plays the move).
+What it is not: no hint logic (``bot.service.hints``), no rules (the service plays the move).
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ import discord
 
 from bot.engine import load_game
 from bot.engine.views import PublicView, SeatView
-from bot.hints import Hint, check_hint, hint, hint_picture
-from bot.moves import describe_move
 from bot.service import GameRow, Refusal
+from bot.service.hints import Hint, check_hint, hint, hint_picture
+from bot.words.moves import describe_move
 from cogs.base import RummyClient, client_of, user_locale
 from cogs.guard import guarded
 from cogs.ui import file_of, t

@@ -16,9 +16,9 @@ import discord
 from discord.app_commands import Choice
 
 from bot.engine import Game
-from bot.i18n import translate
-from bot.moves import describe_move
 from bot.service import GameRow, GameStatus, Refusal
+from bot.words.i18n import translate
+from bot.words.moves import describe_move
 from cogs.admin import choice_name
 from cogs.base import L, client_of, user_locale
 from cogs.ui import file_of

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.ratings import BASE, MIN_GAMES
 from bot.service import LadderLine, PlayerRating
+from bot.service.skill import BASE, MIN_GAMES
 from cogs.standings import SHOWN, fit
 from cogs.ui import nm, t, variant_name
 from renderers.ladder import ChartInfo, LadderInfo

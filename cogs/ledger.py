@@ -17,9 +17,9 @@ import discord
 
 from bot.engine import Game
 from bot.engine.scoring import Number
-from bot.i18n import format_number
-from bot.moves import ledger_text
 from bot.service import GameRow
+from bot.words.i18n import format_number
+from bot.words.moves import ledger_text
 from cogs.ui import nm, t
 
 LEDGERED = ("rami", "tradicional")  # the variants whose deals score from many events (issue 12)

@@ -17,11 +17,11 @@ from typing import Any
 import discord
 
 from bot.engine import PLAYERS
-from bot.hints import hints_apply
-from bot.i18n import timer_text
-from bot.option_words import option_notes, option_words
 from bot.robot import LEVELS
 from bot.service import ChangeKind, GameRow, GameStatus, Refusal
+from bot.service.hints import hints_apply
+from bot.words.i18n import timer_text
+from bot.words.options import option_notes, option_words
 from cogs.base import client_of, user_locale
 from cogs.guard import guarded
 from cogs.ui import file_of, nm, t, variant_name

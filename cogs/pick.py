@@ -17,8 +17,8 @@ from typing import Any
 
 import discord
 
-from bot.moves import build_move
 from bot.service import GameRow, GameStatus, Refusal
+from bot.words.moves import build_move
 from cogs.base import Answered, client_of, place_games, user_locale
 from cogs.guard import guarded
 from cogs.hand import send_hand

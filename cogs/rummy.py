@@ -21,9 +21,9 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot.engine import VARIANTS
-from bot.i18n import translate
-from bot.moves import build_move, normalize_move
 from bot.service import GameService, Refusal
+from bot.words.i18n import translate
+from bot.words.moves import build_move, normalize_move
 from cogs.base import (
     L,
     RummyClient,
@@ -190,7 +190,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
     @guarded
     async def hint(self, interaction: discord.Interaction) -> None:
         """Privately, on your turn: the strong level's move and why, with a button that plays it
-        (unrated games only; ``bot.hints``). Asking changes nothing."""
+        (unrated games only; ``bot.service.hints``). Asking changes nothing."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         await send_hint(interaction, await game_here(interaction, "hint"))
 

@@ -20,9 +20,9 @@ import discord
 from discord.app_commands import Choice
 
 from bot.engine import VARIANTS
-from bot.i18n import timer_text
-from bot.option_words import option_lines, option_suggestions, option_words
 from bot.service import DEFAULT_TIMER, ServerConfig, SettingsChange
+from bot.words.i18n import timer_text
+from bot.words.options import option_lines, option_suggestions, option_words
 from cogs.base import client_of, user_locale
 from cogs.ui import file_of, nm, t, variant_name
 from renderers.settings import BANNED, SettingsInfo, info_options, render_settings

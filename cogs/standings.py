@@ -1,6 +1,6 @@
 """The text of the season standings and of the managers' audit log, in the reader's language.
 
-What it is: message builders over ``bot.seasons.Standing`` rows and audit rows; dates are Discord
+What it is: message builders over ``bot.service.seasons.Standing`` rows and audit rows; dates are Discord
 timestamps (``<t:…:D>``), which every reader's client shows in their own language and time zone.
 What it is not: no queries (``GameService.scores``/``audit``), no decisions, no Discord calls.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.seasons import PlayerStats, Standing
 from bot.service import AdjustmentRow, AuditAction, AuditRow, FinishedGame, FrozenStandings, SeasonRow
+from bot.service.seasons import PlayerStats, Standing
 from cogs.ui import nm, t, variant_name
 from renderers.standings import StandingsInfo
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import discord
 from discord.app_commands import Choice
 
-from bot.moves import describe_move, rank_moves
 from bot.service import GameRow, GameService, GameStatus, Refusal
+from bot.words.moves import describe_move, rank_moves
 from cogs.base import RummyClient, place_games, user_locale
 
 CHOICES = 25  # Discord's limit on autocomplete choices

@@ -17,8 +17,8 @@ from typing import Any
 import discord
 
 from bot.engine import Game, Phase
-from bot.moves import build_move
 from bot.service import ChangeKind, GameRow, Refusal, ResultRow
+from bot.words.moves import build_move
 from cogs.base import client_of, user_locale
 from cogs.guard import guarded
 from cogs.hand import send_hand

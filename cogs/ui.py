@@ -16,9 +16,9 @@ from typing import Any
 import discord
 
 from bot.engine import Game, Phase
-from bot.i18n import format_number, translate
-from bot.moves import describe_move
 from bot.service import GameRow, GameStatus
+from bot.words.i18n import format_number, translate
+from bot.words.moves import describe_move
 from renderers import Rendered
 
 

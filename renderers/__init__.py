@@ -4,7 +4,7 @@ What it is: ``render_table(public_view)``, ``render_hand(seat_view)``, ``render_
 and ``render_replay(record)`` each return a ``Rendered`` (bytes, format, size, filename); the
 ``draw_*`` functions return the drawn ``Scene`` for tests. Cards, suits and jokers are drawn by
 ``cards.py``, text uses the bundled Inter font (``fonts/``), and every label goes through
-``bot.i18n`` (``locale="es"`` or ``"en"``). ``four_colour=True`` gives the four-colour deck.
+``bot.words.i18n`` (``locale="es"`` or ``"en"``). ``four_colour=True`` gives the four-colour deck.
 
 What it is not: no Discord, no SQL, no I/O and no game rules; renderers read views only (and
 ``render_replay`` re-plays a finished record through the engine's public contract; a hand's order

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.i18n import translate
+from bot.words.i18n import translate
 
 from .cards import card_height
 from .draw import PROBE, Scene, clean_name

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from bot.engine import SORTS, HandGroup, group_hand
 from bot.engine.views import SeatView
-from bot.i18n import translate
+from bot.words.i18n import translate
 
 from .cards import card_height
 from .draw import Scene

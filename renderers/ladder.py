@@ -8,7 +8,7 @@ player's shown rating after each of their rated games, from the 1000 everybody s
 their rating, ± and rank in its header.
 
 What it is not: it reads plain ``LadderInfo``/``ChartInfo`` (no database, no Discord, no
-openskill: the numbers come already on the shown scale, ``bot.ratings.shown``).
+openskill: the numbers come already on the shown scale, ``bot.service.skill.shown``).
 ``draw_ladder``/``draw_chart`` return the ``Scene`` (for tests); ``render_*`` encode it.
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.i18n import translate
+from bot.words.i18n import translate
 
 from .draw import Scene, clean_name
 from .encode import Rendered, encode_still

@@ -21,7 +21,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.i18n import timer_text, translate
+from bot.words.i18n import timer_text, translate
 
 from .draw import PROBE, Box, Scene, clean_name
 from .encode import Rendered, encode_still

@@ -22,7 +22,7 @@ from PIL import Image
 from bot.engine import load_game
 from bot.engine.rgn import parse_record
 from bot.engine.views import PublicView
-from bot.i18n import translate
+from bot.words.i18n import translate
 
 from .encode import Rendered, encode_animation
 from .result import draw_result

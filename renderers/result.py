@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.engine.views import PublicView, SeatResult
-from bot.i18n import translate
+from bot.words.i18n import translate
 
 from .cards import card_height, paint_shape
 from .draw import PROBE, Scene

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.engine import VARIANTS
-from bot.i18n import option_value, timer_text, translate
+from bot.words.i18n import option_value, timer_text, translate
 
 from .draw import Scene, clean_name
 from .encode import Rendered, encode_still

@@ -7,7 +7,7 @@ three), the name, and the points, wins and games. At most ``ROWS`` rows; the rea
 further down, is added after a gap.
 
 What it is not: it reads a plain ``StandingsInfo`` (no database, no Discord); the bot builds one
-from ``bot.seasons.Standing`` rows. ``draw_standings`` returns the ``Scene`` (for tests);
+from ``bot.service.seasons.Standing`` rows. ``draw_standings`` returns the ``Scene`` (for tests);
 ``render_standings`` encodes it.
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.i18n import translate
+from bot.words.i18n import translate
 
 from .draw import Scene, clean_name
 from .encode import Rendered, encode_still

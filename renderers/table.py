@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.engine.views import Meld, PublicView, SeatInfo
-from bot.i18n import has_key, translate
+from bot.words.i18n import has_key, translate
 
 from .cards import card_height
 from .draw import PROBE, Scene

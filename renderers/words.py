@@ -1,7 +1,7 @@
 """What the images say: variant names, option chips, moves and outcomes, through the catalog.
 
 What it is: the only place the renderers turn view data into words; every label comes from
-``bot.i18n.translate``. Moves come back as *parts*: strings and 1-tuples holding a card code,
+``bot.words.i18n.translate``. Moves come back as *parts*: strings and 1-tuples holding a card code,
 which ``Scene.rich`` draws as small card chips, so "bea descarta K♠" shows a real suit.
 
 What it is not: no drawing, and no rules: it reads the view's option names and RGN move text and
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.i18n import format_number, has_key, translate
+from bot.words.i18n import format_number, has_key, translate
 
 from .draw import clean_name, is_card_code
 

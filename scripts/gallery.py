@@ -68,7 +68,7 @@ def _wild_hand() -> Rendered:
 
 def _hint_gin() -> Rendered:
     """A gin hint's picture: the hand the hinted discard leaves, in its best melds."""
-    from bot.hints import hint, hint_picture
+    from bot.service.hints import hint, hint_picture
 
     game = load_game('[Variant "gin"]\n[Seats "ana bea"]\n[Hand "ana" "3H 4H 5H 6H 9S 9D 9C KD QS 2C 7D"]\n'
                      '[Hand "bea" "AS 3D 3S 4S 5S 6S 7S 8S TS JS"]\n[Turn "ana"]\n[Phase "play"]\n')
@@ -80,7 +80,7 @@ def _hint_gin() -> Rendered:
 def _hint_rami() -> Rendered:
     """A rami hint's picture: the table after the rearrangement the strong level found (a run
     split to make room for a set of sixes)."""
-    from bot.hints import hint, hint_picture
+    from bot.service.hints import hint, hint_picture
 
     game = load_game('[Variant "rami"]\n[Options "table_manipulation=true"]\n[Seats "ana bea cris"]\n'
                      '[Hand "ana" "6H 6D KS 5S"]\n[Hand "bea" "KD QD 9C 8H 3H"]\n[Hand "cris" "2S 2H JC TD 4H"]\n'
@@ -106,11 +106,11 @@ def _standings() -> Rendered:
 
 
 def _rated_season() -> tuple[list[dict[int, object]], list[str]]:
-    """Forty rated games among seven players of different strength, rated by ``bot.ratings``
+    """Forty rated games among seven players of different strength, rated by ``bot.service.skill``
     (openskill) as the bot rates them: the ratings after each game, and the names."""
     import random
 
-    from bot.ratings import rate
+    from bot.service.skill import rate
 
     names = ["Ana", "Bea", "Carlos", "Dani", "Eli", "Fer", "Gus"]
     strength = [6.0, 4.5, 4.0, 3.0, 2.5, 2.0, 1.0]

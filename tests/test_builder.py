@@ -1,12 +1,12 @@
-"""The rearrange builder's draft (``bot.builder``, issue 13): pure operations, checks, the move it
+"""The rearrange builder's draft (``bot.service.builder``, issue 13): pure operations, checks, the move it
 plays, and its JSON; each move a draft builds is judged by the engine itself."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.builder import AMBIGUOUS, INVALID, VALID, BuilderError, Draft, check_meld, new_meld_points, status_of
 from bot.engine import load_game
+from bot.service.builder import AMBIGUOUS, INVALID, VALID, BuilderError, Draft, check_meld, new_meld_points, status_of
 
 RAMI = """[Variant "rami"]
 [Options "table_manipulation=true"]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import LOCALES, catalog, format_number, has_key, locale_of, translate
+from bot.words.i18n import LOCALES, catalog, format_number, has_key, locale_of, translate
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,4 +1,4 @@
-"""``bot.moves``: what a player reads when a move is refused, how moves are labelled and typed.
+"""``bot.words.moves``: what a player reads when a move is refused, how moves are labelled and typed.
 
 What a player would notice: every refusal the engine can raise has a sentence in Spanish and in
 English with its parameters filled in; Spanish verbs typed in ``/rummy play`` reach the engine and
@@ -19,8 +19,8 @@ from textwrap import dedent
 import pytest
 
 from bot.engine import IllegalMove, load_game, new_game
-from bot.i18n import LOCALES, catalog, has_key, translate
-from bot.moves import (
+from bot.words.i18n import LOCALES, catalog, has_key, translate
+from bot.words.moves import (
     VERBS,
     build_move,
     card_text,
@@ -178,7 +178,7 @@ def test_engine_catalogs_agree():
     def read(locale):
         import json
 
-        return json.loads((ROOT / "bot" / "locales" / f"engine.{locale}.json").read_text(encoding="utf-8"))
+        return json.loads((ROOT / "bot" / "words" / "locales" / f"engine.{locale}.json").read_text(encoding="utf-8"))
 
     es, en = read("es"), read("en")
     assert set(es) == set(en), set(es) ^ set(en)

@@ -13,8 +13,8 @@ import pytest
 
 from bot.engine import make_rules
 from bot.engine.options import OPTION_SPECS
-from bot.i18n import LOCALES, has_key
-from bot.option_words import option_lines, option_notes, option_suggestions, option_words
+from bot.words.i18n import LOCALES, has_key
+from bot.words.options import option_lines, option_notes, option_suggestions, option_words
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -49,7 +49,7 @@ def test_every_named_value_reads_in_words_in_both_languages():
     """The lobby, the settings card and the presets show a choice as words, never as the value
     typed (``winner_collects``): every value of every choice, and each form of a pattern with a
     number (``target:N``), has its words in Spanish and in English."""
-    from bot.i18n import has_key
+    from bot.words.i18n import has_key
 
     for variant, specs in OPTION_SPECS.items():
         for spec in specs:

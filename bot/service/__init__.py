@@ -29,7 +29,7 @@ The package, by job (``GameService`` is all of them together):
 
 from __future__ import annotations
 
-from bot.rows import (
+from bot.store.rows import (
     AuditAction,
     AuditRow,
     GameRow,

@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import Any
 
 from bot.engine import Event, Game
-from bot.rows import GameRow
+from bot.store.rows import GameRow
 
 
 class ChangeKind(StrEnum):

@@ -24,8 +24,8 @@ from typing import Any
 
 from bot import robot
 from bot.engine import Event, Game, IllegalMove, Phase, load_game
-from bot.rows import ActionKind, AuditAction, GameRow, GameStatus
 from bot.store import repo
+from bot.store.rows import ActionKind, AuditAction, GameRow, GameStatus
 
 from .changes import Change, ChangeKind, Stale
 from .core import ServiceCore, played, written

@@ -24,9 +24,9 @@ from dataclasses import fields, replace
 from typing import Any
 
 from bot.engine import Event, Game, load_game
-from bot.rows import AuditAction, GameRow, GameStatus, ResultRow
 from bot.store import Duplicate, Store, Transaction, repo
 from bot.store import drafts as draft_store
+from bot.store.rows import AuditAction, GameRow, GameStatus, ResultRow
 
 from .changes import Change, ChangeKind, Refusal, Stale
 from .deadlines import deadlines

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine import Game, Phase, make_rules
-from bot.rows import GameRow
+from bot.store.rows import GameRow
 
 from .options import split_options
 

@@ -2,7 +2,7 @@
 the game's lock, played as one move through ``play``.
 
 What it is: ``Drafts``, the part of ``GameService`` that opens a seat's draft (``draft_open``),
-reads it (``draft_get``), changes it with one of ``bot.builder.Draft``'s operations
+reads it (``draft_get``), changes it with one of ``bot.service.builder.Draft``'s operations
 (``draft_change``), fills it with the strong player's rearrangement (``draft_suggest``, worked out
 in the engine's worker thread within a node budget), plays it (``draft_play``) and forgets it
 (``draft_discard``). A draft belongs to the game as it was when it started: it is stored with a
@@ -20,11 +20,11 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.builder import BuilderError, Draft, Status, new_meld_points, status_of
 from bot.engine import Game, Phase
 from bot.robot.rearrange import best_table
-from bot.rows import GameRow, GameStatus
+from bot.service.builder import BuilderError, Draft, Status, new_meld_points, status_of
 from bot.store import drafts as store
+from bot.store.rows import GameRow, GameStatus
 
 from .changes import Change, Refusal
 from .core import ServiceCore

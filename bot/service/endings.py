@@ -13,8 +13,8 @@ What it is not: no Discord (the client's listeners and the announcer call these)
 
 from __future__ import annotations
 
-from bot.rows import ACTIVE, ActionKind, AuditAction, GameStatus
 from bot.store import repo
+from bot.store.rows import ACTIVE, ActionKind, AuditAction, GameStatus
 
 from .changes import Change, ChangeKind
 from .core import ServiceCore

@@ -15,11 +15,11 @@ import secrets
 from typing import Any
 
 from bot.engine import PLAYERS, IllegalMove, new_game
-from bot.i18n import translate
 from bot.robot import LEVELS
-from bot.rows import ACTIVE, ENDED, ActionKind, AuditAction, GameRow, GameStatus
 from bot.store import Store, Transaction, repo
 from bot.store import threads as store_threads
+from bot.store.rows import ACTIVE, ENDED, ActionKind, AuditAction, GameRow, GameStatus
+from bot.words.i18n import translate
 
 from .changes import Change, ChangeKind, Refusal, Stale
 from .core import ServiceCore, played
@@ -158,7 +158,7 @@ class Games(ServiceCore):
 
     async def set_hints(self, game_id: int, user_id: int, *, off: bool) -> Change:
         """The host turns the lobby's hints off (or on again). Hints are only ever given in unrated
-        games (``bot.hints``); this is the host's say over an unrated one."""
+        games (``bot.service.hints``); this is the host's say over an unrated one."""
         async with self.lock(game_id):
             row = await self._row(game_id)
             _hosts_lobby(row, user_id)
@@ -183,7 +183,7 @@ class Games(ServiceCore):
             return Change(ChangeKind.JOIN, await self._row(game_id))
 
     async def set_practice(self, game_id: int, user_id: int, *, on: bool) -> Change:
-        """The host makes the lobby a practice game (never rated, hints on: ``bot.hints``) or a
+        """The host makes the lobby a practice game (never rated, hints on: ``bot.service.hints``) or a
         normal one again. Turning practice on turns hints back on too: they are what practice is for."""
         async with self.lock(game_id):
             row = await self._row(game_id)

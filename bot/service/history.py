@@ -5,7 +5,7 @@ standings as a marked line) and its undoing from the audit log (audited too); th
 season as people read them: the live ones while it runs, the stored ones (``season_standings``)
 once it has closed, with the latest amendment (a void or a restore of one of its games) marked;
 and the storing itself, done in the transaction that closes a season or amends it.
-What it is not: no game lock, no Discord; the arithmetic is ``bot.seasons``, the SQL
+What it is not: no game lock, no Discord; the arithmetic is ``bot.service.seasons``, the SQL
 ``bot.store.history``.
 """
 
@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.rows import AuditAction, SeasonRow
-from bot.seasons import Standing
+from bot.service.seasons import Standing
 from bot.store import history as store
 from bot.store import repo
 from bot.store.history import AdjustmentRow, FrozenStandings, live_standings
+from bot.store.rows import AuditAction, SeasonRow
 
 from .changes import Refusal
 from .options import REASON_LENGTH, clean_name, clean_text

@@ -5,17 +5,17 @@ What it is: the ``Ratings`` part of ``GameService`` (the writes a game and a voi
 ``ratings_update``). Which results are rated is the standings' rule (``repo.RATED``): no computer
 player, not decided by an absent opponent, not voided; practice games neither. A server's ratings
 are independent of its seasons.
-What it is not: no maths (``bot.ratings``, i.e. openskill), no SQL (``bot.store.ratings``).
+What it is not: no maths (``bot.service.skill``, i.e. openskill), no SQL (``bot.store.ratings``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.ratings import MIN_GAMES, OVERALL, Rating
-from bot.rows import AuditAction
+from bot.service.skill import MIN_GAMES, OVERALL, Rating
 from bot.store import ratings as store
 from bot.store import repo
+from bot.store.rows import AuditAction
 
 from .core import ServiceCore
 from .ratings_update import replay

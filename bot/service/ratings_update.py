@@ -6,14 +6,14 @@ finished: a voided game then weighs exactly as if it had never been played, a re
 it had always counted; called by ``records.void_result`` in the void's transaction). Both take
 the server's ratings lock. Incremental updates and a replay give the same floats: each game is
 rated from the stored mu and sigma, which both backends keep as 64-bit floats.
-What it is not: no maths (``bot.ratings``), no SQL (``bot.store.ratings``).
+What it is not: no maths (``bot.service.skill``), no SQL (``bot.store.ratings``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.ratings import OVERALL, Rating, rate
+from bot.service.skill import OVERALL, Rating, rate
 from bot.store import Transaction
 from bot.store import ratings as store
 

@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from bot.engine import Game, load_game
-from bot.rows import GameRow
+from bot.store.rows import GameRow
 
 from .changes import Refusal
 from .core import ServiceCore

@@ -1,7 +1,7 @@
 """Seasons, standings, records, history, voided results and the managers' audit log.
 
 What it is: what a server keeps about its finished games and what its managers may do about
-them: the current or a past season and its standings (``bot.seasons``), a player's record, a
+them: the current or a past season and its standings (``bot.service.seasons``), a player's record, a
 new season (by hand or on the server's schedule), the latest finished games, voiding or
 restoring a result, the audit log. Each write is one transaction with its audit row.
 What it is not: it never takes a game's lock and never changes a game: results are written by
@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from bot.rows import AuditAction, AuditRow, FinishedSeatRow, ScheduleRow, SeasonRow
-from bot.seasons import SCHEDULES, PlayerStats, next_rollover, player_stats
+from bot.service.seasons import SCHEDULES, PlayerStats, next_rollover, player_stats
 from bot.store import history, repo
+from bot.store.rows import AuditAction, AuditRow, FinishedSeatRow, ScheduleRow, SeasonRow
 
 from .changes import Refusal
 from .core import ServiceCore

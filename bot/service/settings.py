@@ -17,10 +17,10 @@ import re
 from dataclasses import dataclass
 
 from bot.engine import VARIANTS
-from bot.i18n import LOCALES
-from bot.rows import AuditAction, ServerConfig
 from bot.store import Store, Transaction, repo
 from bot.store import settings as store
+from bot.store.rows import AuditAction, ServerConfig
+from bot.words.i18n import LOCALES
 
 from .changes import Refusal
 from .core import ServiceCore

@@ -11,8 +11,8 @@ What it is not: no Discord (``bot.announcer`` makes and archives the threads), n
 
 from __future__ import annotations
 
-from bot.rows import GameRow
 from bot.store import threads as store
+from bot.store.rows import GameRow
 
 from .core import ServiceCore
 

@@ -1,13 +1,13 @@
 """Storage: the only package with SQL (aiosqlite; migrations on ``PRAGMA user_version``).
 
 ``Database`` (``db.py``) owns the connection and its transactions, ``schema.py`` the migrations and
-``repo.py`` the queries; the rows it hands out are the typed ones of ``bot.rows``. Nothing here
+``repo.py`` the queries; the rows it hands out are the typed ones of ``bot.store.rows``. Nothing here
 knows the rules or Discord.
 """
 
 from __future__ import annotations
 
-from bot.rows import GameRow, SeatRow
+from bot.store.rows import GameRow, SeatRow
 
 from .base import Store, Transaction
 from .db import BackupError, Database, Tx, backup

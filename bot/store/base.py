@@ -3,7 +3,7 @@
 What it is: two ``Protocol``\\ s. ``Store`` is an open database (SQLite's ``Database`` in ``db.py``
 or PostgreSQL's ``PgDatabase`` in ``postgres.py``); ``Transaction`` is one open transaction of it.
 Queries are written once, with ``?`` placeholders (``repo.py``); rows come back as mappings that
-``repo.py`` turns into the typed rows of ``bot.rows``. Both raise the errors of ``errors.py``.
+``repo.py`` turns into the typed rows of ``bot.store.rows``. Both raise the errors of ``errors.py``.
 What it is not: no SQL and no driver; nothing outside ``bot.store`` sees a driver's types.
 """
 

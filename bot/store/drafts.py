@@ -1,7 +1,7 @@
 """The queries of the rearrange builder's drafts (issue 13): one stored draft per game and seat.
 
 What it is: small functions over ``Store``/``Transaction`` like ``repo``'s; a draft leaves as a
-``StoredDraft`` (its JSON is ``bot.builder.Draft``'s, read by the service).
+``StoredDraft`` (its JSON is ``bot.service.builder.Draft``'s, read by the service).
 What it is not: no decisions (when a draft is out of date is ``bot.service.drafts``'s call).
 """
 

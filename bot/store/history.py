@@ -3,7 +3,7 @@ adjustments and the stored standings of closed seasons.
 
 What it is: small functions over ``Store``/``Transaction`` like ``repo``'s (kept apart so
 ``repo`` stays one module); rows leave as ``AdjustmentRow`` and ``FrozenStandings``.
-What it is not: no decisions (``bot.service.history``) and no arithmetic (``bot.seasons``).
+What it is not: no decisions (``bot.service.history``) and no arithmetic (``bot.service.seasons``).
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import json
 from dataclasses import dataclass
 from itertools import pairwise
 
-from bot.rows import AuditAction, AuditRow
-from bot.seasons import Standing, games_in, standings
+from bot.service.seasons import Standing, games_in, standings
+from bot.store.rows import AuditAction, AuditRow
 
 from . import repo
 from .base import Store, Transaction
@@ -33,7 +33,7 @@ class AdjustmentRow:
     undone_at: float | None
     entry: int | None = None  # its audit log entry
 
-    def __getitem__(self, name: str) -> object:  # read by field name, as ``bot.seasons`` reads rows
+    def __getitem__(self, name: str) -> object:  # read by field name, as ``bot.service.seasons`` reads rows
         return getattr(self, name)
 
 

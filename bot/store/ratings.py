@@ -2,8 +2,8 @@
 they are replayed from, and a server's reset.
 
 What it is: small functions over ``Store``/``Transaction`` like ``repo``'s (kept apart so
-``repo`` stays one module); rows leave as plain tuples and ``bot.ratings.Rating``.
-What it is not: no maths (``bot.ratings``) and no decisions (``bot.service.ratings``).
+``repo`` stays one module); rows leave as plain tuples and ``bot.service.skill.Rating``.
+What it is not: no maths (``bot.service.skill``) and no decisions (``bot.service.ratings``).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from bot.ratings import Rating
+from bot.service.skill import Rating
 
 from .base import Store, Transaction
 from .repo import RATED

@@ -1,7 +1,7 @@
 """Every query the bot makes, as small functions over ``Database``/``Tx``.
 
 What it is: reading and writing lobbies, games, seats, the action log, results and settings.
-Rows leave this module as the typed, frozen rows of ``bot.rows`` (never the driver's own rows).
+Rows leave this module as the typed, frozen rows of ``bot.store.rows`` (never the driver's own rows).
 What it is not: no rules and no Discord. The service decides; this module only stores: numbers
 that are rules (such as when a turn reminder is due) come in as parameters.
 """
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import fields, replace
 from typing import Any, TypeVar
 
-from bot.rows import (
+from bot.store.rows import (
     AuditAction,
     AuditRow,
     FinishedSeatRow,

@@ -27,7 +27,7 @@ _V5_COLUMNS = """
     ALTER TABLE games ADD COLUMN hints_off INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE games ADD COLUMN practice INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE results ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
-    -- Skill ratings (issue 12; ``bot.ratings``): one openskill rating per server, player and
+    -- Skill ratings (issue 12; ``bot.service.skill``): one openskill rating per server, player and
     -- variant, and over every variant together (variant '*'). Rebuilt from the rated results
     -- whenever a game is voided or restored, so they are always the replay of those results.
     CREATE TABLE ratings (

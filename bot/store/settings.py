@@ -2,7 +2,7 @@
 players, public language, and the members who may not play.
 
 What it is: small functions over ``Store``/``Transaction`` like ``repo``'s (kept apart so
-``repo`` stays one module); rows leave as ``bot.rows.ServerConfig`` and ``BanRow``.
+``repo`` stays one module); rows leave as ``bot.store.rows.ServerConfig`` and ``BanRow``.
 What it is not: no validation and no decisions (``bot.service.settings``).
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.rows import BanRow, ServerConfig
+from bot.store.rows import BanRow, ServerConfig
 
 from .base import Store, Transaction
 

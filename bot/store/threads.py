@@ -3,13 +3,13 @@
 What it is: finding the game of a thread, the games a member sits in, the games of a channel, the
 open rematch of a game, writing a game's thread, and the threads whose games ended long enough
 ago to be archived. Small functions over ``Store``/``Transaction`` like ``repo``'s (kept apart so
-``repo`` stays one module); games leave as ``bot.rows.GameRow``.
+``repo`` stays one module); games leave as ``bot.store.rows.GameRow``.
 What it is not: no decisions (``bot.service.threads``) and no Discord.
 """
 
 from __future__ import annotations
 
-from bot.rows import GameRow
+from bot.store.rows import GameRow
 
 from .base import Store, Transaction
 from .repo import Shards, get_game, on_shards

@@ -11,9 +11,9 @@ import random
 from typing import Any
 
 from bot.engine import load_game
-from bot.rows import ResultRow
 from bot.service import DEAL_PAUSE, GameService
 from bot.store import Database, GameRow, repo
+from bot.store.rows import ResultRow
 
 T0 = 1_800_000_000.0
 GUILD = 7

@@ -16,8 +16,8 @@ import pytest
 
 from bot import robot
 from bot.engine import load_game
-from bot.hints import check_hint, hint, hints_apply
 from bot.service import BOT_DELAY, Refusal
+from bot.service.hints import check_hint, hint, hints_apply
 from bot.service.ratings_update import replay
 from bot.store import repo
 from tests.bot.helpers import GUILD, choose, lobby, started, uid

@@ -13,8 +13,8 @@ import random
 import pytest
 from openskill.models import PlackettLuce
 
-from bot.ratings import BASE, MIN_GAMES, OVERALL, Rating, rate, shown
 from bot.service import GameService
+from bot.service.skill import BASE, MIN_GAMES, OVERALL, Rating, rate, shown
 from bot.store import Database
 from bot.store import ratings as store
 from tests.bot.helpers import GUILD, Clock, choose

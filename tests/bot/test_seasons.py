@@ -13,8 +13,8 @@ import sqlite3
 
 import pytest
 
-from bot.seasons import standings
 from bot.service import Refusal
+from bot.service.seasons import standings
 from bot.store import Database, repo
 from bot.store.schema import MIGRATIONS
 from tests.bot.helpers import GUILD, lobby, play_to_the_end, started
@@ -168,7 +168,7 @@ async def test_a_players_record_counts_rated_games_of_every_season(env):
 
 
 def test_streaks() -> None:
-    from bot.seasons import player_stats
+    from bot.service.seasons import player_stats
 
     rows = [{"place": p, "beaten": 2 if p == 1 else 0, "variant": "basic"} for p in (1, 1, 2, 1, 1, 1, 3)]
     record = player_stats(rows)
@@ -239,7 +239,7 @@ def utc(text: str) -> float:
 
 
 def test_scheduled_boundaries_are_the_next_monday_or_first_of_the_month_in_utc() -> None:
-    from bot.seasons import next_rollover
+    from bot.service.seasons import next_rollover
 
     assert next_rollover("week", utc("2026-11-22T13:00:00")) == utc("2026-11-23T00:00:00")  # a Sunday
     assert next_rollover("week", utc("2026-11-23T00:00:00")) == utc("2026-11-30T00:00:00")  # strictly after

@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 
 from bot.engine import IllegalMove
-from bot.rows import AuditAction
 from bot.service import Refusal, SettingsChange, merge_options
 from bot.store import repo
+from bot.store.rows import AuditAction
 from tests.bot.helpers import GUILD
 
 MANAGER = 99

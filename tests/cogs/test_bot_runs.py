@@ -24,8 +24,8 @@ import bot.announcer as announcer_module
 from bot.announcer import Announcer
 from bot.client import RummyBot
 from bot.engine import Game, new_game
-from bot.rows import GameRow, GameStatus, SeatRow
 from bot.service import Change, ChangeKind
+from bot.store.rows import GameRow, GameStatus, SeatRow
 from tests.cogs.test_game_end import Channel
 
 PEOPLE = {"p1": 100}  # p2 and p3 are computer players

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from bot.engine import load_game
-from bot.moves import ledger_text
 from bot.service import Change, ChangeKind
+from bot.words.moves import ledger_text
 from cogs.ui import nm
 from renderers.samples import played_game
 from tests.cogs.test_game_end import announcer, row_for

@@ -20,8 +20,8 @@ import pytest
 
 from bot.announcer import Announcer, has_deal_result
 from bot.engine import VARIANTS, Game, load_game
-from bot.rows import GameRow, GameStatus, SeatRow
 from bot.service import Change, ChangeKind
+from bot.store.rows import GameRow, GameStatus, SeatRow
 from renderers import render_table
 from renderers.samples import played_game
 

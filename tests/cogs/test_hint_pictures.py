@@ -18,10 +18,10 @@ import discord
 import pytest
 
 from bot.engine import load_game
-from bot.hints import hint, hint_picture
-from bot.rows import GameRow, GameStatus, SeatRow
 from bot.service import GameService, Refusal
+from bot.service.hints import hint, hint_picture
 from bot.store import Database
+from bot.store.rows import GameRow, GameStatus, SeatRow
 from cogs.hints import OWN_MOVE, hint_message, play_hint
 from renderers import draw_hand, draw_table, render_hand, render_table
 from tests.bot.helpers import Clock, lobby

@@ -7,8 +7,8 @@ the first lines, a rating without its ± or rank, a newcomer told a rank they do
 
 from __future__ import annotations
 
-from bot.ratings import MIN_GAMES, Rating
 from bot.service import LadderLine, PlayerRating
+from bot.service.skill import MIN_GAMES, Rating
 from cogs.ladder import chart_info, ladder_info, ladder_message, rating_line
 from cogs.standings import SHOWN
 

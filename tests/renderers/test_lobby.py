@@ -201,7 +201,7 @@ def test_a_fixed_size_variant_says_how_many_it_needs():
 
 
 def test_a_short_turn_timer_reads_in_seconds():
-    from bot.i18n import timer_text
+    from bot.words.i18n import timer_text
 
     assert timer_text(0.5, "es") == "30 s" and timer_text(0.25, "en") == "15 s"
     assert timer_text(1.5, "es") == "1,5 min" and timer_text(5, "en") == "5 min"

@@ -6,7 +6,7 @@ and not each other), so a four-player win is worth three and a two-player win on
 go to more wins, then to fewer games. Every variant counts alike, whatever its own scoring. Also
 when an automatic season ends (``next_rollover``).
 Rows are anything read by field name, ``row["place"]``: the store's typed rows
-(``bot.rows.StandingRow``, ``RecordRow``) or plain dicts.
+(``bot.store.rows.StandingRow``, ``RecordRow``) or plain dicts.
 What it is not: no SQL (``bot.store.repo.season_results``), no Discord, no text.
 """
 
@@ -22,7 +22,7 @@ SCHEDULES = ("week", "month")  # how often a scheduled season rolls over
 
 
 class Fields(Protocol):
-    """A row read by field name (a ``bot.rows`` row or a dict)."""
+    """A row read by field name (a ``bot.store.rows`` row or a dict)."""
 
     def __getitem__(self, name: str, /) -> Any: ...
 

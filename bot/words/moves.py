@@ -1,8 +1,8 @@
 """Moves in people's words: refusals explained, RGN moves labelled, typed moves made readable to the engine.
 
 What it is: the pure glue between ``/rummy play`` and ``bot.engine``, in the player's language
-(Spanish first, English too), through the catalog ``bot.i18n`` (keys ``error.*``, ``ledger.*``,
-``verb.*``, ``describe.*`` in ``bot/locales/engine.<locale>.json``):
+(Spanish first, English too), through the catalog ``bot.words.i18n`` (keys ``error.*``, ``ledger.*``,
+``verb.*``, ``describe.*`` in ``bot/words/locales/engine.<locale>.json``):
 
 * ``refusal_text(err, locale)``: the sentence for an ``IllegalMove`` (its ``code`` and ``params``);
 * ``ledger_text(entry, locale)``: the reason of one ``game.ledger`` line;
@@ -14,7 +14,7 @@ What it is: the pure glue between ``/rummy play`` and ``bot.engine``, in the pla
   from their parts, so that no handler writes RGN by hand.
 
 Cards are shown with suit symbols everywhere (``K♠``, ``10♥``, ``🃏`` for a joker, ``🃏=8♥`` /
-``2♣=7`` for a wild card and what it stands for); numbers go through ``bot.i18n.format_number``.
+``2♣=7`` for a wild card and what it stands for); numbers go through ``bot.words.i18n.format_number``.
 
 What it is not: no rules (the engine judges every move; nothing here decides what is legal), no
 Discord, no database, no game state: every function takes plain strings and returns plain strings.
@@ -38,7 +38,7 @@ from functools import lru_cache
 from typing import Any
 
 from bot.engine import IllegalMove
-from bot.i18n import format_number, has_key, locale_of, translate
+from bot.words.i18n import format_number, has_key, locale_of, translate
 
 __all__ = [
     "LABEL_LIMIT",

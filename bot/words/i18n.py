@@ -1,7 +1,7 @@
 """The translation catalog: every word a player reads, in Spanish (the default) and English.
 
 What it is: ``translate(key, locale, **params)`` looks a flat key such as ``"table.stock"`` up in
-``bot/locales/<locale>.json`` (plus every ``bot/locales/<part>.<locale>.json``) and fills its
+``bot/words/locales/<locale>.json`` (plus every ``bot/words/locales/<part>.<locale>.json``) and fills its
 ``{placeholders}``; ``format_number`` writes scores the
 way each language does. Catalogs are loaded once, on first use. An unknown locale or a key missing
 from a catalog falls back to Spanish; a key missing everywhere comes back as the key itself, so a

@@ -8,7 +8,7 @@ start over, fill from a suggestion) either change it or raise ``BuilderError`` (
 code) and change nothing. ``check`` judges each meld with the engine's own meld reader
 (``bot.engine.melds.read_meld``): valid, invalid, or ambiguous (a wild card that could stand for
 several cards: the builder asks which). ``move`` is the ONE move the draft plays, built with
-``bot.moves``; ``to_json``/``from_json`` are what the store keeps.
+``bot.words.moves``; ``to_json``/``from_json`` are what the store keeps.
 
 Rules this module keeps (rules.md §3.10, §4.3; notation.md "table"): every card that was on the
 table stays on the table, so loose cards are always table cards: a hand card taken back out of a
@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine.melds import MeldRules, Reading, describe_readings, parse_entry, read_meld
-from bot.moves import build_move, table_move, table_text
+from bot.words.moves import build_move, table_move, table_text
 
 UNDO_DEPTH = 40  # snapshots kept for Undo (bounds the stored JSON)
 VALID, INVALID, AMBIGUOUS = "valid", "invalid", "ambiguous"
@@ -264,7 +264,7 @@ class Draft:
         return len(self.hand) - len(self.rest)
 
     def move(self, rules: MeldRules) -> str:
-        """The one RGN move the draft plays (built with ``bot.moves``, never by hand), or
+        """The one RGN move the draft plays (built with ``bot.words.moves``, never by hand), or
         ``BuilderError`` when it cannot be played as it stands: nothing changed, or a wild card
         whose role is still open (the builder asks about it)."""
         if not self.changed_anything():

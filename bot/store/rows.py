@@ -6,7 +6,7 @@ What it is: the typed contract between ``bot.store`` (which fills these from SQL
 ``SeatRow``\\ s), a season, a result, a season schedule, an audit entry, the rows the standings and
 records are worked out from; and ``GameStatus``, ``ActionKind``, ``AuditAction``, the words those
 rows store. Reading a field is ``row.field``; ``row["field"]`` also works (a few callers, and the
-pure arithmetic in ``bot.seasons``, read rows and plain dicts alike).
+pure arithmetic in ``bot.service.seasons``, read rows and plain dicts alike).
 What it is not: no SQL, no driver, no rules, no Discord. Nothing here does any I/O.
 """
 
@@ -188,7 +188,7 @@ class ScheduleRow(_Fields):
     """A server whose seasons roll over by themselves."""
 
     guild_id: int
-    every: str  # one of ``bot.seasons.SCHEDULES``
+    every: str  # one of ``bot.service.seasons.SCHEDULES``
     channel_id: int  # where the closing standings are posted
     locale: str
     next_at: float  # the next boundary (UTC)

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field, replace
 from bot import robot
 from bot.engine import Game, load_game
 from bot.engine.views import PublicView, SeatView
-from bot.i18n import translate
-from bot.moves import card_text, describe_move
-from bot.rows import GameRow, GameStatus, SeatRow
 from bot.service import Refusal
+from bot.store.rows import GameRow, GameStatus, SeatRow
+from bot.words.i18n import translate
+from bot.words.moves import card_text, describe_move
 
 HINT_LEVEL = "strong"
 
