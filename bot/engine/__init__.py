@@ -26,6 +26,7 @@ from .errors import IllegalMove
 from .events import Event, EventKind, Phase
 from .game import Game
 from .gin import GinRummy
+from .knowledge import stock_as_known, turned_stock
 from .options import OPTION_SPECS, PLAYERS, VARIANTS, make_rules
 from .rami import Rami
 from .rgn import SEAT_RE, parse_record, tag_line
@@ -65,6 +66,8 @@ __all__ = [
     "make_rules",
     "new_game",
     "new_seed",
+    "stock_as_known",
+    "turned_stock",
 ]
 
 _POSITION_TAGS = (

@@ -313,8 +313,8 @@ def choose_normal(sight: Sight) -> str:
         return "draw" if "draw" in moves else "pass"
     knocks = [m for m in moves if m.startswith("knock ")]
     if knocks:
-        after = deadwood_after_each_discard(mask, "low", LOW_VALUES)
-        dead = min(d for d, c in after if f"knock {card_code(c)}" in knocks)
+        each = deadwood_after_each_discard(mask, "low", LOW_VALUES)
+        dead = min(d for d, c in each if f"knock {card_code(c)}" in knocks)
         limit = sight.option("knock_limit", 10)
         own_turns = sum(1 for s in sight.history if s.seat == sight.seat and s.verb in ("draw", "take"))
         wanted = max(4, limit - max(0, own_turns - 5) // 2)

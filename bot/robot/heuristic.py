@@ -12,6 +12,8 @@ What it is not: a deep player or a game-tree search; no Discord, no SQL.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.engine import Phase
 from bot.engine.cards import parse_card
 from bot.engine.search import LOW_VALUES, mask_of, min_deadwood
@@ -68,7 +70,7 @@ def value(code: str) -> int:
     return 0 if code == "JK" else VALUES.get(code[0], 0)
 
 
-def connections(code: str, hand: list[str]) -> int:
+def connections(code: str, hand: Sequence[str]) -> int:
     """How many cards of ``hand`` could share a meld with ``code`` (jokers with anything)."""
     if code == "JK":
         return 99

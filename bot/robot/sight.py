@@ -10,7 +10,8 @@ level that is given a ``Sight`` cannot read another hand or the stock order.
 
 For the rummy variants it also carries what the rules make public to everyone: the meld rules,
 each card's value, the deck's make-up, whether this deal is one of Wrotham's all-seven deals,
-whether the seat may rearrange the table now and the discard it took that it must still place;
+whether the seat may rearrange the table now, the discard it took that it must still place, and
+the stock after a turnover as the seat knows it (the engine's ``stock_as_known``, rules.md §1.4);
 and, when asked (``judge=True``), a ``Judge``: a copy of the game with every card the seat cannot
 see blanked out, on which a ``table`` move is tried (too many to list among the moves).
 
@@ -29,7 +30,7 @@ import pickle
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.engine import Game, IllegalMove, Meld, Phase
+from bot.engine import Game, IllegalMove, Meld, Phase, stock_as_known
 from bot.engine.cards import JOKER, card_code
 from bot.engine.melds import MeldRules
 
@@ -111,6 +112,7 @@ class Sight:
     all_seven: bool  # wrotham deals 4-6: every card goes down at once (rules.md §1.9)
     can_rearrange: bool  # a ``table`` move is open to this seat now
     must_play: str | None  # rami: the discard taken this turn, still to be placed (§3.7)
+    known_stock: tuple[str | None, ...] | None  # after a turnover, the engine's answer (rules.md §1.4)
     judge: Judge | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -158,6 +160,7 @@ def see(game: Game, seat: str, *, judge: bool = False) -> Sight:
         all_seven=bool(all_seven()) if callable(all_seven) else False,
         can_rearrange=rearrange,
         must_play=card_code(must) if isinstance(must, int) else None,
+        known_stock=stock_as_known(game, seat),
         judge=Judge(game, seat) if judge and rearrange else None,
     )
 
