@@ -12,10 +12,21 @@ read from the game's own state and rules, never from the variant's name.
 from __future__ import annotations
 
 import pickle
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, ClassVar, Self
 
+from .errors import IllegalMove
 from .events import Event
+from .melds import MeldRules, parse_entry, read_meld
 from .move import Move, Verb
+
+
+def loose_entry(code: str) -> str:
+    """How a card taken out of a meld is written while it waits to be placed again: a joker keeps
+    what it stands for (``JK=7C``, rules.md §3.10: a joker taken from the table stands for the
+    same card); another wild (a two) is free to stand for something else, so it is written plain."""
+    card = code.split("=", 1)[0].upper()
+    return code if card == "JK" else card
 
 
 class Answers:
@@ -28,6 +39,10 @@ class Answers:
         def play(self, seat: str, move: str | Move) -> list[Event]: ...
 
         def hand(self, seat: str) -> list[str]: ...
+
+        meld_rules: MeldRules
+
+        def value(self, card: int) -> int: ...
 
     keeps_ledger: ClassVar[bool] = False
     """The variant explains its deal scores line by line in ``game.ledger`` (rami §3.8, tradicional
@@ -63,3 +78,19 @@ class Answers:
         if typed.verb is Verb.DRAW:
             return None
         return tuple(self.trial(seat, typed).hand(seat))
+
+    def opening_points(self, melds: Iterable[Sequence[str]]) -> int:
+        """Points of these new melds as an opening counts them (rules.md §3.5): each card at its
+        value, a wild at the value of the card it stands for. A meld that does not read exactly
+        one way (invalid, unreadable, or a wild still open) counts nothing yet."""
+        total = 0
+        for meld in melds:
+            try:
+                found = read_meld([parse_entry(c) for c in meld], self.meld_rules)
+            except IllegalMove:
+                continue
+            if len(found) != 1:
+                continue
+            for rank, suit in found[0].stands:
+                total += self.value(rank + 13 * (suit or 0))
+        return total

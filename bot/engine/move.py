@@ -13,13 +13,13 @@ the game's question (``Game.play`` / ``Game.accepts``). Card words are kept as w
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 
 from .errors import IllegalMove
 
-__all__ = ["HAND_VERBS", "Move", "Verb", "parse_line"]
+__all__ = ["HAND_VERBS", "Move", "Verb", "log_moves", "parse_line"]
 
 
 class Verb(StrEnum):
@@ -191,3 +191,11 @@ def parse_line(line: str) -> tuple[str, Move]:
     if len(words) < 2:
         raise IllegalMove("bad_move", "a record line is a seat and a move", {"line": line})
     return words[0], Move.parse(words[1])
+
+
+def log_moves(lines: Iterable[str]) -> Iterator[tuple[str, Move]]:
+    """The moves of a game's log (``game.log``) or a record's move lines, as (seat, move); the
+    ``[Deal "n"]`` lines that start the next deal (notation.md "A record") are passed over."""
+    for line in lines:
+        if line.strip() and not line.lstrip().startswith("["):
+            yield parse_line(line)

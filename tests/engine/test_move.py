@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot.engine import HAND_VERBS, VARIANTS, IllegalMove, Move, Verb, keeps_ledger, new_game, parse_line
+from bot.engine import HAND_VERBS, VARIANTS, IllegalMove, Move, Verb, keeps_ledger, log_moves, new_game, parse_line
 
 
 def _games(variant: str, deals: int = 4) -> list[tuple[list[str], list[str]]]:
@@ -104,3 +104,8 @@ def test_rami_opening_draft_and_minimum():
     assert s is not None
     plain.play(s, "draw")
     assert not plain.may_build(s)
+
+
+def test_log_moves_pass_over_the_deal_lines():
+    lines = ["ana draw", "ana discard KS", '[Deal "2"]', "bea timeout"]
+    assert [(s, str(m)) for s, m in log_moves(lines)] == [("ana", "draw"), ("ana", "discard KS"), ("bea", "timeout")]
