@@ -132,14 +132,12 @@ class Move:
         if verb is Verb.TABLE:
             return cls(verb, (), None, _melds_of(rest) if rest else ())
         if verb is Verb.KNOCK:
-            head, colon, tail = rest.partition(":")
-            return cls(verb, tuple(head.split()), None, _melds_of(tail) if colon else ())
+            head, _, tail = rest.partition(":")
+            return cls(verb, tuple(head.split()), None, _melds_of(tail) if tail.strip() else ())
         if verb.needs_target:
             left, sep, right = rest.rpartition(" to ")
             if not sep or not right.strip().isdigit():
-                raise IllegalMove(
-                    "bad_move", f"write {verb} and the cards, then 'to' and the meld number", {"verb": str(verb)}
-                )
+                raise IllegalMove("bad_move", f"write {verb}, its cards, 'to' and the meld number", {"text": text})
             return cls(verb, tuple(left.split()), int(right), ())
         return cls(verb, tuple(rest.split()), None, ())
 
@@ -189,7 +187,7 @@ def parse_line(line: str) -> tuple[str, Move]:
     """A record line ``<seat> <move>`` (notation.md "Moves") as the seat and its move."""
     words = line.split(maxsplit=1)
     if len(words) < 2:
-        raise IllegalMove("bad_move", "a record line is a seat and a move", {"line": line})
+        raise IllegalMove("bad_move", "a record line is a seat and a move", {"text": line})
     return words[0], Move.parse(words[1])
 
 
