@@ -44,10 +44,10 @@ def choose(game: Game, seat: str, *, level: str = "normal") -> str:
     """One move from ``game.legal_moves(seat)`` for ``seat`` at ``level``, by the variant's strategy."""
     if level not in LEVELS and level != "yardstick":
         raise ValueError(f"unknown robot level {level!r}; one of {', '.join(LEVELS)}")
-    return STRATEGIES[game.variant].choose(game, seat, level)
+    return str(STRATEGIES[game.variant].choose(game, seat, level))
 
 
 def choose_from(sight: Sight, level: str) -> str:
     """The move of ``level`` given only what the seat sees (``"yardstick"``: the gin bench's EAAI
     simple player, not offered to hosts; the strong table search needs the sight's ``Judge``)."""
-    return STRATEGIES[sight.variant].from_sight(sight, level)
+    return str(STRATEGIES[sight.variant].from_sight(sight, level))

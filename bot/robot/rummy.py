@@ -25,6 +25,7 @@ from bot.engine.cards import parse_card
 from bot.engine.dummy import CONTRACTS
 from bot.engine.meldgen import Reading
 
+from .reading import card_of
 from .rearrange import best_table
 from .sight import Sight
 from .turn import RummyTurn, used_by
@@ -63,7 +64,7 @@ class RamiTurn(RummyTurn):
     keeps_joker_out = True
 
     def draw_choice(self, top: str, takes: list[str]) -> str | None:
-        return "take" if "take" in self.moves else takes[0]  # legal only when it can be played (§3.7)
+        return self.take(takes)  # legal only when it can be played (§3.7)
 
 
 class TradicionalTurn(RummyTurn):
@@ -79,7 +80,7 @@ class TradicionalTurn(RummyTurn):
         without = best_table(self.table, self.hand, self.rules, self.card_value)
         gain = (len(with_top.used) if with_top and top in with_top.used else 0) - (len(without.used) if without else 0)
         if gain >= 1 or (with_top and len(with_top.used) >= len(self.hand)):
-            return "take" if "take" in self.moves else takes[0]
+            return self.take(takes)
         return None
 
 
@@ -122,7 +123,7 @@ class DummyTurn(RummyTurn):
         ints = [parse_card(c) for c in self.hand]
 
         def gap(move: str) -> int:
-            card = parse_card(move.split()[1])
+            card = parse_card(card_of(move))
             rest = list(ints)
             rest.remove(card)
             return self.contract_gap(rest) + (100 if self.rules.is_wild(card) else 0)

@@ -21,12 +21,14 @@ What it is not: no look at another hand or the stock; no randomness, so it is de
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
-from bot.engine import Phase
+from bot.engine import Move, Phase, Verb
 from bot.engine.cards import JOKER, parse_card
 from bot.engine.meldgen import Reading, hand_meld_candidates
 from bot.engine.melds import MeldRules, natural_extends, parse_entry
 
+from .reading import card_of, of_verb, verb_of
 from .rearrange import best_table
 from .sight import Sight
 from .turnover import plan_draw
@@ -35,23 +37,20 @@ AHEAD = 4  # strong looks one card ahead for the normal player's four likeliest 
 CLOSE = 3  # a seat with this many cards or fewer may go out next turn
 
 
-def _cards(words: list[str]) -> list[str]:
-    """Physical cards of move words (``JK=8H`` is the joker)."""
-    return [w.split("=")[0] for w in words if w != "|"]
+def _cards(entries: Iterable[str]) -> list[str]:
+    """Physical cards of card entries (``JK=8H`` is the joker)."""
+    return [e.split("=")[0] for e in entries]
 
 
 def used_by(move: str, table: list[list[str]]) -> tuple[list[str], list[str]]:
     """(cards leaving the hand, cards coming into it) if ``move`` is played."""
-    verb, _, args = move.partition(" ")
-    if verb == "meld":
-        return _cards(args.split()), []
-    if verb == "layoff":
-        return _cards(args.rpartition(" to ")[0].split()), []
-    if verb == "swap":
-        words = args.rpartition(" to ")[0].split()
-        return _cards(words), ["JK"] * len(words)
-    if verb == "table":
-        new = Counter(_cards(args.split()))
+    typed = Move.parse(move)
+    if typed.verb in (Verb.MELD, Verb.LAYOFF):
+        return _cards(typed.cards), []
+    if typed.verb is Verb.SWAP:
+        return _cards(typed.cards), ["JK"] * len(typed.cards)
+    if typed.verb is Verb.TABLE:
+        new = Counter(_cards(c for m in typed.melds for c in m))
         old = Counter(_cards([c for m in table for c in m]))
         return list((new - old).elements()), []
     return [], []
@@ -227,28 +226,28 @@ class RummyTurn:
         phase, moves = self.sight.phase, self.moves
         if phase == Phase.WINDOW:
             return self.window()
-        verbs = {m.split()[0] for m in moves}
-        if "draw" in verbs or (phase == Phase.DRAW and "take" in verbs):
+        verbs = {verb_of(m) for m in moves}
+        if Verb.DRAW in verbs or (phase == Phase.DRAW and Verb.TAKE in verbs):
             return self.draw()
         return self.play()
 
     def window(self) -> str:
         moves = self.moves
         top = self.sight.discard_pile[-1] if self.sight.discard_pile else None
-        claims = [m for m in moves if m.startswith("claim ")]
+        claims = [m for m in of_verb(moves, Verb.CLAIM) if Move.parse(m).card]
         if claims and top:
             # Tradicional option 2: the claimed card fits; give the card worth least.
-            give = min(claims, key=lambda m: (self.keep(m.split()[1], self.hand, False), m))
-            if self.keep(give.split()[1], self.hand, False) < self.keep(top, [*self.hand, top], False):
+            give = min(claims, key=lambda m: (self.keep(card_of(m), self.hand, False), m))
+            if self.keep(card_of(give), self.hand, False) < self.keep(top, [*self.hand, top], False):
                 return give
-        if top and "take" in moves and self.wants(top):
-            return "take"
+        if top and Verb.TAKE in moves and self.wants(top):
+            return str(Verb.TAKE)
         room = 13 if self.strong else 17  # a cut brings three stock cards too
-        if "cut" in moves and top and not self.laid and self.wants(top) and len(self.hand) <= room:
-            return "cut"
-        for calm in ("allow", "pass"):
+        if Verb.CUT in moves and top and not self.laid and self.wants(top) and len(self.hand) <= room:
+            return str(Verb.CUT)
+        for calm in (Verb.ALLOW, Verb.PASS):
             if calm in moves:
-                return calm
+                return str(calm)
         return moves[0]
 
     def wants(self, top: str) -> bool:
@@ -260,21 +259,25 @@ class RummyTurn:
     def draw(self) -> str:
         moves = self.moves
         pile = self.sight.discard_pile
-        takes = [m for m in moves if m.split()[0] == "take"]
-        fallback = "draw" if "draw" in moves else moves[0]
+        takes = of_verb(moves, Verb.TAKE)
+        fallback = str(Verb.DRAW) if Verb.DRAW in moves else moves[0]
         if not takes or not pile:
             return fallback
         top = pile[-1]
         own = self.draw_choice(top, takes)
         if own is not None:
             return own
-        if self.strong and "take" in moves and "draw" in moves:
+        if self.strong and Verb.TAKE in moves and Verb.DRAW in moves:
             known = plan_draw(self.sight, top)
             if known:
                 return known
         if self.wants(top):
-            return "take" if "take" in moves else takes[0]
+            return self.take(takes)
         return fallback
+
+    def take(self, takes: list[str]) -> str:
+        """The plain ``take`` when listed, else the first take listed (rami names its card)."""
+        return str(Verb.TAKE) if Verb.TAKE in self.moves else takes[0]
 
     def play(self) -> str:
         moves = self.moves
@@ -282,21 +285,21 @@ class RummyTurn:
             found = self.rearrange()
             if found:
                 return found
-        placing = [m for m in moves if m.split()[0] in ("meld", "layoff", "swap")]
+        placing = of_verb(moves, Verb.MELD, Verb.LAYOFF, Verb.SWAP)
         if self.table_goes_out:
             # A listed table move that empties the hand goes out at once.
-            placing += [m for m in moves if m.startswith("table ")]
+            placing += [m for m in of_verb(moves, Verb.TABLE) if Move.parse(m).melds]
         if placing:
             best = max(placing, key=self.placing_score)
             if self.placing_score(best) > 0:
                 return best
-        discards = [m for m in moves if m.startswith("discard ")]
+        discards = [m for m in of_verb(moves, Verb.DISCARD) if Move.parse(m).card]
         if discards:
             return self.discard(discards)
-        for ending in ("done", "take"):
+        for ending in (Verb.DONE, Verb.TAKE):
             if ending in moves:
-                return ending
-        plain = [m for m in moves if m.split()[0] not in ("table", "cut", "claim")]
+                return str(ending)
+        plain = [m for m in moves if verb_of(m) not in (Verb.TABLE, Verb.CUT, Verb.CLAIM)]
         return (plain or moves)[0]
 
     def placing_score(self, move: str) -> float:
@@ -308,12 +311,12 @@ class RummyTurn:
         left += back
         if not left:
             return 10_000.0  # out at once
-        verb = move.split()[0]
-        if verb == "table" and len(left) > 1:
+        verb = verb_of(move)
+        if verb is Verb.TABLE and len(left) > 1:
             return -1.0  # normal play leaves the table alone unless it goes out
         wilds_out = sum(self.wild(c) for c in out)
         score = 10.0 * len(out) + sum(self.value(c) for c in out if not self.wild(c))
-        if verb == "swap":
+        if verb is Verb.SWAP:
             score += 15.0  # a wild back in hand, the natural card placed
         if wilds_out and not self.danger:
             score -= 6.0 * wilds_out  # a wild is worth more in hand while nobody is close
@@ -326,7 +329,7 @@ class RummyTurn:
         for i, c in enumerate(hand):
             k = self.keep(c, hand, i in melded)
             worth[c] = min(worth.get(c, k), k)
-        ranked = sorted(discards, key=lambda m: (worth.get(m.split()[1], 0.0), -self.value(m.split()[1]), m))
+        ranked = sorted(discards, key=lambda m: (worth.get(card_of(m), 0.0), -self.value(card_of(m)), m))
         return self.strong_discard(ranked) if self.strong else ranked[0]
 
     def discard_ahead(self, discards: list[str]) -> str:
@@ -340,7 +343,7 @@ class RummyTurn:
         memo: dict[tuple[int, ...], int] = {}
         best: tuple[float, str] | None = None
         for move in discards:
-            code = move.split()[1]
+            code = card_of(move)
             card = parse_card(code)
             rest = list(ints)
             rest.remove(card)
@@ -380,17 +383,17 @@ class RummyTurn:
             passed: dict[str, list[int]] = {}
             top: int | None = None
             for seen in self.sight.history:
-                words = [seen.seat, seen.verb, *seen.args.split()]
-                if len(words) < 2 or words[0] == self.seat:
-                    top = parse_card(words[2]) if len(words) > 2 and words[1] == "discard" else top
+                first = seen.move.card  # the card a discard, knock or claim names
+                if seen.seat == self.seat:
+                    top = parse_card(first) if first and seen.verb == Verb.DISCARD else top
                     continue
-                who, verb = words[0], words[1]
-                if verb == "discard" and len(words) > 2:
-                    top = parse_card(words[2])
-                elif verb in ("take", "claim") and top is not None:
+                who, verb = seen.seat, seen.verb
+                if verb == Verb.DISCARD and first:
+                    top = parse_card(first)
+                elif verb in (Verb.TAKE, Verb.CLAIM) and top is not None:
                     took.setdefault(who, []).append(top)
-                    top = parse_card(words[2]) if verb == "claim" and len(words) > 2 else None
-                elif verb == "draw" and top is not None:
+                    top = parse_card(first) if verb == Verb.CLAIM and first else None
+                elif verb == Verb.DRAW and top is not None:
                     passed.setdefault(who, []).append(top)
                     top = None
             self._reads = (took, passed)

@@ -17,10 +17,12 @@ from __future__ import annotations
 
 from collections import Counter
 
+from bot.engine import Verb
 from bot.engine.cards import parse_card
 from bot.engine.meldgen import hand_meld_candidates
 from bot.engine.melds import MeldRules, Stand, natural_extends, parse_entry
 
+from .reading import card_of
 from .sight import Sight
 
 NEVER = 99  # no way out within the plan's horizon
@@ -171,7 +173,7 @@ def plan_draw(sight: Sight, top: str) -> str | None:
     t_draw = plan.turns([*ints, parse_card(stock[-1])], draws_for(stock, n, n, HORIZON))
     if t_take == t_draw:
         return None
-    return "take" if t_take < t_draw else "draw"
+    return Verb.TAKE if t_take < t_draw else Verb.DRAW
 
 
 def plan_discard(sight: Sight, ranked: list[str]) -> str | None:
@@ -189,7 +191,7 @@ def plan_discard(sight: Sight, ranked: list[str]) -> str | None:
     ints = [parse_card(c) for c in sight.hand]
     best: tuple[int, str] | None = None
     for move in ranked:
-        card = parse_card(move.split()[1])
+        card = parse_card(card_of(move))
         if rules.is_wild(card) and best is not None:
             continue
         rest = list(ints)
