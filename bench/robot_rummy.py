@@ -1,12 +1,17 @@
 """Bench: the normal and strong computer players in basic, wrotham, rami, tradicional and dummy.
 
-Run: ``nice python -m bench.robot_rummy [--deals N] [--mixed M]``. It prints, with 95% Wilson
-confidence intervals:
+Run: ``nice -n 15 python -m bench.robot_rummy [--deals N] [--mixed M] [--rotate R]``. It prints,
+with 95% Wilson confidence intervals:
 - Rami (table manipulation on) and Tradicional, four strong bots: the share of deals that end with
   someone going out (goal ≥ 90%), and the hand cards placed through ``table`` moves per deal, four
   strong bots against four normal ones (goal: strong places more);
 - every variant, one strong bot and three normal ones (the strong seat moves round the table):
   the strong bot's share of deals won (goal > 25%);
+- with ``--rotate R`` (issue 23), the same share over R deals each played four times, the strong
+  bot in every seat in turn, so the card luck of a deal cancels (a seat dealt a winning hand is
+  strong once and normal three times); deals nobody wins are left out. The plays of one deal are
+  not independent, so the interval (over plays) is a little narrower than it should be;
+  ``--rotate 2`` is the smoke size;
 - move times p50/p99, overall and with 40 or more cards on the table (goal p99 ≤ 500 ms).
 Deals are seeded by their number, so a run replays exactly (the times aside). Wrotham's deals
 are spread over deals 1-6 of a game and dummy's over the twelve contracts.
@@ -163,6 +168,7 @@ def main() -> None:
     ap.add_argument("--mixed", type=int, default=60, help="deals per variant, one strong v three normal")
     ap.add_argument("--variants", default="basic,wrotham,rami,tradicional,dummy")
     ap.add_argument("--tables", type=int, default=100, help="40-card rami tables for the search alone")
+    ap.add_argument("--rotate", type=int, default=0, help="deals per variant played with strong in every seat")
     args = ap.parse_args()
     variants = [v for v in args.variants.split(",") if v in OPTIONS]
     stats = Stats()
@@ -195,6 +201,20 @@ def main() -> None:
             n += 1
             wins += winner == strong_seat
         print(f"{variant} one strong v three normal: strong wins {pct(wins, n)}", flush=True)
+    for variant in variants if args.rotate else ():
+        wins = n = 0
+        for k in range(args.rotate):
+            for strong_seat in SEATS:
+                levels = {s: ("strong" if s == strong_seat else "normal") for s in SEATS}
+                _, winner, _ = deal(variant, levels, f"{variant}-rot-{k}", stats)
+                if winner is not None:
+                    n += 1
+                    wins += winner == strong_seat
+        print(
+            f"{variant} one strong v three normal, {args.rotate} deals rotated (strong in every seat): "
+            f"strong wins {pct(wins, n)}",
+            flush=True,
+        )
     print(stats.line())
 
 
