@@ -162,3 +162,27 @@ def test_the_strong_gin_bot_beats_the_yardstick_and_the_normal_bot() -> None:
     assert strong > simple, (strong, simple)
     strong, normal = duel("strong", "normal", 120, "floor-n")
     assert strong > normal, (strong, normal)
+
+
+KNOCK_AT_FIVE = """[Variant "gin"]
+[Options "{options}"]
+[Seats "ana bea"]
+[Dealer "bea"]
+[Hand "ana" "2C 3C 4C 7H 7S 7D 9S TS JS 5D KH"]
+[Hand "bea" "AS 4S 6D 8D QD 3H 5H 8C TC KC"]
+[Turn "ana"]
+[Phase "play"]
+"""
+
+
+def test_the_strong_gin_bot_knocks_by_the_rules_in_force() -> None:
+    """Issue 23: with the seed's scoring (10 for an undercut) strong knocks at 5 early in the deal;
+    where an undercut costs 25 (the EAAI scoring) it keeps playing for gin rather than risk one."""
+    from bot.engine import load_game
+
+    seed = load_game(KNOCK_AT_FIVE.format(options=""))
+    assert choose(seed, "ana", level="strong") == "knock KH"
+    eaai = load_game(KNOCK_AT_FIVE.format(options="undercut_bonus=25 gin_bonus=25 layoff_on_gin=false"))
+    assert choose(eaai, "ana", level="strong") == "discard KH"
+    assert choose(eaai, "ana", level="normal") == "knock KH"  # normal does not read the bonus
+

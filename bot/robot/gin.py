@@ -17,9 +17,13 @@ What it is: two players that read the game only through a ``Sight`` (``bot.robot
   (a little of its final deadwood, and gin, break ties), since whoever knocks first usually wins
   the deal; the deadwood it would hold while the opponent may knock first (a chance growing with
   their turns) is counted too, so that a lost deal costs little. A discard also pays for the
-  chance that it completes an opponent's meld. Before a knock it samples opponent hands from
-  those chances and waits only when an undercut (layoffs included) is more likely than not and
-  the stock leaves time to improve; gin always goes out.
+  chance that it completes an opponent's meld. The knock follows the rules in force (issue 23):
+  gin always goes out; where an undercut costs little (the seed's 10) it knocks at once unless
+  the opponent hands it samples from those chances say an undercut (layoffs included) is more
+  likely than not; where it costs ``WAIT_BONUS`` or more (the EAAI scoring's 25) it knocks only
+  with ``WAIT_AT`` or less and otherwise plays on for gin or for undercutting the opponent's
+  knock, its look-ahead weighing the deadwood it holds more (``EXPOSURE_WAIT``). With the stock
+  nearly gone it knocks when the sampled hands make the knock's value positive on average.
 
 Every random choice comes from a generator seeded with the public record of the deal and the
 seat, so a move is deterministic for a given game (and the no-peek test can replay it).
@@ -58,10 +62,14 @@ DEPTH = 10  # draws looked ahead
 CANDIDATES = 6  # discards (the lowest-deadwood ones) given the look-ahead
 DEADWOOD_WEIGHT = 0.04  # draws one point of deadwood left at the end of a look-ahead is worth
 EXPOSURE_WEIGHT = 0.3  # draws one point of deadwood held while the opponent may knock is worth
+EXPOSURE_WAIT = 0.8  # the same where undercuts cost ``WAIT_BONUS`` or more (low counts undercut them)
 RISK_BASE = 0.02  # the chance the opponent knocks on their first turn ...
 RISK_STEP = 0.03  # ... and what each of their turns adds
 UNDERCUT_SHARE = 0.5  # a knock undercut in more than this share of the samples waits ...
 UNDERCUT_STOCK = 6  # ... while the stock holds more than this many cards
+WAIT_BONUS = 20  # with an undercut bonus this big, a knock above ``WAIT_AT`` waits for a lower count
+WAIT_AT = 0  # the deadwood knocked at without waiting when undercuts cost that much
+ROLLOUT_TO_WAIT = False  # the look-ahead counts draws to the count it would knock at (else the limit)
 
 
 def value(card: int) -> int:
@@ -199,11 +207,13 @@ def sequences(k: Knowledge, rng: random.Random, count: int, depth: int) -> list[
     return out
 
 
-def turns_to_knock(hand: int, seqs: list[list[int]], limit: int, risk: float = 0.0) -> float:
+def turns_to_knock(
+    hand: int, seqs: list[list[int]], limit: int, risk: float = 0.0, exposure: float = EXPOSURE_WEIGHT
+) -> float:
     """Average number of draws until the 10-card ``hand`` may knock, drawing each sequence in
     turn and discarding greedily (least deadwood); a little of the last deadwood breaks ties.
     ``risk``: the chance the opponent knocks on each of their turns; the deadwood held while they
-    might (what their knock would take from us) is added, weighted by ``EXPOSURE_WEIGHT``."""
+    might (what their knock would take from us) is added, weighted by ``exposure``."""
     total = 0.0
     for seq in seqs:
         h = hand
@@ -218,17 +228,19 @@ def turns_to_knock(hand: int, seqs: list[list[int]], limit: int, risk: float = 0
                 break
             exposed += alive * risk * d
             alive *= 1.0 - risk
-        total += t + DEADWOOD_WEIGHT * d + EXPOSURE_WEIGHT * exposed - (0.5 if d == 0 else 0)
+        total += t + DEADWOOD_WEIGHT * d + exposure * exposed - (0.5 if d == 0 else 0)
     return total / len(seqs)
 
 
-def turns_to_knock_drawing(hand: int, seqs: list[list[int]], limit: int, risk: float = 0.0) -> float:
+def turns_to_knock_drawing(
+    hand: int, seqs: list[list[int]], limit: int, risk: float = 0.0, exposure: float = EXPOSURE_WEIGHT
+) -> float:
     """``turns_to_knock`` for a hand that draws first: each sequence's first card is this draw."""
     total = 0.0
     for seq in seqs:
         d, c = greedy_discard(hand | 1 << seq[0])
         h = (hand | 1 << seq[0]) & ~(1 << c)
-        total += 1.0 if d <= limit else 1 + turns_to_knock(h, [seq[1:]], limit, risk)
+        total += 1.0 if d <= limit else 1 + turns_to_knock(h, [seq[1:]], limit, risk, exposure)
     return total / len(seqs)
 
 
@@ -344,20 +356,21 @@ def choose_strong(sight: Sight) -> str:
     k = knowledge(sight)
     hand = k.hand
     risk = knock_risk(sight)
+    cost = exposure(sight)
     if Verb.DRAW in moves or Verb.PASS in moves:
         plain = Verb.DRAW if Verb.DRAW in moves else Verb.PASS
         if Verb.TAKE in moves and k.top is not None:
             if sight.phase == Phase.DRAW and Verb.DRAW not in moves:
                 return Verb.TAKE  # the wall: the take is offered only when it knocks
             up = k.top
-            limit = sight.option("knock_limit", 10)
+            limit = target(sight)
             seqs = sequences(k, rng_for(sight), ROLLOUTS, DEPTH)
             after = sorted((d, c) for d, c in deadwood_after_each_discard(hand | 1 << up, "low", LOW_VALUES) if c != up)
             take = min(
-                (1.0 if d <= limit else 1 + turns_to_knock((hand | 1 << up) & ~(1 << c), seqs, limit, risk))
+                (1.0 if d <= limit else 1 + turns_to_knock((hand | 1 << up) & ~(1 << c), seqs, limit, risk, cost))
                 for d, c in after[:CANDIDATES]
             )
-            draw = turns_to_knock_drawing(hand, seqs, limit, risk)
+            draw = turns_to_knock_drawing(hand, seqs, limit, risk, cost)
             if take < draw:
                 return Verb.TAKE
         return plain
@@ -367,7 +380,7 @@ def choose_strong(sight: Sight) -> str:
         return knocks[0]
     if not discards:
         return knocks[0] if knocks else moves[0]
-    limit = sight.option("knock_limit", 10)
+    limit = target(sight)
     base = {c: d for d, c in deadwood_after_each_discard(hand, "low", LOW_VALUES)}
     ranked = sorted(discards, key=lambda m: (base[parse_card(card_of(m))], -value(parse_card(card_of(m)))))
     seqs = sequences(k, rng_for(sight), ROLLOUTS, DEPTH)
@@ -375,21 +388,52 @@ def choose_strong(sight: Sight) -> str:
     for m in ranked[:CANDIDATES]:
         card = parse_card(card_of(m))
         rest = hand & ~(1 << card)
-        scores[m] = (turns_to_knock(rest, seqs, limit, risk) + DANGER_WEIGHT * danger(k, card), -value(card), m)
+        scores[m] = (turns_to_knock(rest, seqs, limit, risk, cost) + DANGER_WEIGHT * danger(k, card), -value(card), m)
     return min(scores, key=scores.__getitem__)
 
 
+def wait_at(sight: Sight) -> int:
+    """The highest deadwood strong knocks with at once, from the rules in force (rules.md §2.5):
+    the knock limit, unless an undercut costs ``WAIT_BONUS`` or more (the EAAI scoring's 25),
+    when only a count of ``WAIT_AT`` or less goes down at once and higher ones wait for gin or an
+    undercut of the opponent's knock (whoever knocks first no longer usually wins)."""
+    limit = int(sight.option("knock_limit", 10))
+    return min(limit, WAIT_AT) if waits(sight) else limit
+
+
+def waits(sight: Sight) -> bool:
+    """Whether an undercut costs enough (``WAIT_BONUS``) for strong to wait for low counts."""
+    return bool(sight.option("undercut_bonus", 10) >= WAIT_BONUS)
+
+
+def exposure(sight: Sight) -> float:
+    """What a point of deadwood held while the opponent may knock costs, by the rules in force."""
+    return EXPOSURE_WAIT if waits(sight) else EXPOSURE_WEIGHT
+
+
+def target(sight: Sight) -> int:
+    """The count the look-ahead races to: where strong would knock."""
+    return wait_at(sight) if ROLLOUT_TO_WAIT else int(sight.option("knock_limit", 10))
+
+
 def should_knock(sight: Sight, k: Knowledge, card: int) -> bool:
-    """Knock at once (whoever knocks first usually wins the deal), unless the sampled opponent
-    hands say an undercut is likely and there is time left to lower the count; gin always."""
+    """Gin always goes out. With the stock nearly gone, knock when the sampled opponent hands
+    (layoffs included) make the knock's value positive on average (a void deal scores nothing).
+    Otherwise a count above ``wait_at`` waits; one at or below it knocks unless the samples say
+    an undercut is more likely than not."""
     rest = k.hand & ~(1 << card)
     mine, melds = best_melds(rest, "low", LOW_VALUES)
-    if mine == 0 or sight.stock_count <= UNDERCUT_STOCK:
+    late = sight.stock_count <= UNDERCUT_STOCK
+    if mine == 0 or (late and mine <= wait_at(sight)):
         return True
+    if not late and mine > wait_at(sight):
+        return False
     layoff = sight.option("layoff_on_gin", True)
-    undercut = 0
     hands = sample_hands(k, rng_for(sight), SAMPLES)
+    values = []
     for opp in hands:
         laid = best_layoffs(opp, melds, "low", LOW_VALUES)[0] if (mine or layoff) else min_deadwood(opp)
-        undercut += knock_value(sight, mine, laid) < 0
-    return undercut <= UNDERCUT_SHARE * len(hands)
+        values.append(knock_value(sight, mine, laid))
+    if late:
+        return sum(values) > 0
+    return sum(v < 0 for v in values) <= UNDERCUT_SHARE * len(hands)
