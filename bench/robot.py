@@ -72,7 +72,7 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
 def play_deals(job: tuple[str, str, str, list[int]]) -> dict:
     """Play the deals numbered ``ks`` of one pairing; the counts and every move time per level."""
     a, b, prefix, ks = job
-    out = {"a": 0, "b": 0, "void": 0, "tie": 0, "times": {a: [], b: []}, "points": {a: 0, b: 0}}
+    out: dict = {"a": 0, "b": 0, "void": 0, "tie": 0, "times": {a: [], b: []}, "points": {a: 0, b: 0}}
     for k in ks:
         game = new_game("gin", ["p1", "p2"], seed=f"{prefix}-{a}-{b}-{k}")
         level = {"p1": a, "p2": b} if k % 2 == 0 else {"p1": b, "p2": a}
