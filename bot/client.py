@@ -17,7 +17,7 @@ refused (``cogs.guard``), the work in flight (moves, their answers, table edits,
 tick) is finished within ``STOP_GRACE`` seconds, and only then are the gateway, HTTP and the
 database closed.
 What it is not: no game rules (``bot.engine``), no SQL (``bot.store``), no pictures
-(``renderers``), no messages (``bot.announcer``, ``cogs``).
+(``renderers``), no messages (``cogs.announcer``, ``cogs``).
 """
 
 from __future__ import annotations
@@ -36,11 +36,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.announcer import Announcer
 from bot.config import Settings
 from bot.service import Change, GameService
 from bot.store import Store, open_database, repo
 from bot.words.i18n import catalog
+from cogs.announcer import Announcer
 from cogs.guard import Guard
 
 log = logging.getLogger(__name__)

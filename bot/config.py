@@ -19,9 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.ratelimit import CLICK_BURST, CLICK_RATE
-
 DEFAULT_DB = "data/rummy.sqlite3"
+# RUMMY_FLOOD's default: clicks a second, sustained, after a burst of this many (reliability.md R20).
+# The same numbers are the guard's own defaults (``cogs.ratelimit``), a test keeps them equal;
+# config imports nothing of the Discord wing.
+DEFAULT_FLOOD: tuple[float, int] = (2.0, 8)
 TOKEN_HELP = (
     "DISCORD_TOKEN is not set: create an application at https://discord.com/developers/applications, "
     "open Bot > Reset Token, and put the token in .env (see .env.example) or in the environment."
@@ -40,7 +42,7 @@ class Settings:
     log_level: str = "INFO"
     api_base: str | None = None
     gateway: str | None = None
-    flood: tuple[float, int] | None = (CLICK_RATE, CLICK_BURST)  # clicks a second, burst; None: no limit
+    flood: tuple[float, int] | None = DEFAULT_FLOOD  # clicks a second, burst; None: no limit
     bot_delay: float = 2.0  # seconds a computer player waits before each move
     database_url: str | None = None  # postgresql://...; None: the SQLite file ``db_path``
     shard_count: int | None = None  # None: Discord's recommended count, every shard in this process
@@ -89,7 +91,7 @@ def read_env_file(path: Path) -> dict[str, str]:
 def parse_flood(text: str) -> tuple[float, int] | None:
     """``RATE/BURST`` (``2/8``: two clicks a second after a burst of eight), ``off``, or empty for the default."""
     if not text:
-        return (CLICK_RATE, CLICK_BURST)
+        return DEFAULT_FLOOD
     if text.lower() == "off":
         return None
     rate, _, burst = text.partition("/")

@@ -9,7 +9,7 @@ command and the confirm button check the member's permissions again when they ru
 R15), as the first thing they do under the guard (``cogs.guard``). A new season and a ratings
 reset ask for a confirmation that only the same manager can give, within a minute.
 What it is not: no SQL, no rules; the service writes the change and its audit row in one
-transaction, and the announcer (``bot.announcer``) posts what is public.
+transaction, and the announcer (``cogs.announcer``) posts what is public.
 """
 
 from __future__ import annotations

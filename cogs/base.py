@@ -1,13 +1,13 @@
 """What the cogs need from the bot, typed without importing it.
 
 What it is: ``RummyClient``, the Protocol of the client attributes the Discord layer reads (the
-service, the announcer, the guard, the settings, the stop flag, the custom_id patterns of the
+service, the announcer, the guard, the stop flag, the custom_id patterns of the
 persistent items); ``Publisher``, the announcer's methods the cogs call; ``Gatekeeper``, the
 guard's; and the small helpers every handler uses (``client_of``, ``channel_game``, the locales, ``L``). The
 client (``bot.client``) loads the cogs as extensions by name, so nothing here or in any cog
 imports it: the types meet only in these Protocols.
 What it is not: no decisions. The client is ``bot.client.RummyBot``, the announcer
-``bot.announcer.Announcer``, the guard ``cogs.guard.Guard``.
+``cogs.announcer.Announcer``, the guard ``cogs.guard.Guard``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from typing import Any, Protocol, TypeVar, cast
 import discord
 from discord.app_commands import locale_str
 
-from bot.config import Settings
 from bot.service import Change, GameRow, GameService, GameStatus, Refusal
 from bot.words.i18n import locale_of, translate
 from renderers import Rendered
@@ -28,7 +27,7 @@ T = TypeVar("T")
 
 
 class Publisher(Protocol):
-    """What the cogs ask of the announcer (``bot.announcer.Announcer``): every public message."""
+    """What the cogs ask of the announcer (``cogs.announcer.Announcer``): every public message."""
 
     async def announce(self, change: Change) -> None: ...
 
@@ -64,7 +63,6 @@ class Gatekeeper(Protocol):
 class RummyClient(Protocol):
     """The bot as the cogs see it (``bot.client.RummyBot`` is one)."""
 
-    settings: Settings
     stopping: bool
     item_patterns: list[re.Pattern[str]]
 

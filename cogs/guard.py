@@ -18,7 +18,7 @@ interaction, in this order:
 Handlers are therefore written straight: acknowledge, ask the service, raise ``Refusal`` when
 something is wrong. Autocomplete is not guarded (it cannot be answered in words): it asks
 ``typing_allowed`` and offers nothing to a flooding user.
-What it is not: no game logic and no public messages (``bot.announcer``).
+What it is not: no game logic and no public messages (``cogs.announcer``).
 """
 
 from __future__ import annotations
@@ -35,11 +35,11 @@ import aiohttp
 import discord
 
 from bot.engine import IllegalMove
-from bot.ratelimit import REPOST_COOLDOWN, TYPING_BURST, TYPING_RATE, Cooldown, FloodGate
 from bot.service import Refusal, Stale
 from bot.words.i18n import translate
 from bot.words.moves import refusal_text
 from cogs.base import Answered, client_of, user_locale
+from cogs.ratelimit import REPOST_COOLDOWN, TYPING_BURST, TYPING_RATE, Cooldown, FloodGate
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ them as one embed field per seat: the deal's points in the field's name, one lin
 ("+25 · Combinación bajada: …") in its value. rules.md §6.1: the bot explains every point, so a
 seat's lines always sum to the points the deal gave it (a remainder no line explains, which the
 engine never leaves, would be shown as such rather than hidden).
-What it is not: no scoring (every number is the engine's) and no posting (``bot.announcer``).
+What it is not: no scoring (every number is the engine's) and no posting (``cogs.announcer``).
 """
 
 from __future__ import annotations

@@ -4,10 +4,10 @@ What it is: the thin Discord layer for players. Every command runs under ``cogs.
 limit, graceful stop, refusals answered privately in the user's language) and does only this:
 acknowledge (ephemeral when a hand may follow, so a hand never lands in a public message), ask
 ``GameService`` (which commits before anything is said), answer the user, and hand the committed
-change to the announcer (``bot.announcer``) for the public messages. The lobby's, the table's and
+change to the announcer (``cogs.announcer``) for the public messages. The lobby's, the table's and
 the hand's buttons live with their messages (``cogs.lobby``, ``cogs.table``, ``cogs.hand``).
 What it is not: no rules (``bot.engine``), no SQL (``bot.store``), no drawing (``renderers``), no
-public table or turn messages (``bot.announcer``).
+public table or turn messages (``cogs.announcer``).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ What it is: ``table_message`` (whose turn, the countdown, the last move; My hand
 Take while a turn runs, Next deal between deals), ``deal_end_message`` and ``final_message``, the
 persistent ``TableButton`` (``rummy:<verb>:<game>[:<version>]``) and its handler: open my hand,
 draw or take, deal the next deal, or open a rematch lobby.
-What it is not: no posting or editing of the table (``bot.announcer`` does that, coalesced), no
+What it is not: no posting or editing of the table (``cogs.announcer`` does that, coalesced), no
 rules (``GameService`` plays the move).
 """
 

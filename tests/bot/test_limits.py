@@ -19,12 +19,12 @@ import discord
 import pytest
 
 from bot import robot
-from bot.announcer import Announcer
 from bot.config import ConfigError, Settings, load_settings
 from bot.engine.rami import Rami
 from bot.service import ChangeKind, GameService, GameStatus, Refusal
 from bot.store import repo
 from bot.words.i18n import translate
+from cogs.announcer import Announcer
 from cogs.guard import Guard
 from cogs.rummy import RummyCog
 from tests.bot.helpers import GUILD, T0, play_one, started

@@ -14,10 +14,10 @@ from typing import Any
 import discord
 
 from bot.engine import Game, load_game, new_game
-from bot.renders import Renders
 from bot.robot import choose
 from cogs import rummy
 from cogs.guard import Guard
+from cogs.render_pool import Renders
 from renderers import Rendered, replay_steps
 
 

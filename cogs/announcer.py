@@ -1,6 +1,6 @@
 """The announcer: everything the bot posts in public about a game, after the service committed it.
 
-What it is: ``Announcer``, owned by the client (``bot.announcer``, made in ``setup_hook``) and
+What it is: ``Announcer``, owned by the client (``cogs.announcer``, made in ``setup_hook``) and
 called by the clock and the cogs. ``announce(change)`` says what a committed ``Change`` did: the
 lobby closed, the table changed, whose turn it is now (a short new message that mentions them,
 the previous one deleted), a turn that timed out, the end of a deal and of the game. The public
@@ -10,7 +10,7 @@ it (``count_message``, the client's ``on_message`` listener). A game with a thre
 (issue 12) is posted in that thread (``GameRow.place``): the thread is made from the lobby
 message (``post_lobby``), the end is said in one line in the channel too, and the clock has the
 thread archived a while after the end (``archive_thread``). It also posts lobbies, season
-standings and managers' notices, renders pictures off the event loop through ``bot.renders`` (a
+standings and managers' notices, renders pictures off the event loop through ``cogs.render_pool`` (a
 bounded number at once; replays in a slot of their own, drawn once per deal) and, for a graceful
 stop, waits for the table edits still pending (``drain``).
 What it is not: no decisions and no writes but message ids (``GameService``), no private
@@ -32,13 +32,13 @@ import aiohttp
 import discord
 
 from bot.engine import EventKind, Game, Phase
-from bot.renders import Renders
 from bot.service import Change, ChangeKind, GameRow, GameService, GameStatus, Refusal, ResultRow
 from bot.service.deadlines import bot_actors
 from bot.service.endings import CHANNEL_GONE, FORBIDDEN
 from bot.words.i18n import format_number, translate
 from cogs.ledger import ledger_embed
 from cogs.lobby import lobby_info, lobby_message
+from cogs.render_pool import Renders
 from cogs.standings import scores_message, standings_info
 from cogs.table import deal_end_message, final_message, final_places, table_message
 from cogs.ui import clock_text, file_of, nm, variant_name
@@ -102,12 +102,12 @@ class Announcer:
         self.forbidden_grace = FORBIDDEN_GRACE
 
     async def render(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """A picture a player waits for, off the event loop in a render slot (``bot.renders``)."""
+        """A picture a player waits for, off the event loop in a render slot (``cogs.render_pool``)."""
         return await self.renders.render(fn, *args, **kwargs)
 
     async def replay_picture(self, row: GameRow, deal: int, stamp: int) -> Rendered:
         """The replay of a finished deal of ``row``: drawn once, in the replay slot, then cached
-        (``stamp``: the game's version while the deal is its last one, else 0; ``bot.renders``)."""
+        (``stamp``: the game's version while the deal is its last one, else 0; ``cogs.render_pool``)."""
         return await self.renders.replay((row.id, deal, stamp), render_replay, row.record, deal=deal,
                                          locale=row.locale, names=row.names)
 
