@@ -30,7 +30,7 @@ from cogs.base import L, RummyClient, channel_game, client_of, public_locale, us
 from cogs.guard import guarded
 from cogs.settings import bar_member, change_settings, option_choices
 from cogs.standings import audit_message, scores_message, standings_info
-from cogs.ui import file_of, nm, variant_name
+from cogs.ui import nm, variant_name
 from renderers.standings import render_standings
 
 CONFIRM_SECONDS = 60
@@ -217,7 +217,7 @@ async def post_amended(interaction: discord.Interaction, channel_id: int, season
                           amended=view.amended)
     info = standings_info(view.season, view.table, view.games, amended=view.amended is not None)
     image = await client.announcer.render(render_standings, info, locale=locale)
-    await client.announcer.send(channel_id, text[:2000], file=file_of(image))
+    await client.announcer.send(channel_id, text[:2000], image=image)
 
 
 class AdminCog(commands.Cog, name="AdminCog"):

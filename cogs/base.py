@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Coroutine
-from typing import Any, Protocol, TypeVar, cast
+from typing import Any, Protocol, TypeVar, Unpack, cast
 
 import discord
 from discord.app_commands import locale_str
 
 from bot.service import Change, GameRow, GameService, GameStatus, Refusal
 from bot.words.i18n import locale_of, translate
+from cogs.delivery import Parts
 from renderers import Rendered
 
 T = TypeVar("T")
@@ -44,7 +45,7 @@ class Publisher(Protocol):
     async def update_lobby_message(self, row: GameRow, content: str | None = None,
                                    view: discord.ui.View | None = None, image: Rendered | None = None) -> None: ...
 
-    async def send(self, channel_id: int, content: str, **kwargs: Any) -> None: ...
+    async def send(self, channel_id: int, content: str, **parts: Unpack[Parts]) -> None: ...
 
     async def announce_season(self, channel_id: int, guild_id: int, ending: int, number: int,
                               locale: str) -> None: ...

@@ -28,7 +28,8 @@ from bot.service.hints import hints_apply
 from bot.words.moves import build_move, card_text, cards_text, table_move, table_text
 from cogs.base import client_of, user_locale
 from cogs.builder import open_builder
-from cogs.guard import guarded, say
+from cogs.delivery import reply_privately
+from cogs.guard import guarded
 from cogs.hints import send_hint
 from cogs.ui import file_of, nm, t, variant_name
 from renderers import render_hand
@@ -351,7 +352,7 @@ async def hand_button(interaction: discord.Interaction, verb: str, arg: int | No
         await send_hand(interaction, row, state=HandState(row.id, row.version, mask, sort), edit=True)
         return
     if row.version != state.version:
-        await say(interaction, t("refusal.hand_changed", user_locale(interaction)))
+        await reply_privately(interaction, t("refusal.hand_changed", user_locale(interaction)))
         await send_hand(interaction, row, edit=True)
         return
     game = service.engine(row)
