@@ -17,8 +17,8 @@ from typing import Any
 
 import discord
 
+from bot.engine import Move, Verb
 from bot.service import GameRow, GameStatus, Refusal
-from bot.words.moves import build_move
 from cogs.base import Answered, client_of, place_games, user_locale
 from cogs.guard import guarded
 from cogs.hand import send_hand
@@ -99,7 +99,7 @@ async def picked(interaction: discord.Interaction, verb: str, game_id: int, targ
     if verb == "hint":
         await send_hint(interaction, row)
     elif verb == "resign":
-        change = await client.service.play(row.id, interaction.user.id, build_move("resign"),
+        change = await client.service.play(row.id, interaction.user.id, Move.of(Verb.RESIGN),
                                            interaction_id=interaction.id)
         await interaction.followup.send(t("resign.done", user_locale(interaction)), ephemeral=True)
         await client.announcer.announce(change)

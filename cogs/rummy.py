@@ -20,10 +20,10 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot.engine import VARIANTS
+from bot.engine import VARIANTS, Move, Verb
 from bot.service import GameService, Refusal
 from bot.words.i18n import translate
-from bot.words.moves import build_move, normalize_move
+from bot.words.moves import normalize_move
 from cogs.base import (
     L,
     RummyClient,
@@ -321,7 +321,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
     async def resign(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         row = await game_here(interaction, "resign")
-        change = await self.service.play(row.id, interaction.user.id, build_move("resign"),
+        change = await self.service.play(row.id, interaction.user.id, Move.of(Verb.RESIGN),
                                          interaction_id=interaction.id)
         await interaction.followup.send(translate("resign.done", user_locale(interaction)), ephemeral=True)
         await self.bot.announcer.announce(change)

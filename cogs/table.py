@@ -16,9 +16,8 @@ from typing import Any
 
 import discord
 
-from bot.engine import Game, Phase
+from bot.engine import Game, Move, Phase
 from bot.service import ChangeKind, GameRow, Refusal, ResultRow
-from bot.words.moves import build_move
 from cogs.base import client_of, user_locale
 from cogs.guard import guarded
 from cogs.hand import send_hand
@@ -153,7 +152,7 @@ async def table_button(interaction: discord.Interaction, verb: str, game_id: int
     if verb == "hand":
         await send_hand(interaction, row)
         return
-    change = await service.play(game_id, interaction.user.id, build_move(verb), interaction_id=interaction.id,
+    change = await service.play(game_id, interaction.user.id, Move.of(verb), interaction_id=interaction.id,
                                 version=version)
     await send_hand(interaction, change.game, engine=change.engine)
     await client.announcer.announce(change)
