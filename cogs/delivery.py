@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any, Protocol, TypedDict, Unpack
+from typing import Any, Final, Protocol, TypedDict, Unpack
 
 import aiohttp
 import discord
@@ -30,7 +30,7 @@ from renderers import Rendered
 
 log = logging.getLogger(__name__)
 
-LONGEST_ARCHIVE = 10080  # minutes: a thread's longest auto-archive (a week)
+LONGEST_ARCHIVE: Final = 10080  # minutes: a thread's longest auto-archive (a week)
 
 
 class Parts(TypedDict, total=False):
@@ -99,8 +99,8 @@ async def reply_privately(interaction: discord.Interaction, content: str) -> Non
 class ChannelDelivery:
     """Messages in channels and threads, sent with the bot's token through ``client``."""
 
-    def __init__(self, client: Any) -> None:
-        self.client = client  # a ``discord.Client`` (tests pass one with get_partial_messageable)
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
 
     def _channel(self, place: int) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(place)
