@@ -48,8 +48,8 @@ class PlayerRating:
 def ranked(rows: list[LadderRow], min_games: int = MIN_GAMES) -> list[LadderLine]:
     """The ladder: players with ``min_games`` rated games, best shown rating first (then the surer
     one, then by name); equal shown ratings share a rank."""
-    kept = sorted((LadderLine(0, r.user_id, r.name, Rating.of(r.rating)) for r in rows if r.rating.games >= min_games),
-                  key=lambda r: (-r.rating.value, r.rating.spread, r.name.casefold(), r.user_id))
+    unranked = [LadderLine(0, r.user_id, r.name, Rating.of(r.rating)) for r in rows if r.rating.games >= min_games]
+    kept = sorted(unranked, key=lambda r: (-r.rating.value, r.rating.spread, r.name.casefold(), r.user_id))
     out: list[LadderLine] = []
     for i, r in enumerate(kept):
         rank = out[-1].rank if out and out[-1].rating.value == r.rating.value else i + 1
