@@ -262,3 +262,14 @@ def test_renderers_never_play_a_move():
                 name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
                 assert name not in ("play", "new_game", "deal_steps", "next_deal", "timeout"), (
                     f"{path.relative_to(ROOT)}:{node.lineno}")
+
+
+def test_storage_imports_no_domain_module():
+    """Issue 20: the store returns rows and keeps what it is given; standings, ratings and seasons
+    are worked out above it. No module of ``bot/store`` imports the service, the engine, the
+    robots, the words, the cogs or the renderers (``bot.store.rows`` holds the shapes it stores)."""
+    domain = ("bot.service", "bot.engine", "bot.robot", "bot.words", "cogs", "renderers")
+    graph = import_graph()
+    bad = {m: sorted(t for t in targets if any(t == d or t.startswith(d + ".") for d in domain))
+           for m, targets in graph.items() if m == "bot.store" or m.startswith("bot.store.")}
+    assert not {m: t for m, t in bad.items() if t}, bad
