@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from itertools import pairwise
+from typing import Any
 
 from bot.service.seasons import Standing, games_in, standings
 from bot.store.rows import AuditAction, AuditRow
@@ -51,8 +52,8 @@ class FrozenStandings:
     at: float
 
 
-def _adjustment(r: object) -> AdjustmentRow:
-    get = r.__getitem__  # type: ignore[attr-defined]
+def _adjustment(r: Any) -> AdjustmentRow:
+    get = r.__getitem__
     return AdjustmentRow(int(get("id")), int(get("guild_id")), int(get("season")), int(get("user_id")),
                          str(get("name")), int(get("points")), str(get("reason")), int(get("manager_id")),
                          float(get("at")), None if get("undone_at") is None else float(get("undone_at")),
