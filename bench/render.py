@@ -33,13 +33,14 @@ sys.path.insert(0, str(ROOT))
 import PIL  # noqa: E402
 from PIL import Image  # noqa: E402
 
+from bot.engine import deal_steps as replay_steps  # noqa: E402
 from bot.engine import load_game  # noqa: E402
 from renderers import LobbyInfo, draw_hand, draw_lobby, draw_result, draw_table, render_replay  # noqa: E402
 from renderers.draft import draft_scene  # noqa: E402
 from renderers.draft_samples import built_draft  # noqa: E402
 from renderers.encode import encode_still, quantize  # noqa: E402
-from renderers.replay import replay_steps  # noqa: E402
-from renderers.samples import NAMES, built_result, built_view, played_game  # noqa: E402
+from renderers.samples import NAMES, built_result, built_view  # noqa: E402
+from scripts.played import played_game  # noqa: E402
 
 
 def timed(fn: Callable[[], object], repeat: int) -> tuple[float, list[float], object]:
@@ -140,7 +141,7 @@ def main() -> int:
     moves = len(replay_steps(record)) - 1
     for fmt in ("gif", "webp"):
         runs = args.replay_runs or max(3, n // 10)
-        cold, warm, out = timed(lambda fmt=fmt: render_replay(record, names=NAMES, fmt=fmt), runs)
+        cold, warm, out = timed(lambda fmt=fmt: render_replay(replay_steps(record), names=NAMES, fmt=fmt), runs)
         size = len(out.data)  # type: ignore[attr-defined]
         row(f"replay {moves} moves, {fmt} (draw + encode)", cold, warm, size, f"{moves + 2} frames")
     if args.formats:

@@ -36,6 +36,7 @@ from bot.renders import Renders
 from bot.service import Change, ChangeKind, GameRow, GameService, GameStatus, Refusal, ResultRow
 from bot.service.deadlines import bot_actors
 from bot.service.endings import CHANNEL_GONE, FORBIDDEN
+from bot.service.reading import replay_steps
 from bot.words.i18n import format_number, translate
 from cogs.ledger import ledger_embed
 from cogs.lobby import lobby_info, lobby_message
@@ -84,6 +85,11 @@ def bots_play_on(row: GameRow, game: Game) -> bool:
             and bool(bot_actors(row, game)))
 
 
+def draw_replay(row: GameRow, deal: int) -> Rendered:
+    """A deal's replay: its steps from the service (the engine re-plays the record), drawn by the renderer."""
+    return render_replay(replay_steps(row, deal), locale=row.locale, names=row.names)
+
+
 class Announcer:
     """Posts and edits a client's public game messages."""
 
@@ -108,8 +114,7 @@ class Announcer:
     async def replay_picture(self, row: GameRow, deal: int, stamp: int) -> Rendered:
         """The replay of a finished deal of ``row``: drawn once, in the replay slot, then cached
         (``stamp``: the game's version while the deal is its last one, else 0; ``bot.renders``)."""
-        return await self.renders.replay((row.id, deal, stamp), render_replay, row.record, deal=deal,
-                                         locale=row.locale, names=row.names)
+        return await self.renders.replay((row.id, deal, stamp), draw_replay, row, deal)
 
     # ------------------------------------------------------------------ committed changes
     async def announce(self, change: Change) -> None:

@@ -1,14 +1,14 @@
 """Renderers: pure functions from the engine's views to image bytes, drawn with Pillow.
 
 What it is: ``render_table(public_view)``, ``render_hand(seat_view)``, ``render_result(public_view)``
-and ``render_replay(record)`` each return a ``Rendered`` (bytes, format, size, filename); the
+and ``render_replay(steps)`` each return a ``Rendered`` (bytes, format, size, filename); the
 ``draw_*`` functions return the drawn ``Scene`` for tests. Cards, suits and jokers are drawn by
 ``cards.py``, text uses the bundled Inter font (``fonts/``), and every label goes through
 ``bot.words.i18n`` (``locale="es"`` or ``"en"``). ``four_colour=True`` gives the four-colour deck.
 
-What it is not: no Discord, no SQL, no I/O and no game rules; renderers read views only (and
-``render_replay`` re-plays a finished record through the engine's public contract; a hand's order
-is the engine's ``group_hand``). They are CPU-bound and blocking: the bot calls them through
+What it is not: no Discord, no SQL, no I/O and no game rules; renderers read the views they are
+given and never play a move (a replay's steps come from the engine's ``deal_steps`` through the
+service; a hand's order is the engine's ``group_hand``). They are CPU-bound and blocking: the bot calls them through
 ``asyncio.to_thread``.
 
 The modules import one way, bottom to top: ``theme``, ``cards``, ``draw``, ``words``; the
@@ -26,7 +26,7 @@ from .encode import Rendered
 from .hand import SORTS, draw_hand
 from .lobby import LobbyInfo, draw_lobby, render_lobby
 from .palette import shared_palette
-from .replay import render_replay, replay_steps
+from .replay import render_replay
 from .result import draw_result
 from .stills import render_hand, render_result, render_table
 from .table import draw_table
@@ -47,7 +47,6 @@ __all__ = [
     "render_replay",
     "render_result",
     "render_table",
-    "replay_steps",
     "warm_up",
 ]
 

@@ -1,10 +1,9 @@
-"""The replay: an animated image of one finished deal, one frame per move, from its record.
+"""The replay: an animated image of one finished deal, one frame per move.
 
-What it is: ``replay_steps`` re-plays an RGN record through the engine's public contract
-(``load_game`` on the record's header, then ``play`` move by move, ``next_deal`` at each
-``[Deal "n"]``) and keeps the public view after every move of the chosen deal; ``render_replay``
-draws each as a table frame (hands stay face down: a public view holds none) with the move as
-its caption, ends on the end-of-deal picture with every hand face up, and encodes the animation.
+What it is: ``render_replay`` draws the steps it is given (the engine's ``deal_steps``: the public
+view after every move of one deal, which the service hands over) each as a table frame (hands
+stay face down: a public view holds none) with the move as its caption, ends on the end-of-deal
+picture with every hand face up, and encodes the animation. It never plays a move.
 
 What it is not: a way to see hidden cards. Frames are drawn from public views only, and hands
 appear face up only in the end-of-deal picture of a finished deal; still, a record itself reveals
@@ -19,9 +18,7 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from bot.engine import load_game
-from bot.engine.rgn import parse_record
-from bot.engine.views import PublicView
+from bot.engine import ReplayStep
 from bot.words.i18n import translate
 
 from .encode import Rendered, encode_animation
@@ -30,51 +27,11 @@ from .table import WIDTH, draw_table, table_height
 from .theme import Palette
 from .words import Part, move_parts
 
-__all__ = ["ReplayStep", "render_replay", "replay_steps"]
+__all__ = ["render_replay"]
 
 MOVE_MS = 900
 FIRST_MS = 1600
 LAST_MS = 6000
-
-
-@dataclass(frozen=True, slots=True)
-class ReplayStep:
-    """The table after ``move`` (None for the deal as dealt); ``took`` is the card a bare
-    ``take`` took, read from the view before it."""
-
-    view: PublicView
-    move: str | None
-    took: str | None = None
-
-
-def replay_steps(record: str, deal: int | None = None) -> list[ReplayStep]:
-    """Every public view of one deal of ``record``: as dealt, then after each move.
-
-    ``deal`` is the deal number (``[Deal "n"]``); None means the record's first deal."""
-    rec = parse_record(record)
-    lines = record.splitlines()
-    first_move = min((line for kind, _, _, line in rec.body), default=len(lines) + 1)
-    game = load_game("\n".join(lines[: first_move - 1]))
-    target = game.deal_no if deal is None else deal
-    steps: list[ReplayStep] = []
-    if game.deal_no == target:
-        steps.append(ReplayStep(game.public_view(), None))
-    for kind, seat, move, _line in rec.body:
-        if kind == "deal":
-            if game.deal_no == target:
-                break
-            game.next_deal()
-            if game.deal_no == target:
-                steps.append(ReplayStep(game.public_view(), None))
-            continue
-        before = steps[-1].view if steps else None
-        game.play(seat, move)
-        if game.deal_no == target:
-            took = before.discard_top if before is not None and move.split()[0] == "take" else None
-            steps.append(ReplayStep(game.public_view(), f"{seat} {move}", took))
-    if not steps:
-        raise ValueError(f"the record has no deal {target}")
-    return steps
 
 
 def _caption(step: ReplayStep, names: Mapping[str, str] | None, locale: str) -> list[Part]:
@@ -130,11 +87,10 @@ def durations(count: int) -> list[int]:
     return [FIRST_MS] + [MOVE_MS] * (count - 2) + [LAST_MS]
 
 
-def render_replay(record: str, *, deal: int | None = None, locale: str = "es", four_colour: bool = False,
+def render_replay(steps: Sequence[ReplayStep], *, locale: str = "es", four_colour: bool = False,
                   names: Mapping[str, str] | None = None, fmt: str = "gif") -> Rendered:
-    """The replay of one deal of a finished game's ``record`` as an animation (``fmt``: ``gif``,
-    the default, or ``webp``; see ``encode.encode_animation``)."""
-    steps = replay_steps(record, deal)
+    """The replay of one deal, from its ``steps`` (``bot.engine.deal_steps``), as an animation
+    (``fmt``: ``gif``, the default, or ``webp``; see ``encode.encode_animation``)."""
     film = _film(steps, locale, four_colour, names)
     frames = (_frame(steps, i, film, locale, four_colour, names) for i in range(film.count))
     return encode_animation(frames, durations(film.count), "replay", size=film.size, fmt=fmt)

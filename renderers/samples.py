@@ -1,10 +1,10 @@
 """Sample views for the gallery, the tests and the benchmark.
 
-What it is: deterministic ``PublicView`` objects, either played out by the engine with a seeded
-driver, or built directly as the frozen dataclasses they are, for positions a short random game
-does not reach (eight seats and thirty melds, every seat with a contract, a long open discard
-pile). What it is not: not used by the bot, and no rules: a built view is only as plausible as
-the cards written here.
+What it is: deterministic ``PublicView`` objects built directly as the frozen dataclasses they
+are, for positions a short random game does not reach (eight seats and thirty melds, every seat
+with a contract, a long open discard pile); views of games played out by a seeded driver are
+``scripts/played.py``'s (renderers never play a move). What it is not: not used by the bot, and
+no rules: a built view is only as plausible as the cards written here.
 """
 
 from __future__ import annotations
@@ -12,10 +12,9 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from bot.engine import Game, new_game
 from bot.engine.views import DealResult, Meld, PublicView, SeatInfo, SeatResult
 
-__all__ = ["NAMES", "built_result", "built_view", "played_game", "played_view"]
+__all__ = ["NAMES", "OPTIONS", "SEATS", "built_result", "built_view"]
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -31,28 +30,6 @@ OPTIONS: dict[str, tuple[tuple[str, str], ...]] = {
                     ("opt3_ace_high_low", "true"), ("opt4_continuous", "false"), ("opt5_two_turns", "false")),
     "dummy": (("cut_ins", "true"), ("contract_sizes", "minimum"), ("game_end", "first_to_finish")),
 }
-
-
-def played_game(variant: str, seats: int, seed: int = 5, moves: int | None = None, melds_first: bool = True,
-                options: dict[str, object] | None = None) -> Game:
-    """A game of an engine variant played by a seeded random driver that melds and lays off
-    whenever it can (so the table fills up), stopped after ``moves`` moves or at the deal's end."""
-    game = new_game(variant, list(SEATS[:seats]), seed=seed, options=options)
-    rng = random.Random(seed)
-    n = 0
-    while not game.hand_over and (moves is None or n < moves):
-        seat = game.actors[0]
-        legal = game.legal_moves(seat)
-        knocks = [m for m in legal if m.startswith("knock")]
-        melds = [m for m in legal if m.startswith(("meld", "layoff"))] if melds_first else []
-        game.play(seat, (knocks or melds or [rng.choice(legal)])[0] if knocks or melds else rng.choice(legal))
-        n += 1
-    return game
-
-
-def played_view(variant: str, seats: int, seed: int = 5, moves: int | None = None,
-                options: dict[str, object] | None = None) -> PublicView:
-    return played_game(variant, seats, seed, moves, options=options).public_view()
 
 
 def _run(rng: random.Random, length: int, wild: str | None = None) -> tuple[str, ...]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from bot.engine import IllegalMove, Verb, parse_line
 from bot.words.i18n import format_number, has_key, translate
 
 from .draw import clean_name, is_card_code
@@ -95,24 +96,27 @@ def move_parts(move: str, names: Mapping[str, str] | None, locale: str, *, took:
     """A move line (``"bea discard KS"``) as words and card chips, e.g. ``["bea descarta ", ("KS",)]``.
 
     ``took`` names the card a bare ``take`` took (the replay knows it; the table may not)."""
-    seat, _, rest = move.partition(" ")
-    verb, _, args = rest.partition(" ")
+    try:
+        seat, typed = parse_line(move)
+    except IllegalMove:
+        return [move]  # not a move line: shown as it is
+    verb, cards = typed.verb, list(typed.cards)
     who = display_name(seat, names)
-    words = args.split()
-    if verb == "take" and (words or took):
-        return _with_cards("move.take_card", locale, _card_parts(words or [took or ""]), seat=who)
-    if verb == "knock":
-        discard = args.partition(":")[0]
-        return _with_cards("move.knock", locale, _card_parts(discard.split()), seat=who)
-    if verb in ("layoff", "swap"):
-        cards, _, target = args.partition(" to ")
-        return _with_cards(f"move.{verb}", locale, _card_parts(cards.split()), seat=who, meld=target.strip())
-    if verb in ("meld", "discard", "claim"):
-        return _with_cards(f"move.{verb}", locale, _card_parts(words), seat=who)
+    if verb is Verb.TAKE and (cards or took):
+        return _with_cards("move.take_card", locale, _card_parts(cards or [took or ""]), seat=who)
+    if verb is Verb.KNOCK:
+        return _with_cards("move.knock", locale, _card_parts(cards), seat=who)
+    if verb.needs_target:
+        return _with_cards(f"move.{verb}", locale, _card_parts(cards), seat=who, meld=str(typed.target))
+    if verb is Verb.MELD:
+        words = [w for meld in typed.melds for w in ("|", *meld)][1:]
+        return _with_cards("move.meld", locale, _card_parts(words), seat=who)
+    if verb in (Verb.DISCARD, Verb.CLAIM):
+        return _with_cards(f"move.{verb}", locale, _card_parts(cards), seat=who)
     key = f"move.{verb}"
     if has_key(key):
         return [translate(key, locale, seat=who)]
-    return [f"{who} {rest}"]
+    return [f"{who} {typed}"]
 
 
 def outcome_text(outcome: str, winner: str | None, names: Mapping[str, str] | None, locale: str) -> str:

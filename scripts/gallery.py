@@ -24,15 +24,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.engine import load_game  # noqa: E402
+from bot.engine import deal_steps, load_game  # noqa: E402
 from bot.engine.views import PublicView, SeatView  # noqa: E402
 from renderers import LobbyInfo, render_hand, render_lobby, render_replay, render_result, render_table  # noqa: E402
 from renderers.draft import draw_draft  # noqa: E402
 from renderers.draft_samples import draft_steps  # noqa: E402
 from renderers.encode import Rendered  # noqa: E402
-from renderers.samples import NAMES, SEATS, built_view, played_game, played_view  # noqa: E402
+from renderers.samples import NAMES, SEATS, built_view  # noqa: E402
 from renderers.settings import render_settings  # noqa: E402
 from renderers.settings_samples import sample_settings  # noqa: E402
+from scripts.played import played_game, played_view  # noqa: E402
 
 OUT = ROOT / "docs" / "images"
 BASIC_OPTS = {"multiple_melds_per_turn": True}
@@ -155,7 +156,7 @@ def _rating_chart() -> Rendered:
 
 
 def _replay() -> Rendered:
-    return render_replay(played_game("wrotham", 3, seed=43).record(), names=NAMES)
+    return render_replay(deal_steps(played_game("wrotham", 3, seed=43).record()), names=NAMES)
 
 
 GALLERY: dict[str, Callable[[], Rendered]] = {

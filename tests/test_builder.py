@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine import load_game
-from bot.service.builder import AMBIGUOUS, INVALID, VALID, BuilderError, Draft, check_meld, new_meld_points, status_of
+from bot.service.builder import AMBIGUOUS, INVALID, VALID, BuilderError, Draft, check_meld, status_of
 
 RAMI = """[Variant "rami"]
 [Options "table_manipulation=true"]
@@ -71,7 +71,7 @@ def test_split_a_run_move_a_card_and_add_hand_cards_is_one_legal_table_move() ->
     assert all(c.state == VALID for c in checks), (d.melds, checks)
     assert d.changed() == [True, True, True, True]
     assert d.placed() == 3
-    move = d.move(game.meld_rules)
+    move = str(d.move(game.meld_rules))
     assert move.startswith("table ")
     plays(game, move)
     assert sorted(game.hand("p1")) == ["7H", "8H", "JK"]
@@ -116,7 +116,7 @@ def test_a_hand_joker_in_a_new_meld_is_asked_about_and_played_as_a_meld_move() -
     choice = next(i for i, r in enumerate(readings) if "JK=9H" in r)
     d.settle_joker(3, choice, game.meld_rules)
     assert "JK=9H" in d.melds[-1] and d.checks(game.meld_rules)[-1].state == VALID
-    move = d.move(game.meld_rules)
+    move = str(d.move(game.meld_rules))
     # Rami: a hand joker goes down only in a new meld (§3.3): the draft plays a meld move.
     assert move.split()[0] == "meld" and "JK=9H" in move
     plays(game, move)
@@ -160,7 +160,7 @@ def test_status_numbers() -> None:
     assert (s.invalid, s.open_jokers, s.placed, s.loose, s.opening) == (1, 0, 0, 1, None)
     d.pick([], [d.rest.index(c) for c in ("7H", "8H", "JK")])
     d.new_meld()
-    s = status_of(d, game.meld_rules, lambda dr: new_meld_points(dr, game.meld_rules, game.value), 30)
+    s = status_of(d, game.meld_rules, lambda dr: game.opening_points(dr.changed_melds()), 30)
     assert s.placed == 3 and s.open_jokers == 1 and s.opening is not None and s.opening[1] == 30
 
 

@@ -212,3 +212,64 @@ def test_no_phase_or_status_compared_as_a_string_outside_the_engine():
                 for s in sides
             )
             assert not (named and literal), f"{path}:{node.lineno}"
+
+
+MOVE_NAMES = ("move", "line", "entry", "rest", "args", "last", "chosen", "knocks", "give")
+SEPARATORS = (None, " ", " to ", ":", "|")  # how an RGN move's words, target and melds are separated
+
+
+def _splits_a_move(node: ast.AST) -> bool:
+    """``m.split()[0]``, ``move.split()``, ``line.partition(" ")``, ``args.rpartition(" to ")``: a
+    move or record line taken apart by hand (the engine's ``Move.parse`` / ``parse_line`` do it)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+        return False
+    if node.func.attr not in ("split", "partition", "rpartition"):
+        return False
+    separator = node.args[0].value if node.args and isinstance(node.args[0], ast.Constant) else None
+    if separator not in SEPARATORS:
+        return False
+    receiver = ast.unparse(node.func.value).lower()
+    return any(name in receiver for name in MOVE_NAMES) or receiver in ("m", "mv")
+
+
+def test_nothing_outside_the_engine_splits_a_move():
+    """One vocabulary of moves: outside ``bot/engine`` a move is a ``Move`` (``Move.parse``,
+    ``parse_line``, ``log_moves``), never words split apart by hand."""
+    found = []
+    for path in _sources("bot", "cogs", "renderers"):
+        if path.is_relative_to(ROOT / "bot" / "engine"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if _splits_a_move(node):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
+    assert not found, "\n".join(found)
+
+
+def test_the_reader_finds_split_moves():
+    code = ("a = m.split()[0]\nb = move.partition(' ')\nc = args.rpartition(' to ')\nd = name.split(',')\n"
+            "e = line.partition('=')\n")
+    hits = [n for n in ast.walk(ast.parse(code)) if _splits_a_move(n)]
+    assert sorted(ast.unparse(n) for n in hits) == ["args.rpartition(' to ')", "m.split()", "move.partition(' ')"]
+
+
+def test_renderers_never_play_a_move():
+    """Renderers draw the views they are given: they start no game and play no move (``play``,
+    ``new_game``, ``next_deal``, ``deal_steps``); a replay's steps come from the engine through the
+    service, and games played for pictures are ``scripts/played.py``'s."""
+    for path in _sources("renderers"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+                assert name not in ("play", "new_game", "deal_steps", "next_deal", "timeout"), (
+                    f"{path.relative_to(ROOT)}:{node.lineno}")
+
+
+def test_storage_imports_no_domain_module():
+    """Issue 20: the store returns rows and keeps what it is given; standings, ratings and seasons
+    are worked out above it. No module of ``bot/store`` imports the service, the engine, the
+    robots, the words, the cogs or the renderers (``bot.store.rows`` holds the shapes it stores)."""
+    domain = ("bot.service", "bot.engine", "bot.robot", "bot.words", "cogs", "renderers")
+    graph = import_graph()
+    bad = {m: sorted(t for t in targets if any(t == d or t.startswith(d + ".") for d in domain))
+           for m, targets in graph.items() if m == "bot.store" or m.startswith("bot.store.")}
+    assert not {m: t for m, t in bad.items() if t}, bad

@@ -1,4 +1,4 @@
-"""``python -m bot.play``: a game in the terminal against the computer players, moves typed in RGN.
+"""``python -m scripts.play``: a game in the terminal against the computer players, moves typed in RGN.
 
 What a player would notice if this failed: the practice game does not start, refuses a legal
 move, accepts an illegal one, or the computer players do not answer.
@@ -11,8 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.play import HUMAN, main, make_game
 from bot.robot import choose
+from scripts.play import HUMAN, main, make_game
 
 
 def script_for(variant: str, seed: str, level: str, turns: int) -> list[str]:
@@ -48,7 +48,7 @@ def test_a_scripted_player_plays_a_few_moves_against_the_computer() -> None:
 
 def test_the_module_runs_from_the_command_line_without_a_token() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "bot.play", "rami", "--vs", "easy", "--seats", "3", "--seed", "5"],
+        [sys.executable, "-m", "scripts.play", "rami", "--vs", "easy", "--seats", "3", "--seed", "5"],
         input="?\n", capture_output=True, text=True, timeout=120,
         cwd=Path(__file__).resolve().parents[1], env={"PATH": "", "PYTHONPATH": "."},
     )

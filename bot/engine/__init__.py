@@ -7,6 +7,13 @@ Extensions the bot uses:
 * ``make_rules`` (validate a lobby's options before a game exists) and its
   ``RuleSet.window_seconds`` (the claim / cut-in window length the rule set gives, or None);
   ``PLAYERS`` (each variant's seat range), ``VARIANTS``, ``OPTION_SPECS``;
+* ``Move``, ``Verb``, ``HAND_VERBS``, ``parse_line``, ``log_moves`` (``move``): the one typed move and the
+  answers about its verb; ``Game.play`` takes a ``Move`` or RGN text;
+* ``keeps_ledger(variant)``; on every ``Game`` (``answers``): ``may_build``, ``opening_minimum``,
+  ``trial`` (a copy with a move played), ``hand_after`` (the hand a move leaves, as its seat knows),
+  ``opening_points`` (new melds as an opening counts them); ``loose_entry`` (a card out of a meld);
+* ``deal_steps``: the public views of one deal of a record, move by move (what a replay shows;
+  only finished games' records may be replayed, notation.md "Shuffling");
 * ``Phase`` (``game.phase`` is one) and ``EventKind`` (every ``Event.kind``), both ``StrEnum``s;
 * on every ``Game``: ``accepts(seat, move)`` (try a move on a copy), ``meld_targets(seat, verb,
   cards)`` (the melds a layoff or swap of those cards may go to), ``can_rearrange(seat)`` (may a
@@ -20,19 +27,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .answers import loose_entry
 from .display import SORTS, HandGroup, group_hand
 from .dummy import DummyRummy
 from .errors import IllegalMove
 from .events import Event, EventKind, Phase
 from .game import Game
 from .gin import GinRummy
+from .move import HAND_VERBS, Move, Verb, log_moves, parse_line
 from .options import OPTION_SPECS, PLAYERS, VARIANTS, make_rules
 from .rami import Rami
 from .rgn import SEAT_RE, parse_record, tag_line
 from .rng import DealRandom, new_seed
 from .rummy import BasicRummy, Wrotham
 from .tradicional import Tradicional
-from .views import DealResult, Meld, PublicView, SeatInfo, SeatResult, SeatView
+from .views import DealResult, Meld, PublicView, ReplayStep, SeatInfo, SeatResult, SeatView
 
 _CLASSES: dict[str, type[Game]] = {
     "basic": BasicRummy,
@@ -44,6 +53,7 @@ _CLASSES: dict[str, type[Game]] = {
 }
 
 __all__ = [
+    "HAND_VERBS",
     "OPTION_SPECS",
     "PLAYERS",
     "SORTS",
@@ -55,16 +65,24 @@ __all__ = [
     "HandGroup",
     "IllegalMove",
     "Meld",
+    "Move",
     "Phase",
     "PublicView",
+    "ReplayStep",
     "SeatInfo",
     "SeatResult",
     "SeatView",
+    "Verb",
+    "deal_steps",
     "group_hand",
+    "keeps_ledger",
     "load_game",
+    "log_moves",
+    "loose_entry",
     "make_rules",
     "new_game",
     "new_seed",
+    "parse_line",
 ]
 
 _POSITION_TAGS = (
@@ -84,6 +102,12 @@ _POSITION_TAGS = (
 _GAME_TAGS = ("Totals", "Won")
 _KNOWN = ("Variant", "Options", "Seats", "Dealer", "Seed", "Deal", *_POSITION_TAGS, *_GAME_TAGS)
 _SEED_RE = SEAT_RE
+
+
+def keeps_ledger(variant: str) -> bool:
+    """Whether ``variant``'s deals are explained line by line in ``game.ledger`` (rami §3.8,
+    tradicional §4.7); ``KeyError`` for an unknown variant."""
+    return _CLASSES[variant].keeps_ledger
 
 
 def _check_seats(variant: str, seats: list[str]) -> None:
@@ -204,3 +228,35 @@ def load_game(text: str) -> Game:
             err.line = line
             raise
     return game
+
+
+def deal_steps(record: str, deal: int | None = None) -> list[ReplayStep]:
+    """Every public view of one deal of ``record``: as dealt, then after each move.
+
+    ``deal`` is the deal number (``[Deal "n"]``); None means the record's first deal.
+    ``ValueError`` when the record has no such deal."""
+    rec = parse_record(record)
+    lines = record.splitlines()
+    first_move = min((line for _, _, _, line in rec.body), default=len(lines) + 1)
+    game = load_game("\n".join(lines[: first_move - 1]))
+    target = game.deal_no if deal is None else deal
+    steps: list[ReplayStep] = []
+    if game.deal_no == target:
+        steps.append(ReplayStep(game.public_view(), None))
+    for kind, seat, move, _line in rec.body:
+        if kind == "deal":
+            if game.deal_no == target:
+                break
+            game.next_deal()
+            if game.deal_no == target:
+                steps.append(ReplayStep(game.public_view(), None))
+            continue
+        before = steps[-1].view if steps else None
+        game.play(seat, move)
+        if game.deal_no == target:
+            line = f"{seat} {move}"
+            took = before.discard_top if before is not None and parse_line(line)[1].verb is Verb.TAKE else None
+            steps.append(ReplayStep(game.public_view(), line, took))
+    if not steps:
+        raise ValueError(f"the record has no deal {target}")
+    return steps

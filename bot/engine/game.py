@@ -19,6 +19,7 @@ from collections import Counter
 from typing import Any
 
 from . import views as v
+from .answers import Answers
 from .cards import card_code, display_key
 from .errors import IllegalMove
 from .events import Event, EventKind, Phase
@@ -41,7 +42,7 @@ __all__ = [
 ]
 
 
-class Game(TurnLoop, Scoring, RecordLayout):
+class Game(TurnLoop, Scoring, RecordLayout, Answers):
     """One game of a variant. Build it with ``new_game`` or ``load_game`` (``bot.engine``)."""
 
     def __init__(

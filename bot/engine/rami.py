@@ -38,6 +38,7 @@ class Rami(TableManipulation, RamiScoring, Game):
     # ``legal_moves``.
 
     has_upcard = False
+    keeps_ledger = True  # §3.8: a deal scores from many events, explained line by line
     swap_open_suits = False  # §3.6: only an unambiguous joker may be retrieved
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -403,6 +404,15 @@ class Rami(TableManipulation, RamiScoring, Game):
     # ---------------------------------------------------------------- table manipulation (§3.10)
     def rearranging_allowed(self, seat: str) -> bool:
         return bool(self.rules["table_manipulation"]) and seat in self.opened  # §3.10, once opened
+
+    def opening_draft(self, seat: str) -> bool:
+        # §3.5, §3.10: with manipulation, a seat that has not opened lays its opening out as a
+        # draft in its own turn's play phase; the draft is played as its opening ``meld`` move.
+        return (bool(self.rules["table_manipulation"]) and self.phase == Phase.PLAY
+                and self.current_seat == seat and seat not in self.opened)
+
+    def opening_minimum(self, seat: str) -> int | None:
+        return None if seat in self.opened else int(self.rules["first_meld_min"])  # §3.5
 
     def table_allowed(self, seat: str) -> None:
         if not self.rules["table_manipulation"]:

@@ -33,6 +33,8 @@ class Tradicional(TableManipulation, BasicRummy):
     # ``check_table_after``, ``after_table``. Scores: ``card_values`` (ace 11 with options 3-4).
     # Also ``make_meld_rules``, ``legal_moves`` and ``public_view`` (option 1: the visible pile).
 
+    keeps_ledger = True  # §4.7: a deal scores from many events, explained line by line
+
     def _reset_deal_state(self) -> None:
         super()._reset_deal_state()
         self.claims: dict[str, int] = {}

@@ -28,6 +28,7 @@ from .errors import IllegalMove
 from .events import Event, EventKind, Phase
 from .layout import TableMeld
 from .melds import MeldRules, Placed, Reading, entry_code, one_reading, parse_entry
+from .move import Move
 from .options import PLAYERS
 from .rgn import split_melds, tag_line
 from .rng import DealRandom
@@ -103,8 +104,10 @@ class TurnLoop:
         return self.seat_after(self.dealer)
 
     # ----------------------------------------------------------------- one move
-    def play(self, seat: str, move: str) -> list[Event]:
-        """Apply one RGN move (without the seat). Refused moves raise IllegalMove and change nothing."""
+    def play(self, seat: str, move: str | Move) -> list[Event]:
+        """Apply one RGN move (without the seat), as text or a ``Move``. Refused moves raise
+        IllegalMove and change nothing."""
+        move = str(move)
         if seat not in self.seats:
             raise IllegalMove("unknown_seat", f"{seat} has no seat in this game", {"seat": seat})
         words = move.split()
@@ -469,7 +472,7 @@ class TurnLoop:
             return self.drawn
         return max(legal, key=lambda c: (self.value(c), c))
 
-    def accepts(self, seat: str, move: str) -> bool:
+    def accepts(self, seat: str, move: str | Move) -> bool:
         """Whether ``move`` would be accepted now, tried on a copy (rami's swap listing, the bot
         asking which meld a layoff targets). The game is left unchanged.
 

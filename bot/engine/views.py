@@ -90,3 +90,14 @@ class SeatView:
     hand: tuple[str, ...]  # sorted for display
     drawn: str | None  # the card just drawn from the stock this turn, if still in hand
     took: str | None  # the card just taken from the discard pile this turn
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayStep:
+    """One step of a replay (``deal_steps``): the table after ``move`` (a record line ``<seat>
+    <move>``; None for the deal as dealt); ``took`` is the card a bare ``take`` took, read from
+    the view before it."""
+
+    view: PublicView
+    move: str | None
+    took: str | None = None

@@ -7,16 +7,17 @@ it started from, the melds as they stand now, the cards taken out of melds and n
 start over, fill from a suggestion) either change it or raise ``BuilderError`` (a ``refusal.*``
 code) and change nothing. ``check`` judges each meld with the engine's own meld reader
 (``bot.engine.melds.read_meld``): valid, invalid, or ambiguous (a wild card that could stand for
-several cards: the builder asks which). ``move`` is the ONE move the draft plays, built with
-``bot.words.moves``; ``to_json``/``from_json`` are what the store keeps.
+several cards: the builder asks which). ``move`` is the ONE ``Move`` the draft plays;
+``to_json``/``from_json`` are what the store keeps.
 
-Rules this module keeps (rules.md §3.10, §4.3; notation.md "table"): every card that was on the
-table stays on the table, so loose cards are always table cards: a hand card taken back out of a
-meld returns to the hand (``_settle``). A joker taken from the table keeps what it stands for
-(``JK=7C`` stays written so); a hand joker is written ``JK`` until the player says what it stands
-for. A draft that only adds new melds of hand cards to an untouched table is played as a ``meld``
-move (Rami allows a hand joker only in a new meld, §3.3), anything else as a ``table`` move.
-What it is not: no Discord, no SQL, no translations; whether the move is legal is the engine's call.
+How the draft is edited: a ``table`` move lists the whole table (notation.md "table"), so cards
+taken out of melds stay on the draft's table as loose cards, and a hand card taken back out of a
+meld returns to the hand (``_settle``); how a loose card is written is the engine's answer
+(``loose_entry``: a joker keeps what it stands for, rules.md §3.10). A draft that only adds new
+melds of hand cards to an untouched table is played as a ``meld`` move, anything else as a
+``table`` move; the engine judges either.
+What it is not: rules (the engine reads melds, counts an opening's points, and judges the move),
+Discord, SQL or translations.
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.engine import Move, Verb, loose_entry
 from bot.engine.melds import MeldRules, Reading, describe_readings, parse_entry, read_meld
-from bot.words.moves import build_move, table_move, table_text
 
 UNDO_DEPTH = 40  # snapshots kept for Undo (bounds the stored JSON)
 VALID, INVALID, AMBIGUOUS = "valid", "invalid", "ambiguous"
@@ -208,7 +209,7 @@ class Draft:
 
     def _to_loose(self, cards: list[str]) -> None:
         start = len(self.loose)
-        self.loose += [_loose_code(c) for c in cards]
+        self.loose += [loose_entry(c) for c in cards]
         self._clear_picks()
         self.picked_loose = set(range(start, len(self.loose)))
         self._settle(keep_picks=True)
@@ -259,12 +260,16 @@ class Draft:
         changed = self.changed()
         return [MeldCheck(VALID) if not ch else check_meld(m, rules) for m, ch in zip(self.melds, changed, strict=True)]
 
+    def changed_melds(self) -> list[list[str]]:
+        """The melds the draft makes or changes (an opening counts their points, rules.md §3.5)."""
+        return [m for m, ch in zip(self.melds, self.changed(), strict=True) if ch]
+
     def placed(self) -> int:
         """Hand cards this draft puts on the table."""
         return len(self.hand) - len(self.rest)
 
-    def move(self, rules: MeldRules) -> str:
-        """The one RGN move the draft plays (built with ``bot.words.moves``, never by hand), or
+    def move(self, rules: MeldRules) -> Move:
+        """The one move the draft plays (a ``Move``, never RGN written by hand), or
         ``BuilderError`` when it cannot be played as it stands: nothing changed, or a wild card
         whose role is still open (the builder asks about it)."""
         if not self.changed_anything():
@@ -277,8 +282,8 @@ class Draft:
             new = self.melds[k:]
             hand_only = Counter(card_of(c) for m in new for c in m) == Counter(self.hand) - Counter(self.rest)
             if hand_only:
-                return build_move("meld", table_text(new).split())
-        return table_move(table_text(self.melds))
+                return Move(Verb.MELD, tuple(c for m in new for c in m), None, tuple(tuple(m) for m in new))
+        return Move.table_of(self.melds)
 
 
 def check_meld(cards: Sequence[str], rules: MeldRules) -> MeldCheck:
@@ -298,13 +303,6 @@ def check_meld(cards: Sequence[str], rules: MeldRules) -> MeldCheck:
 
 def _key(meld: Sequence[str]) -> tuple[str, ...]:
     return tuple(sorted(meld))
-
-
-def _loose_code(code: str) -> str:
-    """A card leaving a meld: a joker keeps what it stands for (rules.md §3.10); another wild (a
-    two) is free to stand for something else, so it is written plain."""
-    card = card_of(code)
-    return code if card == "JK" else card
 
 
 @dataclass(frozen=True)
@@ -328,22 +326,3 @@ def status_of(draft: Draft, rules: MeldRules, opening_points: Callable[[Draft], 
     return Status(invalid=sum(c.state == INVALID for c in checks),
                   open_jokers=sum(c.state == AMBIGUOUS for c in checks),
                   placed=draft.placed(), loose=len(draft.loose), opening=opening)
-
-
-def new_meld_points(draft: Draft, rules: MeldRules, value: Callable[[int], int]) -> int:
-    """Points of the melds the draft adds (a Rami opening counts these, §3.5): each card at its
-    value, a wild at the value of what it stands for when the meld reads one way."""
-    total = 0
-    for meld, changed in zip(draft.melds, draft.changed(), strict=True):
-        if not changed:
-            continue
-        try:
-            found = read_meld([parse_entry(c) for c in meld], rules)
-        except Exception:
-            continue
-        if len(found) != 1:
-            continue
-        for stand in found[0].stands:
-            rank, suit = stand
-            total += value(rank + 13 * (suit or 0))
-    return total

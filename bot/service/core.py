@@ -23,7 +23,7 @@ from contextlib import asynccontextmanager
 from dataclasses import fields, replace
 from typing import Any
 
-from bot.engine import Event, Game, load_game
+from bot.engine import Event, Game, Move, Verb, load_game, log_moves, parse_line
 from bot.store import Duplicate, Store, Transaction, repo
 from bot.store import drafts as draft_store
 from bot.store.rows import AuditAction, GameRow, GameStatus, ResultRow
@@ -236,13 +236,13 @@ class ServiceCore:
         )
 
 
-def played(game: Game, logged_before: int, typed: str) -> str:
+def played(game: Game, logged_before: int, typed: str | Move) -> str:
     """The move as the action log keeps it (reliability R10): the engine's one log entry for it
     (normalized: ``discard ks`` is kept as ``discard KS``), or, when one move made several (gin's
     ``auto`` is written out as its layoffs and ``done``, notation.md), the move as played, which
     the engine replays to the same entries."""
     added = game.log[logged_before:]
-    return added[0].split(" ", 1)[1] if len(added) == 1 else typed
+    return str(parse_line(added[0])[1]) if len(added) == 1 else str(typed)
 
 
 def _results(row: GameRow, game: Game, now: float) -> list[tuple[int, int, str, int, str, int, float]]:
@@ -264,7 +264,7 @@ def _won_by_absence(row: GameRow, game: Game, movers: set[int]) -> bool:
     """Issue 15 hole 3: a result is not rated when a loser left it by resigning or timing out
     (three timeouts resign a seat) without ever making a move of their own: nobody beat them, so
     the win cannot be farmed off an absent or willing opponent."""
-    timed_out = {line.split()[0] for line in game.log if line.endswith(" timeout")}
+    timed_out = {seat for seat, move in log_moves(game.log) if move.verb is Verb.TIMEOUT}
     return any(
         s.seat not in game.winners and s.user_id not in movers
         and (s.seat in game.resigned or s.seat in timed_out)

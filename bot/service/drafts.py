@@ -20,9 +20,9 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.engine import Game, Phase
+from bot.engine import Game
 from bot.robot.rearrange import best_table
-from bot.service.builder import BuilderError, Draft, Status, new_meld_points, status_of
+from bot.service.builder import BuilderError, Draft, Status, status_of
 from bot.store import drafts as store
 from bot.store.rows import GameRow, GameStatus
 
@@ -38,22 +38,15 @@ def record_digest(record: str | None) -> str:
 
 
 def builder_allowed(game: Game, seat: str) -> bool:
-    """Whether ``seat`` may build now: a ``table`` move is open to it (``can_rearrange``), or, in a
-    Rami with manipulation, its own turn before it has opened (the draft is then played as its
-    opening ``meld`` move, rules.md §3.5, §3.10)."""
-    if game.can_rearrange(seat):
-        return True
-    rules = getattr(game, "rules", None)
-    return (game.variant == "rami" and game.phase == Phase.PLAY and game.current_seat == seat
-            and rules is not None and bool(rules["table_manipulation"]) and seat not in game.opened)
+    """Whether ``seat`` may build now: the engine's answer (a ``table`` move is open to it, or its
+    opening may be laid out as a draft, rules.md §3.5, §3.10)."""
+    return game.may_build(seat)
 
 
 def draft_status(game: Game, seat: str, draft: Draft) -> Status:
-    """The numbers of the status line, with the opening's points while a Rami seat has not opened."""
-    minimum = None
-    if game.variant == "rami" and seat not in game.opened:
-        minimum = int(game.rules["first_meld_min"])  # type: ignore[attr-defined]
-    return status_of(draft, game.meld_rules, lambda d: new_meld_points(d, game.meld_rules, game.value), minimum)
+    """The numbers of the status line, with the opening's points while the seat's opening has a minimum."""
+    return status_of(draft, game.meld_rules, lambda d: game.opening_points(d.changed_melds()),
+                     game.opening_minimum(seat))
 
 
 @dataclass(frozen=True)

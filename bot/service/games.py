@@ -14,7 +14,7 @@ import contextlib
 import secrets
 from typing import Any
 
-from bot.engine import PLAYERS, IllegalMove, new_game
+from bot.engine import PLAYERS, IllegalMove, Move, Verb, new_game
 from bot.robot import LEVELS
 from bot.store import Store, Transaction, repo
 from bot.store import threads as store_threads
@@ -28,8 +28,7 @@ from .settings import check_bots, check_host, check_player, config_of
 
 # What ``set_messages`` may write: the ids of the messages that show a game, never the game itself.
 MESSAGE_COLUMNS = frozenset({"lobby_message_id", "table_message_id", "turn_message_id", "table_posted_at"})
-RESIGN = "resign"  # the RGN verb (notation.md "Resigning"): played out of turn too, and by a manager's kick
-CLOCK_VERBS = ("timeout",)  # RGN verbs only the clock plays (notation.md), never a person
+RESIGN = Move(Verb.RESIGN)  # notation.md "Resigning": played out of turn too, and by a manager's kick
 
 
 class Games(ServiceCore):
@@ -289,10 +288,10 @@ class Games(ServiceCore):
 
     # ------------------------------------------------------------------ moves
     async def play(
-        self, game_id: int, user_id: int, move: str, *, interaction_id: int | None = None,
+        self, game_id: int, user_id: int, move: str | Move, *, interaction_id: int | None = None,
         version: int | None = None, kicked_by: int | None = None,
     ) -> Change:
-        """Apply one RGN move for the seat of ``user_id``. ``version`` (from a button) must be the
+        """Apply one move (a ``Move`` or RGN text) for the seat of ``user_id``. ``version`` (from a button) must be the
         game's current one, else ``Stale``. Refusals change nothing. ``kicked_by``: a server
         manager resigns ``user_id``'s seat for them (audited in the same transaction)."""
         async with self.lock(game_id):
@@ -306,15 +305,18 @@ class Games(ServiceCore):
                 raise Refusal("already_done")  # the same click delivered twice: say so, not "illegal"
             if version is not None and version != row.version:
                 raise Stale(row)
-            verb = move.split()[0].lower() if move.split() else ""
-            if kicked_by is not None and verb != RESIGN:
+            try:
+                verb: Verb | None = move.verb if isinstance(move, Move) else Move.parse(move).verb
+            except IllegalMove:
+                verb = None  # unreadable: the engine refuses it below, after the turn is checked
+            if kicked_by is not None and verb is not Verb.RESIGN:
                 raise ValueError("a manager can only resign a seat for its player")
-            if verb in CLOCK_VERBS:
-                raise Refusal("not_a_player_move", verb=verb)
+            if verb is not None and verb.clock_only:
+                raise Refusal("not_a_player_move", verb=str(verb))
             game = self._working_game(row)
             before = (game.current_seat, None)
             try:
-                if seat.seat not in game.actors and verb != RESIGN:
+                if seat.seat not in game.actors and verb is not Verb.RESIGN:
                     raise Refusal("not_your_turn")
                 logged = len(game.log)
                 events = game.play(seat.seat, move)
@@ -322,7 +324,7 @@ class Games(ServiceCore):
                 self._cache[row.id] = (row.version, game)  # a refused move left the game unchanged
                 raise
             audit = None if kicked_by is None else (kicked_by, AuditAction.KICK, str(user_id))
-            kind = ChangeKind.RESIGN if verb == RESIGN else ChangeKind.MOVE
+            kind = ChangeKind.RESIGN if verb is Verb.RESIGN else ChangeKind.MOVE
             return await self._commit(row, game, kind, user_id, seat.seat,
                                       played(game, logged, move), events, interaction_id,
                                       before, reset_timeouts=True, audit=audit)

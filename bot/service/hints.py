@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from bot import robot
-from bot.engine import Game, load_game
+from bot.engine import Game, IllegalMove, Move, Verb, load_game
 from bot.engine.views import PublicView, SeatView
 from bot.service import Refusal
 from bot.store.rows import GameRow, GameStatus, SeatRow
@@ -74,37 +74,35 @@ def hint(game: Game, seat: str) -> Hint:
 
 
 def _why(game: Game, seat: str, move: str) -> tuple[str, dict[str, str | int]]:
-    verb, *args = move.split()
+    typed = Move.parse(move)
+    verb, card = typed.verb, typed.card
     hand = list(game.hand(seat))
     pile = game.discard_pile
     gin = game.variant == "gin"
-    if verb in ("discard", "knock") and args and args[0] in hand:
-        card = args[0]
+    if verb in (Verb.DISCARD, Verb.KNOCK) and card is not None and card in hand:
         rest = list(hand)
         rest.remove(card)
         if gin:
-            return ("knock" if verb == "knock" else "deadwood"), {"before": robot.deadwood(hand),
-                                                                   "after": robot.deadwood(rest)}
+            return ("knock" if verb is Verb.KNOCK else "deadwood"), {"before": robot.deadwood(hand),
+                                                                      "after": robot.deadwood(rest)}
         return "discard", {"card": card_text(card)}
-    if verb == "draw":
+    if verb is Verb.DRAW:
         return ("draw", {"card": card_text(pile[-1])}) if pile else ("draw_any", {})
-    if verb == "take" and pile:
-        card = pile[-1]
+    if verb is Verb.TAKE and pile:
+        top = pile[-1]
         if gin and hand:
             # The taken card stays this turn (rules.md §2.3): the count after the best other discard.
-            with_up = [*hand, card]
+            with_up = [*hand, top]
             after = min(robot.deadwood(with_up[:i] + with_up[i + 1:]) for i in range(len(hand)))
             return "deadwood", {"before": robot.deadwood(hand), "after": after}
-        return "take", {"card": card_text(card)}
-    # Melds, layoffs, swaps, a rearranged table: how many cards leave the hand, played on a copy.
+        return "take", {"card": card_text(top)}
+    # Melds, layoffs, swaps, a rearranged table: how many cards leave the hand (the engine's answer).
     try:
-        copy = load_game(game.record())
-        copy.play(seat, move)
-        after = len(copy.hand(seat))
-    except Exception:  # the reason is a courtesy: the move itself is legal, the engine chose it
+        left = game.hand_after(seat, typed)
+    except IllegalMove:  # the reason is a courtesy: the move itself is legal, the engine chose it
         return "other", {}
-    if after < len(hand):
-        return "fewer", {"before": len(hand), "after": after}
+    if left is not None and len(left) < len(hand):
+        return "fewer", {"before": len(hand), "after": len(left)}
     return "other", {}
 
 
@@ -116,22 +114,21 @@ def hint_picture(game: Game, seat: str, move: str) -> SeatView | PublicView | No
     and a draw from the stock (an unknown card) shows the hand as it is. The table after a
     rearrangement is played on a copy, but only its melds (and the seat's own card count) are
     kept: were the move to end the deal, the copy would show everybody's hands."""
-    verb, *args = move.split()
-    if verb == "table":
-        copy = load_game(game.record())
-        copy.play(seat, move)
-        after = copy.public_view()
+    typed = Move.parse(move)
+    if typed.verb is Verb.TABLE:
+        after = game.trial(seat, typed).public_view()
         now = game.public_view()
         seats = tuple(next(a for a in after.seats if a.name == seat) if s.name == seat else s for s in now.seats)
-        return replace(now, table=after.table, seats=seats, last_move=f"{seat} {move}")
+        return replace(now, table=after.table, seats=seats, last_move=f"{seat} {typed}")
     if game.variant != "gin":
         return None
     view = game.view(seat)
     hand = list(view.hand)
-    if verb in ("discard", "knock") and args and args[0] in hand:
-        hand.remove(args[0])
+    card = typed.card
+    if typed.verb in (Verb.DISCARD, Verb.KNOCK) and card is not None and card in hand:
+        hand.remove(card)
         return replace(view, hand=tuple(hand), drawn=None, took=None)
-    if verb == "take" and view.public.discard_top:
+    if typed.verb is Verb.TAKE and view.public.discard_top:
         return replace(view, hand=(*hand, view.public.discard_top), drawn=None, took=view.public.discard_top)
     return view
 

@@ -6,6 +6,7 @@ the record in a worker thread, which then warms the cache) and ``legal_moves`` (
 moves, worked out in a worker thread once per game, version and seat, and kept in a small
 bounded cache, so that every autocomplete keystroke of a move costs a lookup). Concurrent misses
 of the same key share one computation.
+``replay_steps`` hands a finished game's deal, view by view, to whoever draws its replay.
 What it is not: no writes and no game lock. A worker never touches the cached game itself (the
 lock's holder may be changing it): it gets a copy, or replays the record on its own.
 """
@@ -18,7 +19,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from bot.engine import Game, load_game
+from bot.engine import Game, ReplayStep, deal_steps, load_game
 from bot.store.rows import GameRow
 
 from .changes import Refusal
@@ -106,3 +107,10 @@ def _copy(game: Game) -> Game:
 def _load_and_list(record: str, seat: str) -> tuple[Game, tuple[str, ...]]:
     game = load_game(record)
     return game, tuple(game.legal_moves(seat))
+
+
+def replay_steps(row: GameRow, deal: int) -> list[ReplayStep]:
+    """The public views of one deal of ``row``'s game, move by move (the engine's ``deal_steps``),
+    for its replay. The callers replay only deals that are over, so every view is public and the
+    end-of-deal hands are those the table was shown. Pure engine work: call it off the event loop."""
+    return deal_steps(row.record or "", deal)

@@ -37,7 +37,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from bot.engine import IllegalMove
+from bot.engine import IllegalMove, Move, Verb
 from bot.words.i18n import format_number, has_key, locale_of, translate
 
 __all__ = [
@@ -53,31 +53,13 @@ __all__ = [
     "refusal_text",
     "table_move",
     "table_text",
-    "verb_of",
 ]
 
 LABEL_LIMIT = 100
 """Discord's limit for an autocomplete choice's name (counted here in UTF-16 units, the stricter count)."""
 
-VERBS = (
-    "draw",
-    "take",
-    "pass",
-    "meld",
-    "layoff",
-    "swap",
-    "table",
-    "discard",
-    "knock",
-    "done",
-    "auto",
-    "cut",
-    "allow",
-    "claim",
-    "timeout",
-    "resign",
-)
-"""Every RGN verb (notation.md "Moves")."""
+VERBS = tuple(str(verb) for verb in Verb)
+"""Every RGN verb (notation.md "Moves"), as the engine lists them."""
 
 _SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _SUIT_LETTERS = {"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C"}
@@ -309,39 +291,36 @@ def ledger_text(entry: Sequence[Any], locale: str, names: Mapping[str, str] | No
 # ----------------------------------------------------------------------------- describing moves
 
 
-def verb_of(move: str) -> str:
-    """The verb of a move (``"discard KS"`` -> ``"discard"``), lower case; ``""`` for an empty move."""
-    words = move.split()
-    return words[0].lower() if words else ""
+def _meld_groups(melds: Sequence[Sequence[str]]) -> str:
+    """``(("5C", "6C", "7C"), ("9D", "9S", "9H"))`` -> ``5♣ 6♣ 7♣ · 9♦ 9♠ 9♥``."""
+    return " · ".join(cards_text(meld) for meld in melds)
 
 
 def _describe(move: str, locale: str, table: Sequence[Sequence[str]] | None) -> str:
-    words = move.split()
-    if not words:
-        return move.strip()
-    verb, args = words[0].lower(), " ".join(words[1:])
-    if verb in ("layoff", "swap"):
-        left, sep, right = args.rpartition(" to ")
-        if sep and left.split():
-            cards = cards_text(left)
-            return translate(f"describe.{verb}", locale, cards=cards, card=cards, number=right.strip())
-    elif verb == "knock" and args:
-        head, colon, tail = args.partition(":")
-        if colon and tail.strip():
-            return translate("describe.knock_with", locale, card=cards_text(head), melds=_melds_text(tail))
-        return translate("describe.knock", locale, card=cards_text(head))
-    elif verb == "take" and args:
-        return translate("describe.take_card", locale, card=cards_text(args))
-    elif verb in ("discard", "claim") and args:
-        return translate(f"describe.{verb}", locale, card=cards_text(args))
-    elif verb == "meld" and args:
-        return translate("describe.meld", locale, melds=_melds_text(args))
-    elif verb == "table" and args:
-        added = _added_cards(args, table) if table is not None else None
+    try:
+        typed = Move.parse(move)
+    except IllegalMove:  # an empty move, or a verb the engine does not know: shown as written
+        return cards_text(move) if move.strip() else move.strip()
+    verb, cards = typed.verb, typed.cards
+    if verb.needs_target and cards:
+        shown = cards_text(cards)
+        return translate(f"describe.{verb}", locale, cards=shown, card=shown, number=str(typed.target))
+    if verb is Verb.KNOCK and cards:
+        if typed.melds:
+            return translate("describe.knock_with", locale, card=cards_text(cards), melds=_meld_groups(typed.melds))
+        return translate("describe.knock", locale, card=cards_text(cards))
+    if verb is Verb.TAKE and cards:
+        return translate("describe.take_card", locale, card=cards_text(cards))
+    if verb in (Verb.DISCARD, Verb.CLAIM) and cards:
+        return translate(f"describe.{verb}", locale, card=cards_text(cards))
+    if verb is Verb.MELD and typed.melds:
+        return translate("describe.meld", locale, melds=_meld_groups(typed.melds))
+    if verb is Verb.TABLE and typed.melds:
+        added = _added_cards(typed.melds, table) if table is not None else None
         if added:
-            return translate("describe.table_with", locale, cards=cards_text(added), melds=_melds_text(args))
-        return translate("describe.table", locale, melds=_melds_text(args))
-    if not args and verb in VERBS:
+            return translate("describe.table_with", locale, cards=cards_text(added), melds=_meld_groups(typed.melds))
+        return translate("describe.table", locale, melds=_meld_groups(typed.melds))
+    if not cards and not typed.melds and typed.target is None:
         template = translate(f"describe.{verb}", locale)
         return template if not _placeholders(template) else translate(f"verb.{verb}", locale)
     return cards_text(move)
@@ -352,9 +331,9 @@ def _base_card(word: str) -> str:
     return "T" + own[2:] if own.startswith("10") else own
 
 
-def _added_cards(args: str, table: Sequence[Sequence[str]]) -> list[str]:
+def _added_cards(melds: Sequence[Sequence[str]], table: Sequence[Sequence[str]]) -> list[str]:
     """The hand cards a ``table`` move puts down: its cards minus the cards on the table now."""
-    new = Counter(_base_card(w) for w in args.split() if w != "|")
+    new = Counter(_base_card(w) for meld in melds for w in meld)
     old = Counter(_base_card(w) for meld in table for w in meld)
     return sorted((new - old).elements(), key=lambda c: (c == "JK", "SHDC".find(c[-1:]), _RANKS.find(c[:1])))
 

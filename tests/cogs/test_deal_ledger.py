@@ -19,7 +19,7 @@ from bot.engine import load_game
 from bot.service import Change, ChangeKind
 from bot.words.moves import ledger_text
 from cogs.ui import nm
-from renderers.samples import played_game
+from scripts.played import played_game
 from tests.cogs.test_game_end import announcer, row_for
 
 # (rami, 3 seats, seed 2 retrieves a joker: a debit line, written with a minus sign)

@@ -23,7 +23,7 @@ from bot.engine import VARIANTS, Game, load_game
 from bot.service import Change, ChangeKind
 from bot.store.rows import GameRow, GameStatus, SeatRow
 from renderers import render_table
-from renderers.samples import played_game
+from scripts.played import played_game
 
 WAYS = ("resign", "kick", "timeouts", "between_deals")
 

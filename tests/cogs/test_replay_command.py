@@ -14,11 +14,12 @@ from typing import Any
 import discord
 
 from bot.engine import Game, load_game, new_game
+from bot.engine import deal_steps as replay_steps
 from bot.renders import Renders
 from bot.robot import choose
 from cogs import rummy
 from cogs.guard import Guard
-from renderers import Rendered, replay_steps
+from renderers import Rendered
 
 
 def play_deal(game: Game) -> None:

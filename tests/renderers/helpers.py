@@ -6,7 +6,7 @@ from functools import cache
 
 from bot.engine import Game, load_game
 from renderers.draw import Box
-from renderers.samples import played_game
+from scripts.played import played_game
 
 GIN_HAND = ('[Variant "gin"]\n[Seats "ana bea"]\n[Hand "ana" "3H 4H 5H 6H 9S 9D 9C KD QS 2C 7D"]\n'
             '[Turn "ana"]\n[Phase "play"]\n')

@@ -7,12 +7,13 @@ from functools import cache
 
 from PIL import Image
 
+from bot.engine import deal_steps as replay_steps
 from bot.engine import load_game
 from bot.engine.rgn import parse_record
-from renderers import draw_table, render_replay, replay_steps
+from renderers import draw_table, render_replay
 from renderers.encode import quantize
 from renderers.replay import durations, replay_frames
-from renderers.samples import played_game
+from scripts.played import played_game
 
 
 @cache
@@ -52,7 +53,7 @@ def test_hands_stay_face_down_until_the_deal_is_over():
 
 def test_the_gif_decodes_to_the_frames_drawn():
     steps = replay_steps(record())
-    out = render_replay(record())
+    out = render_replay(steps)
     assert out.format == "gif" and out.data[:6] == b"GIF89a"
     gif = Image.open(io.BytesIO(out.data))
     assert gif.n_frames == len(steps) + 1  # every move, then the end-of-deal picture
@@ -66,8 +67,8 @@ def test_the_gif_decodes_to_the_frames_drawn():
 
 def test_the_same_record_gives_the_same_bytes_and_webp_works():
     short = "\n".join(record().splitlines()[:12])  # a few moves are enough here
-    assert render_replay(short).data == render_replay(short).data
-    webp = render_replay(short, fmt="webp")
+    assert render_replay(replay_steps(short)).data == render_replay(replay_steps(short)).data
+    webp = render_replay(replay_steps(short), fmt="webp")
     assert webp.format == "webp" and Image.open(io.BytesIO(webp.data)).n_frames == len(replay_steps(short))
 
 

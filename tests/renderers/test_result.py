@@ -8,7 +8,8 @@ import pytest
 
 from bot.engine import load_game
 from renderers import draw_result, render_result
-from renderers.samples import NAMES, built_result, built_view, played_game, played_view
+from renderers.samples import NAMES, built_result, built_view
+from scripts.played import played_game, played_view
 
 from .helpers import inside, overlaps
 

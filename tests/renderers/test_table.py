@@ -10,9 +10,10 @@ import pytest
 from PIL import Image
 
 from renderers import draw_table, render_table
-from renderers.samples import NAMES, built_view, played_view
+from renderers.samples import NAMES, built_view
 from renderers.table import WIDTH
 from renderers.theme import Palette
+from scripts.played import played_view
 
 from .helpers import basic_game, close, inside, overlaps
 

@@ -1,4 +1,4 @@
-"""Practice from the terminal: ``python -m bot.play VARIANT [--vs LEVEL] [--seats N] [--seed S]``.
+"""Practice from the terminal: ``python -m scripts.play VARIANT [--vs LEVEL] [--seats N] [--seed S]``.
 
 What it is: one game on the rules engine against computer players (``bot.robot``), the moves
 typed in RGN (``draw``, ``discard KS``, ``meld 5C 6C 7C``...), the table printed as text after
@@ -97,7 +97,7 @@ def run(variant: str, level: str, seats: int, seed: str, stdin: TextIO, stdout: 
 
 
 def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot.play", description="Play rummy against the computer.")
+    parser = argparse.ArgumentParser(prog="python -m scripts.play", description="Play rummy against the computer.")
     parser.add_argument("variant", choices=VARIANTS)
     parser.add_argument("--vs", choices=LEVELS, default="normal", help="the computer players' level")
     parser.add_argument("--seats", type=int, default=None, help="seats, you included")

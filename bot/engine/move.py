@@ -1,0 +1,199 @@
+"""The typed move: one RGN move as a frozen value, and the engine's answers about its verb.
+
+What it is: ``Verb`` (every RGN verb of notation.md "Moves", a ``StrEnum``), ``Move`` (verb, cards,
+target meld, melds) with RGN parsing (``Move.parse``) and formatting (``str(move)``), and
+``parse_line`` for a record line ``<seat> <move>``. It is the one vocabulary of moves: the hand
+buttons, the move builder, autocomplete, robots, hints, the replay and the service all use it, so
+that nothing outside the engine takes an RGN move apart by hand.
+
+What it is not: a judge. ``Move.parse`` only reads the shape of a move (which verb, which words
+are cards, which meld it goes to); whether the move is legal, and what a wild card stands for, is
+the game's question (``Game.play`` / ``Game.accepts``). Card words are kept as written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .errors import IllegalMove
+
+__all__ = ["HAND_VERBS", "Move", "Verb", "log_moves", "parse_line"]
+
+
+class Verb(StrEnum):
+    """Every RGN verb (notation.md "Moves")."""
+
+    DRAW = "draw"
+    TAKE = "take"
+    PASS = "pass"
+    MELD = "meld"
+    LAYOFF = "layoff"
+    SWAP = "swap"
+    TABLE = "table"
+    DISCARD = "discard"
+    KNOCK = "knock"
+    DONE = "done"
+    AUTO = "auto"
+    CUT = "cut"
+    ALLOW = "allow"
+    CLAIM = "claim"
+    TIMEOUT = "timeout"
+    RESIGN = "resign"
+
+    @property
+    def needs_one_card(self) -> bool:
+        """Exactly one card from the hand: a discard, a knock's discard, a claim's card in exchange."""
+        return self in _ONE_CARD
+
+    @property
+    def needs_target(self) -> bool:
+        """Cards go ``to`` a meld on the table: a layoff or a swap (notation.md "Numbering")."""
+        return self in _TARGETED
+
+    @property
+    def takes_cards(self) -> bool:
+        """The player picks cards from the hand for it."""
+        return self in _CARDS
+
+    @property
+    def clock_only(self) -> bool:
+        """Written only by the clock's ``game.timeout`` (notation.md), never played by a person."""
+        return self is Verb.TIMEOUT
+
+    @property
+    def from_hand(self) -> bool:
+        """A person plays it from the hand message (one of ``HAND_VERBS``)."""
+        return self in HAND_VERBS
+
+    @property
+    def puts_cards_down(self) -> bool:
+        """Cards leave the hand for the table (new melds, a layoff, a swap's natural card, a rearranged table)."""
+        return self in _PLACING
+
+
+_ONE_CARD = frozenset({Verb.DISCARD, Verb.KNOCK, Verb.CLAIM})
+_TARGETED = frozenset({Verb.LAYOFF, Verb.SWAP})
+_CARDS = frozenset({Verb.MELD, Verb.LAYOFF, Verb.SWAP, Verb.DISCARD, Verb.KNOCK, Verb.CLAIM})
+_PLACING = frozenset({Verb.MELD, Verb.LAYOFF, Verb.SWAP, Verb.TABLE})
+
+HAND_VERBS: tuple[Verb, ...] = (
+    Verb.DRAW, Verb.TAKE, Verb.PASS, Verb.MELD, Verb.LAYOFF, Verb.SWAP, Verb.DISCARD, Verb.KNOCK,
+    Verb.CLAIM, Verb.CUT, Verb.ALLOW, Verb.DONE, Verb.AUTO, Verb.TABLE,
+)
+"""The verbs a person plays from the hand message, in the order its buttons are shown; ``resign``
+has its own button on the table and ``timeout`` is the clock's."""
+
+
+def _melds_of(text: str) -> tuple[tuple[str, ...], ...]:
+    groups = tuple(tuple(group.split()) for group in text.split("|"))
+    if any(not group for group in groups):
+        raise IllegalMove("bad_move", "an empty meld between '|' separators", {"text": text})
+    return groups
+
+
+def _melds_text(melds: Iterable[Iterable[str]]) -> str:
+    return " | ".join(" ".join(meld) for meld in melds)
+
+
+@dataclass(frozen=True)
+class Move:
+    """One move without its seat.
+
+    * ``cards``: the one card of a discard, knock or claim; the cards of a layoff or swap; every
+      card of every new meld of a ``meld`` move, in order; nothing for a ``table`` move (its hand
+      cards are the difference with the table, which only the game knows);
+    * ``target``: the meld number a layoff or swap goes ``to``;
+    * ``melds``: the new melds of a ``meld`` move, the complete table of a ``table`` move, the
+      arrangement a ``knock`` names after ``:`` (empty: the engine arranges).
+    """
+
+    verb: Verb
+    cards: tuple[str, ...] = ()
+    target: int | None = None
+    melds: tuple[tuple[str, ...], ...] = ()
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read an RGN move (notation.md "Moves"); ``IllegalMove("bad_move")`` when its shape is
+        not one (an empty move, an unknown verb, ``to`` without a meld number, an empty meld)."""
+        words = text.split()
+        if not words:
+            raise IllegalMove("bad_move", "an empty move", {})
+        try:
+            verb = Verb(words[0].lower())
+        except ValueError:
+            raise IllegalMove("unknown_move", f"{words[0]!r} is not a move", {"verb": words[0].lower()}) from None
+        rest = text.strip()[len(words[0]) :].strip()
+        if verb is Verb.MELD:
+            melds = _melds_of(rest)
+            return cls(verb, tuple(card for meld in melds for card in meld), None, melds)
+        if verb is Verb.TABLE:
+            return cls(verb, (), None, _melds_of(rest) if rest else ())
+        if verb is Verb.KNOCK:
+            head, _, tail = rest.partition(":")
+            return cls(verb, tuple(head.split()), None, _melds_of(tail) if tail.strip() else ())
+        if verb.needs_target:
+            left, sep, right = rest.rpartition(" to ")
+            if not sep or not right.strip().isdigit():
+                raise IllegalMove("bad_move", f"write {verb}, its cards, 'to' and the meld number", {"text": text})
+            return cls(verb, tuple(left.split()), int(right), ())
+        return cls(verb, tuple(rest.split()), None, ())
+
+    @classmethod
+    def of(cls, verb: Verb | str, cards: Iterable[str] = (), *, to: int | None = None) -> Move:
+        """A move from its parts: a verb, the cards picked from the hand, and for a layoff or swap
+        the meld they go ``to``. A ``meld`` built this way is one new meld of those cards.
+        Nothing is judged: the game does that."""
+        verb = Verb(verb)
+        picked = tuple(cards)
+        melds = (picked,) if verb is Verb.MELD and picked else ()
+        return cls(verb, picked, to, melds)
+
+    @classmethod
+    def table_of(cls, melds: Iterable[Iterable[str]]) -> Move:
+        """A ``table`` move: the complete table after it, meld by meld."""
+        return cls(Verb.TABLE, (), None, tuple(tuple(meld) for meld in melds))
+
+    @classmethod
+    def table_typed(cls, text: str) -> Move:
+        """The ``table`` move a player wrote in a box: one meld a line, or ``|`` between melds;
+        blank lines and spaces as they come. An empty meld is refused as ``bad_move``."""
+        lines = [line for line in text.replace("|", "\n").splitlines() if line.strip()]
+        return cls.parse("table " + " | ".join(" ".join(line.split()) for line in lines))
+
+    def __str__(self) -> str:
+        """The canonical RGN text: ``str(Move.parse(m)) == m`` for every move the engine writes."""
+        if self.verb is Verb.MELD:
+            return f"meld {_melds_text(self.melds or (self.cards,))}"
+        if self.verb is Verb.TABLE:
+            return f"table {_melds_text(self.melds)}" if self.melds else "table"
+        words = [str(self.verb), *self.cards]
+        if self.target is not None:
+            words += ["to", str(self.target)]
+        text = " ".join(words)
+        if self.verb is Verb.KNOCK and self.melds:
+            text += f" : {_melds_text(self.melds)}"
+        return text
+
+    @property
+    def card(self) -> str | None:
+        """The one card of a discard, knock or claim (the first card of any other move), if any."""
+        return self.cards[0] if self.cards else None
+
+
+def parse_line(line: str) -> tuple[str, Move]:
+    """A record line ``<seat> <move>`` (notation.md "Moves") as the seat and its move."""
+    words = line.split(maxsplit=1)
+    if len(words) < 2:
+        raise IllegalMove("bad_move", "a record line is a seat and a move", {"text": line})
+    return words[0], Move.parse(words[1])
+
+
+def log_moves(lines: Iterable[str]) -> Iterator[tuple[str, Move]]:
+    """The moves of a game's log (``game.log``) or a record's move lines, as (seat, move); the
+    ``[Deal "n"]`` lines that start the next deal (notation.md "A record") are passed over."""
+    for line in lines:
+        if line.strip() and not line.lstrip().startswith("["):
+            yield parse_line(line)
