@@ -298,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
                 deal = rlcard_deal_fn(args.seed)
                 fn, convert = rlcard_min_deadwood_fn()
         except ImportError as error:
-            print(f"not installed ({error}); pip install -e '.[bench]' to compare")
+            print(f"skipped: not installed ({error}); pip install -e '.[bench]' to compare")
             continue
         rate = deals_per_second(deal, args.deals, args.seed)
         deal_rate[name] = rate

@@ -1,17 +1,17 @@
 """Render and encode times and byte sizes of the renderers (figures for docs/performance.md).
 
-    python bench/render.py [--repeat N] [--formats]
+    python bench/render.py [--repeat N] [--replay-runs N] [--formats]
 
 Prints p50 / p90 / min over N runs (warm: sprite, text and mask caches filled, as in a running
 bot) and the first, cold run, for: a 4-seat table with 12 melds, the crowded 8-seat table with
 30 melds, an 11-card and a 15-card hand, the end-of-deal screen, a lobby (five seated, two option
 chips), the rearrange builder's draft (49 cards: 9 melds, 5 loose cards, a 10-card hand) and a
-63-move replay (GIF and animated WebP). ``--formats`` also compares encoders on the
-4-seat table (PNG from RGB and from a palette at several zlib levels, WebP, JPEG), which is how
-the formats were chosen. Goals (issue "Renderers"): table <= 15 ms and < 300 KB, hand <= 5 ms,
-60-move replay < 2 s, a draft picture < 250 ms (each builder step answers with one, well
-within Discord's 3 s); the lobby took about 4 ms when it was a timed test (issue 14 moved the
-timing here).
+63-move replay (GIF and animated WebP; max(3, N / 10) runs unless ``--replay-runs`` says).
+``--formats`` also compares encoders on the 4-seat table (PNG from RGB and from a palette at
+several zlib levels, WebP, JPEG), which is how the formats were chosen. Goals (issue
+"Renderers"): table <= 15 ms and < 300 KB, hand <= 5 ms, 60-move replay < 2 s, a draft picture
+< 250 ms (each builder step answers with one, well within Discord's 3 s); the lobby took about
+4 ms when it was a timed test (issue 14 moved the timing here).
 Nothing here asserts a time.
 """
 
@@ -110,6 +110,7 @@ def formats(image: Image.Image, repeat: int) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=40)
+    parser.add_argument("--replay-runs", type=int, default=0, help="warm runs of each replay (default max(3, N / 10))")
     parser.add_argument("--formats", action="store_true", help="compare still-image encoders too")
     args = parser.parse_args()
     n = args.repeat
@@ -139,7 +140,7 @@ def main() -> int:
     record = played_game("wrotham", 3, seed=43).record()
     moves = len(replay_steps(record)) - 1
     for fmt in ("gif", "webp"):
-        runs = max(3, n // 10)
+        runs = args.replay_runs or max(3, n // 10)
         cold, warm, out = timed(lambda fmt=fmt: render_replay(replay_steps(record), names=NAMES, fmt=fmt), runs)
         size = len(out.data)  # type: ignore[attr-defined]
         row(f"replay {moves} moves, {fmt} (draw + encode)", cold, warm, size, f"{moves + 2} frames")
