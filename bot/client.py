@@ -75,13 +75,15 @@ class RummyBot(commands.AutoShardedBot):
         intents = discord.Intents.none()
         intents.guilds = True
         intents.guild_messages = True  # to know when a table message is buried (no message content)
+        # discord.py's default shard_ids (None: every shard) is not in its own annotation: left out then
+        shards: dict[str, Any] = {} if settings.shard_ids is None else {"shard_ids": list(settings.shard_ids)}
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
             shard_count=settings.shard_count,
-            shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,
+            **shards,
         )
         self.settings = settings
         self.force_sync = force_sync

@@ -77,7 +77,7 @@ class NewSeasonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=S
         self.ending, self.manager, self.until = ending, manager, until
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> NewSeasonButton:
         return cls(int(match["ending"]), int(match["manager"]), int(match["until"]))
 
@@ -112,7 +112,7 @@ class ResetRatingsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], templat
         self.manager, self.until = manager, until
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> ResetRatingsButton:
         return cls(int(match["manager"]), int(match["until"]))
 
@@ -143,7 +143,7 @@ class AmendButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=AMEND
         self.verb, self.game, self.manager, self.until = verb, game, manager, until
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> AmendButton:
         return cls(match["verb"], int(match["game"]), int(match["manager"]), int(match["until"]))
 
