@@ -1,6 +1,6 @@
-"""Settings from the environment and an optional ``.env`` file.
+"""The process configuration (``Config``) from the environment and an optional ``.env`` file.
 
-What it is: ``load_settings()`` reads DISCORD_TOKEN (required), RUMMY_DB (the SQLite file) or
+What it is: ``load_config()`` reads DISCORD_TOKEN (required), RUMMY_DB (the SQLite file) or
 RUMMY_DATABASE_URL (PostgreSQL, for several processes), RUMMY_SHARD_COUNT and RUMMY_SHARD_IDS (this
 process's shards of a cluster, docs/deploy.md), RUMMY_DEV_GUILD,
 RUMMY_LOG_LEVEL, RUMMY_FLOOD (per-user click limit), RUMMY_BOT_DELAY (a computer player's pause),
@@ -19,9 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.ratelimit import CLICK_BURST, CLICK_RATE
-
 DEFAULT_DB = "data/rummy.sqlite3"
+# RUMMY_FLOOD's default: clicks a second, sustained, after a burst of this many (reliability.md R20).
+# The same numbers are the guard's own defaults (``cogs.ratelimit``), a test keeps them equal;
+# config imports nothing of the Discord wing.
+DEFAULT_FLOOD: tuple[float, int] = (2.0, 8)
 TOKEN_HELP = (
     "DISCORD_TOKEN is not set: create an application at https://discord.com/developers/applications, "
     "open Bot > Reset Token, and put the token in .env (see .env.example) or in the environment."
@@ -33,14 +35,14 @@ class ConfigError(Exception):
 
 
 @dataclass(frozen=True)
-class Settings:
+class Config:
     token: str
     db_path: str = DEFAULT_DB
     dev_guild: int | None = None
     log_level: str = "INFO"
     api_base: str | None = None
     gateway: str | None = None
-    flood: tuple[float, int] | None = (CLICK_RATE, CLICK_BURST)  # clicks a second, burst; None: no limit
+    flood: tuple[float, int] | None = DEFAULT_FLOOD  # clicks a second, burst; None: no limit
     bot_delay: float = 2.0  # seconds a computer player waits before each move
     database_url: str | None = None  # postgresql://...; None: the SQLite file ``db_path``
     shard_count: int | None = None  # None: Discord's recommended count, every shard in this process
@@ -66,7 +68,7 @@ class Settings:
     def __repr__(self) -> str:  # never print the token
         shards = f", shards={self.shard_ids!r}/{self.shard_count!r}" if self.shard_count else ""
         where = "database_url=<set>" if self.database_url else f"db_path={self.db_path!r}"
-        return f"Settings({where}, dev_guild={self.dev_guild!r}, log_level={self.log_level!r}{shards})"
+        return f"Config({where}, dev_guild={self.dev_guild!r}, log_level={self.log_level!r}{shards})"
 
 
 def read_env_file(path: Path) -> dict[str, str]:
@@ -89,7 +91,7 @@ def read_env_file(path: Path) -> dict[str, str]:
 def parse_flood(text: str) -> tuple[float, int] | None:
     """``RATE/BURST`` (``2/8``: two clicks a second after a burst of eight), ``off``, or empty for the default."""
     if not text:
-        return (CLICK_RATE, CLICK_BURST)
+        return DEFAULT_FLOOD
     if text.lower() == "off":
         return None
     rate, _, burst = text.partition("/")
@@ -151,7 +153,7 @@ def db_path(env: dict[str, str] | None = None, env_file: Path | None = Path(".en
     return values.get("RUMMY_DB", "").strip() or DEFAULT_DB
 
 
-def load_settings(env: dict[str, str] | None = None, env_file: Path | None = Path(".env")) -> Settings:
+def load_config(env: dict[str, str] | None = None, env_file: Path | None = Path(".env")) -> Config:
     values = read_env_file(env_file) if env_file is not None else {}
     values.update({k: v for k, v in (os.environ if env is None else env).items() if v != ""})
     token = values.get("DISCORD_TOKEN", "").strip()
@@ -172,7 +174,7 @@ def load_settings(env: dict[str, str] | None = None, env_file: Path | None = Pat
         raise ConfigError(f"RUMMY_BOT_DELAY must be a number of seconds from 0 to 60, not {delay!r}.")
     shard_count, shard_ids = parse_shards(values.get("RUMMY_SHARD_COUNT", "").strip(),
                                           values.get("RUMMY_SHARD_IDS", "").strip())
-    return Settings(
+    return Config(
         member_games=parse_limit(values, "RUMMY_MEMBER_GAMES", "3", int, 1, 100, "a whole number of games"),
         server_games=parse_limit(values, "RUMMY_SERVER_GAMES", "25", int, 1, 10000, "a whole number of games"),
         idle_days=parse_limit(values, "RUMMY_IDLE_DAYS", "7", float, 1, 365, "a number of days"),

@@ -9,7 +9,7 @@ command and the confirm button check the member's permissions again when they ru
 R15), as the first thing they do under the guard (``cogs.guard``). A new season and a ratings
 reset ask for a confirmation that only the same manager can give, within a minute.
 What it is not: no SQL, no rules; the service writes the change and its audit row in one
-transaction, and the announcer (``bot.announcer``) posts what is public.
+transaction, and the announcer (``cogs.announcer``) posts what is public.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from cogs.base import L, RummyClient, channel_game, client_of, public_locale, us
 from cogs.guard import guarded
 from cogs.settings import bar_member, change_settings, option_choices
 from cogs.standings import audit_message, scores_message, standings_info
-from cogs.ui import file_of, nm, variant_name
+from cogs.ui import nm, variant_name
 from renderers.standings import render_standings
 
 CONFIRM_SECONDS = 60
@@ -77,7 +77,7 @@ class NewSeasonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=S
         self.ending, self.manager, self.until = ending, manager, until
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> NewSeasonButton:
         return cls(int(match["ending"]), int(match["manager"]), int(match["until"]))
 
@@ -112,7 +112,7 @@ class ResetRatingsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], templat
         self.manager, self.until = manager, until
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> ResetRatingsButton:
         return cls(int(match["manager"]), int(match["until"]))
 
@@ -143,7 +143,7 @@ class AmendButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=AMEND
         self.verb, self.game, self.manager, self.until = verb, game, manager, until
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> AmendButton:
         return cls(match["verb"], int(match["game"]), int(match["manager"]), int(match["until"]))
 
@@ -217,7 +217,7 @@ async def post_amended(interaction: discord.Interaction, channel_id: int, season
                           amended=view.amended)
     info = standings_info(view.season, view.table, view.games, amended=view.amended is not None)
     image = await client.announcer.render(render_standings, info, locale=locale)
-    await client.announcer.send(channel_id, text[:2000], file=file_of(image))
+    await client.announcer.send(channel_id, text[:2000], image=image)
 
 
 class AdminCog(commands.Cog, name="AdminCog"):

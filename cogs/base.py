@@ -1,34 +1,34 @@
 """What the cogs need from the bot, typed without importing it.
 
 What it is: ``RummyClient``, the Protocol of the client attributes the Discord layer reads (the
-service, the announcer, the guard, the settings, the stop flag, the custom_id patterns of the
+service, the announcer, the guard, the stop flag, the custom_id patterns of the
 persistent items); ``Publisher``, the announcer's methods the cogs call; ``Gatekeeper``, the
 guard's; and the small helpers every handler uses (``client_of``, ``channel_game``, the locales, ``L``). The
 client (``bot.client``) loads the cogs as extensions by name, so nothing here or in any cog
 imports it: the types meet only in these Protocols.
 What it is not: no decisions. The client is ``bot.client.RummyBot``, the announcer
-``bot.announcer.Announcer``, the guard ``cogs.guard.Guard``.
+``cogs.announcer.Announcer``, the guard ``cogs.guard.Guard``.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Coroutine
-from typing import Any, Protocol, TypeVar, cast
+from typing import Any, Protocol, TypeVar, Unpack, cast
 
 import discord
 from discord.app_commands import locale_str
 
-from bot.config import Settings
 from bot.service import Change, GameRow, GameService, GameStatus, Refusal
 from bot.words.i18n import locale_of, translate
+from cogs.delivery import Parts
 from renderers import Rendered
 
 T = TypeVar("T")
 
 
 class Publisher(Protocol):
-    """What the cogs ask of the announcer (``bot.announcer.Announcer``): every public message."""
+    """What the cogs ask of the announcer (``cogs.announcer.Announcer``): every public message."""
 
     async def announce(self, change: Change) -> None: ...
 
@@ -45,7 +45,7 @@ class Publisher(Protocol):
     async def update_lobby_message(self, row: GameRow, content: str | None = None,
                                    view: discord.ui.View | None = None, image: Rendered | None = None) -> None: ...
 
-    async def send(self, channel_id: int, content: str, **kwargs: Any) -> None: ...
+    async def send(self, channel_id: int, content: str, **parts: Unpack[Parts]) -> None: ...
 
     async def announce_season(self, channel_id: int, guild_id: int, ending: int, number: int,
                               locale: str) -> None: ...
@@ -64,7 +64,6 @@ class Gatekeeper(Protocol):
 class RummyClient(Protocol):
     """The bot as the cogs see it (``bot.client.RummyBot`` is one)."""
 
-    settings: Settings
     stopping: bool
     item_patterns: list[re.Pattern[str]]
 

@@ -18,7 +18,7 @@ interaction, in this order:
 Handlers are therefore written straight: acknowledge, ask the service, raise ``Refusal`` when
 something is wrong. Autocomplete is not guarded (it cannot be answered in words): it asks
 ``typing_allowed`` and offers nothing to a flooding user.
-What it is not: no game logic and no public messages (``bot.announcer``).
+What it is not: no game logic and no public messages (``cogs.announcer``).
 """
 
 from __future__ import annotations
@@ -31,30 +31,19 @@ import logging
 from collections.abc import Callable, Coroutine, Mapping
 from typing import Any, ParamSpec
 
-import aiohttp
 import discord
 
 from bot.engine import IllegalMove
-from bot.ratelimit import REPOST_COOLDOWN, TYPING_BURST, TYPING_RATE, Cooldown, FloodGate
 from bot.service import Refusal, Stale
 from bot.words.i18n import translate
 from bot.words.moves import refusal_text
 from cogs.base import Answered, client_of, user_locale
+from cogs.delivery import reply_privately
+from cogs.ratelimit import REPOST_COOLDOWN, TYPING_BURST, TYPING_RATE, Cooldown, FloodGate
 
 log = logging.getLogger(__name__)
 
 P = ParamSpec("P")
-
-
-async def say(interaction: discord.Interaction, text: str, *, ephemeral: bool = True, **kw: Any) -> None:
-    """Answer once: the initial response if none was sent yet, else a followup."""
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text[:2000], ephemeral=ephemeral, **kw)
-        else:
-            await interaction.response.send_message(text[:2000], ephemeral=ephemeral, **kw)
-    except (discord.HTTPException, aiohttp.ClientError, OSError, RuntimeError) as exc:
-        log.warning("could not answer interaction %s: %r", interaction.id, exc)
 
 
 def refusal_for(exc: Exception, locale: str, names: Mapping[str, str] | None = None) -> str:
@@ -93,7 +82,7 @@ class Guard:
         if client_of(interaction).stopping:
             # Shutting down (reliability.md R3): nothing new starts; the player is told to retry.
             work.close()
-            await say(interaction, translate("refusal.restarting", user_locale(interaction)))
+            await reply_privately(interaction, translate("refusal.restarting", user_locale(interaction)))
             return
         self._in_flight += 1
         self._idle.clear()
@@ -109,25 +98,25 @@ class Guard:
             # Flooding: answer at once, touch nothing (no database, no render) (reliability.md R20).
             work.close()
             wait = max(1, round(self.clicks.retry_after(interaction.user.id)))
-            await say(interaction, translate("refusal.slow_down", user_locale(interaction), seconds=wait))
+            await reply_privately(interaction, translate("refusal.slow_down", user_locale(interaction), seconds=wait))
             return
         try:
             await work
         except Answered:  # the handler asked the user something privately: that is its answer
             pass
         except Stale as exc:
-            await say(interaction, translate("refusal.stale", user_locale(interaction)), ephemeral=True)
+            await reply_privately(interaction, translate("refusal.stale", user_locale(interaction)))
             await client_of(interaction).announcer.post_table(exc.game.id, repost=True)
         except (Refusal, IllegalMove) as exc:
             names = interaction.extras.get("names")
-            await say(interaction, refusal_for(exc, user_locale(interaction), names), ephemeral=True)
+            await reply_privately(interaction, refusal_for(exc, user_locale(interaction), names))
         except discord.HTTPException as exc:
             # Discord's answer is the whole story (10062: the acknowledgement came too late or the
             # interaction was lost); nothing was committed before the acknowledgement.
             log.warning("Discord refused a reply to interaction %s: %s", interaction.id, exc)
         except Exception as exc:
             log.exception("interaction %s failed", interaction.id)
-            await say(interaction, refusal_for(exc, user_locale(interaction)), ephemeral=True)
+            await reply_privately(interaction, refusal_for(exc, user_locale(interaction)))
 
     async def drain(self, timeout: float) -> int:
         """Wait up to ``timeout`` s for the handlers in flight; the number still running."""

@@ -5,30 +5,33 @@ What it is: ``hand_message`` (the cards as codes, one select per 25 cards, a but
 legal now, sort and clear), the persistent items whose custom_ids carry only the game, the
 version shown, the selection and the sort (``HandState``), and their handlers. A hand is only
 ever built for the seat of ``interaction.user.id`` (never one named in a custom_id) and only sent
-in an ephemeral message. ``move_from_hand`` turns a verb and the selected cards into an RGN move
-(``bot.words.moves.build_move``), asking which meld when several accept the cards.
+in an ephemeral message. ``move_from_hand`` turns a verb and the selected cards into a move
+(``bot.engine.Move.of``), asking which meld when several accept the cards.
 What it is not: no rules: which moves are legal, which melds accept cards and whether the table may
 be rearranged are the engine's answers (``Game.legal_moves``, ``meld_targets``, ``can_rearrange``),
-and so is the order of the cards (``bot.engine.group_hand``); the service plays the moves.
+and so are the order of the cards (``bot.engine.group_hand``) and which verbs are hand buttons and
+what each needs (``bot.engine.HAND_VERBS``, ``Verb``); the service plays the moves.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import discord
 
-from bot.engine import SORTS, Game, group_hand
+from bot.engine import HAND_VERBS, SORTS, Game, IllegalMove, Move, Verb, group_hand
 from bot.service import GameRow, GameStatus, Refusal, Stale
 from bot.service.builder import AMBIGUOUS, check_meld
 from bot.service.drafts import builder_allowed
 from bot.service.hints import hints_apply
-from bot.words.moves import build_move, card_text, cards_text, table_move, table_text
+from bot.words.moves import card_text, cards_text
 from cogs.base import client_of, user_locale
 from cogs.builder import open_builder
-from cogs.guard import guarded, say
+from cogs.delivery import reply_privately
+from cogs.guard import guarded
 from cogs.hints import send_hint
 from cogs.ui import file_of, nm, t, variant_name
 from renderers import render_hand
@@ -36,12 +39,13 @@ from renderers import render_hand
 PAGE = 25  # Discord: at most 25 options in a select
 HAND_PAGES = 2  # two selects: hands up to 50 cards (a 21-card dummy hand fits in one page)
 SORT_NAMES = SORTS  # suit, rank, melds: a hand message's sort is an index into these
-# Which hand buttons exist, in the order shown; a button appears when its verb is legal now.
-HAND_VERBS = ("draw", "take", "pass", "meld", "layoff", "swap", "discard", "knock", "claim", "cut", "allow",
-              "done", "auto", "table")
-NEEDS_ONE = ("discard", "knock", "claim")
-NEEDS_TARGET = ("layoff", "swap")
 TABLE_TEXT_MAX = 4000  # the rearrange modal's text input offers at most this many characters
+
+
+def table_box_text(melds: Iterable[Iterable[str]]) -> str:
+    """The table as the rearrange box shows it, ``|`` between melds (``Move.table_typed`` reads
+    the box back, one meld a line or ``|`` between them)."""
+    return " | ".join(" ".join(meld) for meld in melds)
 
 
 @dataclass(frozen=True)
@@ -91,8 +95,22 @@ def check_offered(state: HandState, hand_size: int, verb: str | None = None, arg
     table. ``Refusal("not_offered")`` otherwise; nothing is done."""
     if state.mask >> hand_size or not 0 <= state.sort < len(SORT_NAMES):
         raise Refusal("not_offered")
-    if arg is not None and (verb not in NEEDS_TARGET or not 1 <= arg <= melds):
+    if arg is not None and (verb is None or not _targeted(verb) or not 1 <= arg <= melds):
         raise Refusal("not_offered")
+
+
+def _targeted(verb: str) -> bool:
+    """Whether a hand button's verb sends cards ``to`` a meld (a layoff, a swap)."""
+    return verb in [v for v in Verb if v.needs_target]
+
+
+def hand_verb(verb: str) -> Verb:
+    """The verb a hand button's custom_id names; one that is no move is refused as the engine
+    refuses an unknown verb."""
+    try:
+        return Verb(verb)
+    except ValueError:
+        raise IllegalMove("unknown_move", f"{verb!r} is not a move", {"verb": verb}) from None
 
 
 def _state(match: re.Match[str]) -> HandState:
@@ -108,7 +126,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_B
         self.verb, self.state, self.arg = verb, state, arg
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> HandButton:
         return cls(match["verb"], _state(match), int(match["arg"]) if match["arg"] else None)
 
@@ -125,10 +143,10 @@ class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HAND_S
         self.page, self.state = page, state
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> HandSelect:
         self = cls(int(match["page"]), _state(match))
-        self.item = item  # keep the values Discord sent
+        self.item = cast("discord.ui.Select[Any]", item)  # the pattern matches selects only; keep their values
         return self
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -147,10 +165,10 @@ class JokerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=JOKER
         self.state = state
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> JokerSelect:
         self = cls(_state(match))
-        self.item = item
+        self.item = cast("discord.ui.Select[Any]", item)  # the pattern matches selects only
         return self
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -237,14 +255,15 @@ def hand_message(row: GameRow, game: Game, seat: str, state: HandState, locale: 
             options.append(discord.SelectOption(label=f"{card_text(hand[i])} ({hand[i]})", value=str(i),
                                                 default=bool(state.mask >> i & 1)))
         view.add_item(HandSelect(page, state, options, placeholder=t("hand.pick", locale, page=page + 1)))
-    verbs = [v for v in HAND_VERBS if any(m.split()[0] == v for m in legal)]
-    if legal and "table" not in verbs and game.can_rearrange(seat):
-        verbs.append("table")  # the suggestions list at most 200 table moves; the player may know another
+    offered = {Move.parse(m).verb for m in legal}
+    verbs = [v for v in HAND_VERBS if v in offered]
+    if legal and Verb.TABLE not in verbs and game.can_rearrange(seat):
+        verbs.append(Verb.TABLE)  # the suggestions list at most 200 table moves; the player may know another
     buttons: list[discord.ui.Item[Any]] = []
     for verb in verbs:
-        style = discord.ButtonStyle.primary if verb in ("draw", "discard", "knock", "meld") else \
+        style = discord.ButtonStyle.primary if verb in (Verb.DRAW, Verb.DISCARD, Verb.KNOCK, Verb.MELD) else \
             discord.ButtonStyle.secondary
-        label = t("button.rearrange", locale) if verb == "table" else t(f"verb.{verb}", locale)
+        label = t("button.rearrange", locale) if verb is Verb.TABLE else t(f"verb.{verb}", locale)
         buttons.append(HandButton(verb, state, label=label, style=style))
     if legal and builder_allowed(game, seat):  # the rearrange builder: the table with clicks (issue 13)
         buttons.append(HandButton("build", state, label=t("button.builder", locale)))
@@ -331,7 +350,7 @@ async def hand_button(interaction: discord.Interaction, verb: str, arg: int | No
     if verb == "table":
         if row.version != state.version:
             raise Stale(row)
-        text = table_text(service.engine(row).table)
+        text = table_box_text(service.engine(row).table)
         await interaction.response.send_modal(RearrangeModal(row.id, row.version, text, user_locale(interaction)))
         return
     if verb == "build":
@@ -351,7 +370,7 @@ async def hand_button(interaction: discord.Interaction, verb: str, arg: int | No
         await send_hand(interaction, row, state=HandState(row.id, row.version, mask, sort), edit=True)
         return
     if row.version != state.version:
-        await say(interaction, t("refusal.hand_changed", user_locale(interaction)))
+        await reply_privately(interaction, t("refusal.hand_changed", user_locale(interaction)))
         await send_hand(interaction, row, edit=True)
         return
     game = service.engine(row)
@@ -368,23 +387,24 @@ async def hand_button(interaction: discord.Interaction, verb: str, arg: int | No
 
 
 async def move_from_hand(interaction: discord.Interaction, game: Game, seat: str, verb: str, arg: int | None,
-                         cards: list[str], state: HandState, reading: list[str] | None = None) -> str | None:
-    """The RGN move a hand button means with the selected cards; None when we asked a question."""
-    if verb in NEEDS_ONE:
+                         cards: list[str], state: HandState, reading: list[str] | None = None) -> Move | None:
+    """The move a hand button means with the selected cards; None when we asked a question."""
+    verb = hand_verb(verb)
+    if verb.needs_one_card:
         if len(cards) != 1:
             raise Refusal("pick_one_card")
-        return build_move(verb, cards)
-    if verb == "meld":
+        return Move.of(verb, cards)
+    if verb is Verb.MELD:
         if not cards:
             raise Refusal("pick_cards")
         check = check_meld(cards, game.meld_rules)
         if check.state != AMBIGUOUS:
-            return build_move(verb, cards)
+            return Move.of(verb, cards)
         # A wild card that could stand for several cards: ask which, never "type JK=" (issue 13).
         if reading is not None:
             if len(reading) != 1 or reading[0] not in [str(i) for i in range(len(check.readings))]:
                 raise Refusal("not_offered")
-            return build_move(verb, check.readings[int(reading[0])])
+            return Move.of(verb, check.readings[int(reading[0])])
         options = [discord.SelectOption(label=cards_text(list(r))[:100], value=str(i))
                    for i, r in enumerate(check.readings[:25])]
         loc = user_locale(interaction)
@@ -392,20 +412,20 @@ async def move_from_hand(interaction: discord.Interaction, game: Game, seat: str
         view.add_item(JokerSelect(state, options, placeholder=t("hand.which_joker", loc)))
         await interaction.followup.send(t("hand.which_joker", loc), view=view, ephemeral=True)
         return None
-    if verb in NEEDS_TARGET:
+    if verb.needs_target:
         if not cards:
             raise Refusal("pick_cards")
         if arg is not None:
-            return build_move(verb, cards, to=arg)
+            return Move.of(verb, cards, to=arg)
         targets = game.meld_targets(seat, verb, cards)
         if len(targets) == 1:
-            return build_move(verb, cards, to=targets[0])
+            return Move.of(verb, cards, to=targets[0])
         if not targets:
-            return build_move(verb, cards, to=1)  # let the engine say why
+            return Move.of(verb, cards, to=1)  # let the engine say why
         content, view = target_message(state, verb, targets, user_locale(interaction))
         await interaction.followup.send(content, view=view, ephemeral=True)
         return None
-    return build_move(verb)
+    return Move.of(verb)
 
 
 @guarded
@@ -419,7 +439,7 @@ async def rearrange(interaction: discord.Interaction, game_id: int, version: int
     if row is None:
         raise Refusal("no_game")
     interaction.extras["names"] = row.names
-    change = await client.service.play(game_id, interaction.user.id, table_move(text),
+    change = await client.service.play(game_id, interaction.user.id, Move.table_typed(text),
                                        interaction_id=interaction.id, version=version)
     await send_hand(interaction, change.game, engine=change.engine)
     await client.announcer.announce(change)

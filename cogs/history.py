@@ -15,7 +15,7 @@ import re
 import discord
 from discord.app_commands import Choice
 
-from bot.engine import Game
+from bot.engine import Game, IllegalMove, parse_line
 from bot.service import GameRow, GameStatus, Refusal
 from bot.words.i18n import translate
 from bot.words.moves import describe_move
@@ -98,11 +98,12 @@ def move_log(row: GameRow, game: Game, locale: str) -> list[str]:
         if tag is not None:
             lines.append(translate("record.deal", locale, deal=tag["deal"]))
             continue
-        seat, _, move = entry.partition(" ")
-        if not move:
+        try:
+            seat, move = parse_line(entry)
+        except IllegalMove:  # not a move line
             continue
         lines.append(translate("record.move", locale, name=row.names.get(seat, seat),
-                               move=describe_move(move, locale)))
+                               move=describe_move(str(move), locale)))
     return lines
 
 

@@ -6,7 +6,7 @@ them as one embed field per seat: the deal's points in the field's name, one lin
 ("+25 · Combinación bajada: …") in its value. rules.md §6.1: the bot explains every point, so a
 seat's lines always sum to the points the deal gave it (a remainder no line explains, which the
 engine never leaves, would be shown as such rather than hidden).
-What it is not: no scoring (every number is the engine's) and no posting (``bot.announcer``).
+What it is not: no scoring (every number is the engine's) and no posting (``cogs.announcer``).
 """
 
 from __future__ import annotations
@@ -15,14 +15,13 @@ from fractions import Fraction
 
 import discord
 
-from bot.engine import Game
+from bot.engine import Game, keeps_ledger
 from bot.engine.scoring import Number
 from bot.service import GameRow
 from bot.words.i18n import format_number
 from bot.words.moves import ledger_text
 from cogs.ui import nm, t
 
-LEDGERED = ("rami", "tradicional")  # the variants whose deals score from many events (issue 12)
 FIELD_MAX = 1024  # Discord's cap on an embed field's value
 EMBED_MAX = 5800  # under Discord's 6000 characters for a whole embed
 
@@ -49,7 +48,7 @@ def deal_ledger(game: Game, locale: str, names: dict[str, str]) -> dict[str, lis
 def ledger_embed(row: GameRow, game: Game, locale: str) -> discord.Embed | None:
     """The embed with every seat's points of the deal that ended, line by line (Rami and
     Tradicional only; ``None`` for other variants or while no deal result stands)."""
-    if row.variant not in LEDGERED or game.public_view().result is None:
+    if not keeps_ledger(row.variant) or game.public_view().result is None:
         return None
     names = {seat: nm(name) for seat, name in row.names.items()}
     lines = deal_ledger(game, locale, names)

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+from typing import Any, cast
 
 import discord
 
+from bot.engine import Move, Verb
 from bot.service import GameRow, GameStatus, Refusal
-from bot.words.moves import build_move
 from cogs.base import Answered, client_of, place_games, user_locale
 from cogs.guard import guarded
 from cogs.hand import send_hand
@@ -69,10 +69,10 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=PICK_I
         self.verb, self.target = verb, target
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> PickSelect:
         self = cls(match["verb"], int(match["target"] or 0))
-        self.item = item  # keep the values Discord sent
+        self.item = cast("discord.ui.Select[Any]", item)  # the pattern matches selects only; keep their values
         return self
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -99,7 +99,7 @@ async def picked(interaction: discord.Interaction, verb: str, game_id: int, targ
     if verb == "hint":
         await send_hint(interaction, row)
     elif verb == "resign":
-        change = await client.service.play(row.id, interaction.user.id, build_move("resign"),
+        change = await client.service.play(row.id, interaction.user.id, Move.of(Verb.RESIGN),
                                            interaction_id=interaction.id)
         await interaction.followup.send(t("resign.done", user_locale(interaction)), ephemeral=True)
         await client.announcer.announce(change)

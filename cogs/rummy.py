@@ -4,10 +4,10 @@ What it is: the thin Discord layer for players. Every command runs under ``cogs.
 limit, graceful stop, refusals answered privately in the user's language) and does only this:
 acknowledge (ephemeral when a hand may follow, so a hand never lands in a public message), ask
 ``GameService`` (which commits before anything is said), answer the user, and hand the committed
-change to the announcer (``bot.announcer``) for the public messages. The lobby's, the table's and
+change to the announcer (``cogs.announcer``) for the public messages. The lobby's, the table's and
 the hand's buttons live with their messages (``cogs.lobby``, ``cogs.table``, ``cogs.hand``).
 What it is not: no rules (``bot.engine``), no SQL (``bot.store``), no drawing (``renderers``), no
-public table or turn messages (``bot.announcer``).
+public table or turn messages (``cogs.announcer``).
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot.engine import VARIANTS
+from bot.engine import VARIANTS, Move, Verb
 from bot.service import GameService, Refusal
 from bot.words.i18n import translate
-from bot.words.moves import build_move, normalize_move
+from bot.words.moves import normalize_move
 from cogs.base import (
     L,
     RummyClient,
@@ -321,7 +321,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
     async def resign(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         row = await game_here(interaction, "resign")
-        change = await self.service.play(row.id, interaction.user.id, build_move("resign"),
+        change = await self.service.play(row.id, interaction.user.id, Move.of(Verb.RESIGN),
                                          interaction_id=interaction.id)
         await interaction.followup.send(translate("resign.done", user_locale(interaction)), ephemeral=True)
         await self.bot.announcer.announce(change)

@@ -7,6 +7,7 @@ What it is not: no queries (``GameService.scores``/``audit``), no decisions, no 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from bot.service import AdjustmentRow, AuditAction, AuditRow, FinishedGame, FrozenStandings, SeasonRow
@@ -124,7 +125,7 @@ def audit_message(rows: Sequence[AuditRow], locale: str) -> str:
             detail = f"`{detail}`"
         user = f"<@{r.detail}>" if r.action in (AuditAction.KICK, AuditAction.UNBAN) else ""
         if r.action == AuditAction.BAN:  # the member's id, then the manager's reason (typed text)
-            member, _, reason = detail.partition(" ")
+            member, reason = ban_detail(detail)
             user, detail = f"<@{member}>", f": {nm(reason)}" if reason else ""
         what = t(f"audit.{r.action}", locale, detail=detail, game=r.game_id or "", user=user)
         # User 0 is the bot itself: the season schedule, or a game it abandoned.
@@ -132,6 +133,17 @@ def audit_message(rows: Sequence[AuditRow], locale: str) -> str:
                if r.user_id == 0 else f"<@{r.user_id}>")
         lines.append(f"<t:{int(r.at)}:f> · {who} · {what}")
     return fit(lines)
+
+
+# A ban's audit detail: the member's id, then the manager's reason (may be empty). Not a move.
+BAN_DETAIL = re.compile(r"(?P<member>[^ ]*)(?: (?P<reason>.*))?", re.DOTALL)
+
+
+def ban_detail(detail: str) -> tuple[str, str]:
+    """(member id, reason) of a ban's audit detail ``<member id> <reason>``."""
+    match = BAN_DETAIL.fullmatch(detail)
+    assert match is not None  # every text matches
+    return match["member"], match["reason"] or ""
 
 
 def correction_text(r: AuditRow, locale: str) -> str:

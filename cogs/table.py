@@ -4,7 +4,7 @@ What it is: ``table_message`` (whose turn, the countdown, the last move; My hand
 Take while a turn runs, Next deal between deals), ``deal_end_message`` and ``final_message``, the
 persistent ``TableButton`` (``rummy:<verb>:<game>[:<version>]``) and its handler: open my hand,
 draw or take, deal the next deal, or open a rematch lobby.
-What it is not: no posting or editing of the table (``bot.announcer`` does that, coalesced), no
+What it is not: no posting or editing of the table (``cogs.announcer`` does that, coalesced), no
 rules (``GameService`` plays the move).
 """
 
@@ -16,9 +16,8 @@ from typing import Any
 
 import discord
 
-from bot.engine import Game, Phase
+from bot.engine import Game, Move, Phase
 from bot.service import ChangeKind, GameRow, Refusal, ResultRow
-from bot.words.moves import build_move
 from cogs.base import client_of, user_locale
 from cogs.guard import guarded
 from cogs.hand import send_hand
@@ -37,7 +36,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE
         self.verb, self.game_id, self.version = verb, game_id, version
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> TableButton:
         version = int(match["version"]) if match["version"] else None
         return cls(match["verb"], int(match["game"]), version)
@@ -153,7 +152,7 @@ async def table_button(interaction: discord.Interaction, verb: str, game_id: int
     if verb == "hand":
         await send_hand(interaction, row)
         return
-    change = await service.play(game_id, interaction.user.id, build_move(verb), interaction_id=interaction.id,
+    change = await service.play(game_id, interaction.user.id, Move.of(verb), interaction_id=interaction.id,
                                 version=version)
     await send_hand(interaction, change.game, engine=change.engine)
     await client.announcer.announce(change)

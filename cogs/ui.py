@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.engine import Game, Phase
+from bot.engine import Game, Phase, parse_line
 from bot.service import GameRow, GameStatus
 from bot.words.i18n import format_number, translate
 from bot.words.moves import describe_move
@@ -43,8 +43,8 @@ def last_move_text(row: GameRow, game: Game, locale: str) -> str:
     last = game.public_view().last_move
     if not last:
         return ""
-    seat, _, move = last.partition(" ")
-    return t("table.line.last", locale, name=nm(row.names.get(seat, seat)), move=describe_move(move, locale))
+    seat, move = parse_line(last)
+    return t("table.line.last", locale, name=nm(row.names.get(seat, seat)), move=describe_move(str(move), locale))
 
 
 def clock_text(row: GameRow, game: Game, locale: str) -> str:

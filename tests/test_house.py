@@ -214,6 +214,53 @@ def test_no_phase_or_status_compared_as_a_string_outside_the_engine():
             assert not (named and literal), f"{path}:{node.lineno}"
 
 
+# ------------------------------------------------------------------ the Discord wing (issue 20)
+WING = "cogs"  # every module that imports discord: commands, items, messages, announcer, delivery
+WIRING = ("bot.client", "bot.__main__")  # the only modules outside the wing that know both sides
+
+
+def _in_wing(module: str) -> bool:
+    return module == WING or module.startswith(WING + ".")
+
+
+def _external_imports(path: Path) -> set[str]:
+    """The top-level names of every absolute import anywhere in ``path`` (``from discord.ext
+    import commands``: ``discord``), in functions and under ``TYPE_CHECKING`` too."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            names |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_nothing_outside_the_discord_wing_imports_discord():
+    """Discord is known in one place: ``cogs/`` (the cogs, the announcer, the message layouts, the
+    guard, the render pool, the delivery), and the client that runs it. The engine, the service,
+    the store, the words and the renderers stay testable and reusable without discord.py."""
+    outside = {name: path for name, (path, _) in modules_of(ROOT, PACKAGES).items()
+               if not _in_wing(name) and name not in WIRING}
+    bad = sorted(name for name, path in outside.items() if "discord" in _external_imports(path))
+    assert not bad, f"modules outside the Discord wing that import discord: {bad}"
+
+
+def test_outside_the_wing_only_the_client_and_main_import_cogs():
+    graph = import_graph()
+    bad = {m: sorted(t for t in targets if _in_wing(t)) for m, targets in graph.items()
+           if not _in_wing(m) and m not in WIRING}
+    assert not {m: t for m, t in bad.items() if t}, "modules outside the wing that import it"
+
+
+def test_the_wing_imports_nothing_of_the_wiring():
+    """The wing's imports point only down (service, engine, words, renderers): what it needs of
+    the client reaches it through ``cogs.base.RummyClient``, never by importing the wiring."""
+    graph = import_graph()
+    bad = {m: sorted(t for t in targets if t in (*WIRING, "bot.config")) for m, targets in graph.items()
+           if _in_wing(m)}
+    assert not {m: t for m, t in bad.items() if t}
+
+
 MOVE_NAMES = ("move", "line", "entry", "rest", "args", "last", "chosen", "knocks", "give")
 SEPARATORS = (None, " ", " to ", ":", "|")  # how an RGN move's words, target and melds are separated
 
@@ -262,3 +309,14 @@ def test_renderers_never_play_a_move():
                 name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
                 assert name not in ("play", "new_game", "deal_steps", "next_deal", "timeout"), (
                     f"{path.relative_to(ROOT)}:{node.lineno}")
+
+
+def test_storage_imports_no_domain_module():
+    """Issue 20: the store returns rows and keeps what it is given; standings, ratings and seasons
+    are worked out above it. No module of ``bot/store`` imports the service, the engine, the
+    robots, the words, the cogs or the renderers (``bot.store.rows`` holds the shapes it stores)."""
+    domain = ("bot.service", "bot.engine", "bot.robot", "bot.words", "cogs", "renderers")
+    graph = import_graph()
+    bad = {m: sorted(t for t in targets if any(t == d or t.startswith(d + ".") for d in domain))
+           for m, targets in graph.items() if m == "bot.store" or m.startswith("bot.store.")}
+    assert not {m: t for m, t in bad.items() if t}, bad

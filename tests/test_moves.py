@@ -18,11 +18,10 @@ from textwrap import dedent
 
 import pytest
 
-from bot.engine import IllegalMove, load_game, new_game
+from bot.engine import IllegalMove, Move, Verb, load_game, new_game
 from bot.words.i18n import LOCALES, catalog, has_key, translate
 from bot.words.moves import (
     VERBS,
-    build_move,
     card_text,
     cards_text,
     describe_move,
@@ -30,8 +29,6 @@ from bot.words.moves import (
     normalize_move,
     rank_moves,
     refusal_text,
-    table_move,
-    table_text,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -585,18 +582,17 @@ def test_rank_moves_on_a_real_list_respects_the_limit():
 
 
 def test_moves_built_from_parts_are_rgn():
-    assert build_move("draw") == "draw"
-    assert build_move("discard", ["KS"]) == "discard KS"
-    assert build_move("meld", ["5C", "6C", "7C"]) == "meld 5C 6C 7C"
-    assert build_move("layoff", ["7H"], to=3) == "layoff 7H to 3"
-    assert build_move("swap", ["JK", "8H"], to=12) == "swap JK 8H to 12"
-    assert build_move("resign") == "resign"
-    assert table_text([["5C", "6C", "7C"], ["9D", "9S", "9H"]]) == "5C 6C 7C | 9D 9S 9H"
-    assert table_text([]) == ""
+    assert str(Move.of("draw")) == "draw"
+    assert str(Move.of("discard", ["KS"])) == "discard KS"
+    assert str(Move.of("meld", ["5C", "6C", "7C"])) == "meld 5C 6C 7C"
+    assert str(Move.of("layoff", ["7H"], to=3)) == "layoff 7H to 3"
+    assert str(Move.of("swap", ["JK", "8H"], to=12)) == "swap JK 8H to 12"
+    assert str(Move.of("resign")) == "resign"
+    assert str(Move.table_of([["5C", "6C", "7C"], ["9D", "9S", "9H"]])) == "table 5C 6C 7C | 9D 9S 9H"
     # The rearrange box: a meld a line or between bars, spaces as they come.
-    assert table_move("5C 6C 7C\n9D 9S 9H") == "table 5C 6C 7C | 9D 9S 9H"
-    assert table_move("  5C  6C 7C \n9D 9S 9H") == "table 5C 6C 7C | 9D 9S 9H"
-    assert table_move(table_text([["AS", "2S", "3S"]])) == "table AS 2S 3S"
+    assert str(Move.table_typed("5C 6C 7C\n9D 9S 9H")) == "table 5C 6C 7C | 9D 9S 9H"
+    assert str(Move.table_typed("  5C  6C 7C \n9D 9S 9H")) == "table 5C 6C 7C | 9D 9S 9H"
+    assert str(Move.table_typed("AS 2S 3S")) == "table AS 2S 3S"
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -611,13 +607,15 @@ def test_built_moves_are_the_engines_own(variant):
         seat = game.actors[0]
         legal = game.legal_moves(seat)
         for move in legal:
-            verb, *rest = move.split()
-            if verb in ("layoff", "swap") and rest[-2:-1] == ["to"]:
-                assert build_move(verb, rest[:-2], to=int(rest[-1])) == move
-            elif verb == "table":
-                assert table_move(" ".join(rest).replace(" | ", "\n")) == move
-            elif verb not in ("knock",):  # a knock lists its melds after a colon: not built by the bot
-                assert build_move(verb, rest) == move
+            typed = Move.parse(move)
+            if typed.verb.needs_target:
+                assert str(Move.of(typed.verb, typed.cards, to=typed.target)) == move
+            elif typed.verb is Verb.TABLE:
+                assert str(Move.table_typed("\n".join(" ".join(m) for m in typed.melds))) == move
+            elif typed.verb is Verb.MELD:
+                assert str(Move(Verb.MELD, typed.cards, None, typed.melds)) == move
+            elif typed.verb is not Verb.KNOCK:  # a knock lists its melds after a colon: not built by the bot
+                assert str(Move.of(typed.verb, typed.cards)) == move
             seen += 1
         game.play(seat, rnd.choice(legal))
     assert seen > 50

@@ -11,8 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from scripts.play import HUMAN, main, make_game
 from bot.robot import choose
+from scripts.play import HUMAN, main, make_game
 
 
 def script_for(variant: str, seed: str, level: str, turns: int) -> list[str]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from bot.engine.cards import parse_card
 from bot.engine.dummy import CONTRACTS
-from bot.engine.meldgen import Reading
+from bot.engine.melds import Reading
 
 from .reading import card_of
 from .rearrange import best_table

@@ -25,8 +25,8 @@ from collections.abc import Iterable
 
 from bot.engine import Move, Phase, Verb
 from bot.engine.cards import JOKER, parse_card
-from bot.engine.meldgen import Reading, hand_meld_candidates
-from bot.engine.melds import MeldRules, natural_extends, parse_entry
+from bot.engine.meldgen import hand_meld_candidates
+from bot.engine.melds import MeldRules, Reading, natural_extends, parse_entry
 
 from .reading import card_of, of_verb, verb_of
 from .rearrange import best_table

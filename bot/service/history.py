@@ -5,8 +5,9 @@ standings as a marked line) and its undoing from the audit log (audited too); th
 season as people read them: the live ones while it runs, the stored ones (``season_standings``)
 once it has closed, with the latest amendment (a void or a restore of one of its games) marked;
 and the storing itself, done in the transaction that closes a season or amends it.
-What it is not: no game lock, no Discord; the arithmetic is ``bot.service.seasons``, the SQL
-``bot.store.history``.
+What it is not: no game lock, no Discord; the arithmetic is ``bot.service.seasons``, reading and
+storing a season's standings ``bot.service.records`` (``live_standings``, ``freeze_season``), the
+SQL ``bot.store.history`` (which only returns rows and stores what it is given).
 """
 
 from __future__ import annotations
@@ -16,12 +17,11 @@ from dataclasses import dataclass
 from bot.service.seasons import Standing
 from bot.store import history as store
 from bot.store import repo
-from bot.store.history import AdjustmentRow, FrozenStandings, live_standings
-from bot.store.rows import AuditAction, SeasonRow
+from bot.store.rows import AdjustmentRow, AuditAction, FrozenStandings, SeasonRow
 
 from .changes import Refusal
 from .options import REASON_LENGTH, clean_name, clean_text
-from .records import Records
+from .records import Records, live_standings
 
 MAX_ADJUST = 1000  # points one adjustment may add or take: a typo of 10000 is refused, not counted
 
@@ -110,8 +110,8 @@ class History(Records):
             if found is not None:  # (a variant's standings never count adjustments)
                 lines, amended = found
                 return SeasonView(season, list(lines.lines), lines.games, amended, ())
-        table, games, adjustments = await live_standings(self.db, guild_id, season.number, variant)
-        return SeasonView(season, table, games, None, tuple(adjustments))
+        table, games, counted = await live_standings(self.db, guild_id, season.number, variant)
+        return SeasonView(season, table, games, None, tuple(counted))
 
     async def scores(
         self, guild_id: int, number: int | None = None, variant: str | None = None

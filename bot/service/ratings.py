@@ -5,17 +5,19 @@ What it is: the ``Ratings`` part of ``GameService`` (the writes a game and a voi
 ``ratings_update``). Which results are rated is the standings' rule (``repo.RATED``): no computer
 player, not decided by an absent opponent, not voided; practice games neither. A server's ratings
 are independent of its seasons.
+The store returns bare rows (``RatingRow``: mu, sigma, games); they are read here as
+``bot.service.skill.Rating`` (the number shown) before they leave the service.
 What it is not: no maths (``bot.service.skill``, i.e. openskill), no SQL (``bot.store.ratings``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.service.skill import MIN_GAMES, OVERALL, Rating
 from bot.store import ratings as store
 from bot.store import repo
-from bot.store.rows import AuditAction
+from bot.store.rows import AuditAction, LadderRow
 
 from .core import ServiceCore
 from .ratings_update import replay
@@ -43,15 +45,15 @@ class PlayerRating:
     history: tuple[Rating, ...]
 
 
-def ranked(rows: list[store.LadderRow], min_games: int = MIN_GAMES) -> list[LadderLine]:
+def ranked(rows: list[LadderRow], min_games: int = MIN_GAMES) -> list[LadderLine]:
     """The ladder: players with ``min_games`` rated games, best shown rating first (then the surer
     one, then by name); equal shown ratings share a rank."""
-    kept = sorted((r for r in rows if r.rating.games >= min_games),
-                  key=lambda r: (-r.rating.value, r.rating.spread, r.name.casefold(), r.user_id))
+    unranked = [LadderLine(0, r.user_id, r.name, Rating.of(r.rating)) for r in rows if r.rating.games >= min_games]
+    kept = sorted(unranked, key=lambda r: (-r.rating.value, r.rating.spread, r.name.casefold(), r.user_id))
     out: list[LadderLine] = []
     for i, r in enumerate(kept):
         rank = out[-1].rank if out and out[-1].rating.value == r.rating.value else i + 1
-        out.append(LadderLine(rank, r.user_id, r.name, r.rating))
+        out.append(replace(r, rank=rank))
     return out
 
 
@@ -66,8 +68,8 @@ class Ratings(ServiceCore):
         lines = await self.ladder(guild_id)
         mine = next((line.rank for line in lines if line.user_id == user_id), None)
         current = (await store.get(self.db, guild_id, OVERALL, [user_id])).get(user_id)
-        history = tuple(r for _, r in await store.history(self.db, guild_id, user_id))
-        return PlayerRating(current, mine, len(lines), history)
+        history = tuple(Rating.of(r) for _, r in await store.history(self.db, guild_id, user_id))
+        return PlayerRating(None if current is None else Rating.of(current), mine, len(lines), history)
 
     async def replay_pending_ratings(self) -> int:
         """On start: the servers whose results predate the ratings (migration 5) get them, by a

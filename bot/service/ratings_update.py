@@ -6,6 +6,8 @@ finished: a voided game then weighs exactly as if it had never been played, a re
 it had always counted; called by ``records.void_result`` in the void's transaction). Both take
 the server's ratings lock. Incremental updates and a replay give the same floats: each game is
 rated from the stored mu and sigma, which both backends keep as 64-bit floats.
+The store is handed ``bot.service.skill.Rating`` values to keep (each a ``bot.store.rows.RatingRow``)
+and gives back bare rows, which ``skill.rate`` reads alike.
 What it is not: no maths (``bot.service.skill``), no SQL (``bot.store.ratings``).
 """
 

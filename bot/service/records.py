@@ -4,9 +4,14 @@ What it is: what a server keeps about its finished games and what its managers m
 them: the current or a past season and its standings (``bot.service.seasons``), a player's record, a
 new season (by hand or on the server's schedule), the latest finished games, voiding or
 restoring a result, the audit log. Each write is one transaction with its audit row.
+Also the two season helpers both this module and ``history`` use: ``live_standings`` (a season's
+standings worked out now from the store's result and adjustment rows) and ``freeze_season``
+(those standings, over every variant and per variant, handed to the store to keep, inside the
+caller's transaction).
 What it is not: it never takes a game's lock and never changes a game: results are written by
 the move that ends a game (``core._commit``), kicks and cancels are changes to a game
-(``bot.service.games``). No Discord.
+(``bot.service.games``). No Discord, no SQL (``bot.store``), no arithmetic of its own
+(``bot.service.seasons``).
 """
 
 from __future__ import annotations
@@ -14,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from bot.service.seasons import SCHEDULES, PlayerStats, next_rollover, player_stats
-from bot.store import history, repo
-from bot.store.rows import AuditAction, AuditRow, FinishedSeatRow, ScheduleRow, SeasonRow
+from bot.service.seasons import SCHEDULES, PlayerStats, Standing, games_in, next_rollover, player_stats, standings
+from bot.store import Store, Transaction, history, repo
+from bot.store.rows import AdjustmentRow, AuditAction, AuditRow, FinishedSeatRow, ScheduleRow, SeasonRow
 
 from .changes import Refusal
 from .core import ServiceCore
@@ -67,7 +72,7 @@ class Records(ServiceCore):
             current = await repo.current_season(tx, guild_id)
             if current.number != ending:
                 raise Refusal("season_already", number=current.number)
-            await history.freeze_season(tx, guild_id, current.number, now)  # closing standings, kept as they are
+            await freeze_season(tx, guild_id, current.number, now)  # closing standings, kept as they are
             number = await repo.start_season(tx, guild_id, current, user_id, now)
             await repo.add_audit(tx, guild_id, user_id, AuditAction.NEW_SEASON, now, detail=f"{ending}->{number}")
         return await repo.current_season(self.db, guild_id)
@@ -111,7 +116,7 @@ class Records(ServiceCore):
                 return None
             await tx.lock_name(f"season:{guild_id}")
             current = await repo.current_season(tx, guild_id)
-            await history.freeze_season(tx, guild_id, current.number, now)
+            await freeze_season(tx, guild_id, current.number, now)
             number = await repo.start_season(tx, guild_id, current, 0, now)
             await repo.advance_schedule(tx, guild_id, next_rollover(schedule.every, now))
             await repo.add_audit(tx, guild_id, 0, AuditAction.NEW_SEASON, now, detail=f"{current.number}->{number}")
@@ -150,7 +155,7 @@ class Records(ServiceCore):
             if closed and not closed_ok:
                 raise Refusal("void_closed_season", game=game_id, season=number)
             if closed and await history.frozen(tx, guild_id, number) is None:
-                await history.freeze_season(tx, guild_id, number, now)  # closed before standings were kept
+                await freeze_season(tx, guild_id, number, now)  # closed before standings were kept
             if restore:
                 await repo.clear_voided(tx, game_id)
             else:
@@ -158,7 +163,7 @@ class Records(ServiceCore):
             # The ratings are rebuilt as if the game had never counted (or always had).
             await replay(tx, guild_id)
             if closed:  # the closed season's amended standings, kept beside the ones it closed with
-                await history.freeze_season(tx, guild_id, number, now, reason=reason, game_id=game_id)
+                await freeze_season(tx, guild_id, number, now, reason=reason, game_id=game_id)
             action = AuditAction.RESTORE if restore else AuditAction.VOID
             await repo.add_audit(tx, guild_id, manager_id, action, now, game_id=game_id, detail=reason)
         return replace(game, voided=not restore, reason="" if restore else reason,
@@ -167,6 +172,28 @@ class Records(ServiceCore):
     async def audit(self, guild_id: int, limit: int = 20) -> list[AuditRow]:
         """What the server's managers did (and the season schedule), newest first."""
         return await repo.audit_of(self.db, guild_id, limit)
+
+
+async def live_standings(db: Store | Transaction, guild_id: int, season: int,
+                         variant: str | None = None) -> tuple[list[Standing], int, list[AdjustmentRow]]:
+    """Standings worked out from the results (and, over every variant, the adjustments) now: the
+    lines, how many games they count, the adjustments counted."""
+    rows = await repo.season_results(db, guild_id, season, variant)
+    adjustments = [] if variant else await history.season_adjustments(db, guild_id, season)
+    return standings(rows, adjustments), games_in(rows), adjustments
+
+
+async def freeze_season(tx: Transaction, guild_id: int, season: int, now: float, *, reason: str = "",
+                        game_id: int | None = None) -> int:
+    """Store season ``season``'s standings as they are now (its next stored version), over every
+    variant and per variant: every variant it has results in, voided ones too, so a variant whose
+    every game was voided shows empty. In the caller's transaction; the version written."""
+    table, games, _ = await live_standings(tx, guild_id, season)
+    version = await history.freeze(tx, guild_id, season, table, games, now, reason=reason, game_id=game_id)
+    for variant in await history.result_variants(tx, guild_id, season):
+        lines, counted, _ = await live_standings(tx, guild_id, season, variant)
+        await history.freeze_variant(tx, guild_id, season, version, variant, lines, counted)
+    return version
 
 
 def _finished_games(rows: Iterable[FinishedSeatRow]) -> list[FinishedGame]:

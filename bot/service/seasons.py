@@ -6,8 +6,12 @@ and not each other), so a four-player win is worth three and a two-player win on
 go to more wins, then to fewer games. Every variant counts alike, whatever its own scoring. Also
 when an automatic season ends (``next_rollover``).
 Rows are anything read by field name, ``row["place"]``: the store's typed rows
-(``bot.store.rows.StandingRow``, ``RecordRow``) or plain dicts.
-What it is not: no SQL (``bot.store.repo.season_results``), no Discord, no text.
+(``bot.store.rows.StandingRow``, ``RecordRow``, ``AdjustmentRow``) or plain dicts; the lines it
+works out are ``bot.store.rows.Standing`` (named here too), the shape a closed season's standings
+are stored in.
+What it is not: no I/O: no SQL (``bot.store.repo.season_results``), and no reading or storing of a
+season's standings (``bot.service.records.live_standings`` and ``freeze_season``); no Discord, no
+text.
 """
 
 from __future__ import annotations
@@ -18,6 +22,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
+from bot.store.rows import Standing
+
+__all__ = ["SCHEDULES", "Fields", "PlayerStats", "Standing", "games_in", "next_rollover", "player_stats", "standings"]
+
 SCHEDULES = ("week", "month")  # how often a scheduled season rolls over
 
 
@@ -25,17 +33,6 @@ class Fields(Protocol):
     """A row read by field name (a ``bot.store.rows`` row or a dict)."""
 
     def __getitem__(self, name: str, /) -> Any: ...
-
-
-@dataclass(frozen=True)
-class Standing:
-    rank: int  # equal points, wins and games share a rank
-    user_id: int
-    name: str  # the name the player had in their latest game of the season
-    points: int
-    wins: int
-    games: int
-    adjusted: int = 0  # points a manager added (or took away, below 0) this season, in ``points``
 
 
 def standings(rows: Iterable[Fields], adjustments: Iterable[Fields] = ()) -> list[Standing]:

@@ -11,6 +11,9 @@ skill the player is very likely above), on a 1000-based scale: ``1000 + 40·ordi
 40·sigma`` behind it. A newcomer reads 1000 ± 333; the ± shrinks as they play, and a player who
 wins as often as they lose rises slowly above 1000 as the model grows surer of them.
 
+A ``Rating`` is the stored row (``bot.store.rows.RatingRow``: mu, sigma, games) with the number
+shown worked out here; the store keeps and returns bare ``RatingRow`` rows (``Rating.of`` reads one).
+
 What it is not: no storage (``bot.store.ratings``) and no decision about which games are rated
 (the same ``RATED`` rule as the standings, ``bot.store.repo``).
 """
@@ -21,6 +24,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
+
+from bot.store.rows import RatingRow
 
 __all__ = ["BASE", "MIN_GAMES", "OVERALL", "SCALE", "Rating", "rate", "shown"]
 
@@ -33,12 +38,18 @@ _MODEL = PlackettLuce()
 
 
 @dataclass(frozen=True, slots=True)
-class Rating:
-    """One player's rating: openskill's ``mu`` and ``sigma``, and the rated games behind it."""
+class Rating(RatingRow):
+    """One player's rating: openskill's ``mu`` and ``sigma``, and the rated games behind it (a
+    stored ``RatingRow``), with the number people read."""
 
     mu: float = _MODEL.mu
     sigma: float = _MODEL.sigma
     games: int = 0
+
+    @classmethod
+    def of(cls, row: RatingRow) -> Rating:
+        """The rating of a row the store returned."""
+        return row if isinstance(row, Rating) else cls(row.mu, row.sigma, row.games)
 
     @property
     def value(self) -> int:
@@ -57,7 +68,7 @@ def shown(mu: float, sigma: float) -> tuple[int, int]:
     return round(BASE + SCALE * ordinal), round(SCALE * sigma)
 
 
-def rate(before: Mapping[int, Rating], places: Mapping[int, int]) -> dict[int, Rating]:
+def rate(before: Mapping[int, RatingRow], places: Mapping[int, int]) -> dict[int, Rating]:
     """Every player's rating after one game: ``places`` maps each user id to their place (1 is
     first; equal places are a tie), ``before`` holds the ratings they had (missing: a newcomer).
     Players are given to the model in user-id order, so the same game always rates the same."""

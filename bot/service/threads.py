@@ -5,7 +5,7 @@ no thread could be made: then one game per channel, as before), the game of a th
 a member sits in and the games of a channel (what the cogs pick "the game of this place" from),
 and the threads of ended games the clock archives (``RUMMY_THREAD_ARCHIVE_AFTER`` after the
 final message, by the stored time, so a restart only delays it).
-What it is not: no Discord (``bot.announcer`` makes and archives the threads), no SQL
+What it is not: no Discord (``cogs.announcer`` makes and archives the threads), no SQL
 (``bot.store.threads``).
 """
 

@@ -2,57 +2,27 @@
 adjustments and the stored standings of closed seasons.
 
 What it is: small functions over ``Store``/``Transaction`` like ``repo``'s (kept apart so
-``repo`` stays one module); rows leave as ``AdjustmentRow`` and ``FrozenStandings``.
-What it is not: no decisions (``bot.service.history``) and no arithmetic (``bot.service.seasons``).
+``repo`` stays one module): plain queries (a season's adjustments, the variants a season has
+results in, the stored standings) and plain writes (store these lines as the next version);
+rows leave as ``bot.store.rows.AdjustmentRow``, ``FrozenStandings`` and ``Standing``.
+What it is not: no decisions and no arithmetic: the standings it stores are worked out and
+handed to it by the service (``bot.service.records.freeze_season`` with
+``bot.service.seasons.standings``), which also decides when a season's standings are stored.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from itertools import pairwise
+from typing import Any
 
-from bot.service.seasons import Standing, games_in, standings
-from bot.store.rows import AuditAction, AuditRow
+from bot.store.rows import AdjustmentRow, AuditAction, AuditRow, FrozenStandings, Standing
 
-from . import repo
 from .base import Store, Transaction
 
 
-@dataclass(frozen=True, slots=True)
-class AdjustmentRow:
-    id: int
-    guild_id: int
-    season: int
-    user_id: int
-    name: str
-    points: int
-    reason: str
-    manager_id: int
-    at: float
-    undone_at: float | None
-    entry: int | None = None  # its audit log entry
-
-    def __getitem__(self, name: str) -> object:  # read by field name, as ``bot.service.seasons`` reads rows
-        return getattr(self, name)
-
-
-@dataclass(frozen=True, slots=True)
-class FrozenStandings:
-    """A closed season's standings as stored: ``version`` 0 when it closed, then one more for each
-    amendment (with the manager's ``reason`` and the voided or restored ``game_id``)."""
-
-    season: int
-    version: int
-    lines: tuple[Standing, ...]
-    games: int
-    reason: str
-    game_id: int | None
-    at: float
-
-
-def _adjustment(r: object) -> AdjustmentRow:
-    get = r.__getitem__  # type: ignore[attr-defined]
+def _adjustment(r: Any) -> AdjustmentRow:
+    get = r.__getitem__
     return AdjustmentRow(int(get("id")), int(get("guild_id")), int(get("season")), int(get("user_id")),
                          str(get("name")), int(get("points")), str(get("reason")), int(get("manager_id")),
                          float(get("at")), None if get("undone_at") is None else float(get("undone_at")),
@@ -159,16 +129,20 @@ async def frozen(db: Store | Transaction, guild_id: int, season: int,
                            float(row["at"]))
 
 
-async def freeze_variants(tx: Transaction, guild_id: int, season: int, version: int) -> None:
-    """Store version ``version`` of a season's standings per variant: every variant it has
-    results in (voided ones too, so a variant whose every game was voided shows empty)."""
-    rows = await tx.fetchall("SELECT DISTINCT variant FROM results WHERE guild_id = ? AND season = ?",
+async def result_variants(db: Store | Transaction, guild_id: int, season: int) -> list[str]:
+    """Every variant season ``season`` has results in (voided ones too), sorted."""
+    rows = await db.fetchall("SELECT DISTINCT variant FROM results WHERE guild_id = ? AND season = ?",
                              (guild_id, season))
-    for (variant,) in sorted((str(r[0]),) for r in rows):
-        table, games, _ = await live_standings(tx, guild_id, season, variant)
-        await tx.execute(
-            "INSERT INTO season_variant_standings (guild_id, season, version, variant, lines, games) "
-            "VALUES (?, ?, ?, ?, ?, ?)", (guild_id, season, version, variant, _lines_text(table), games))
+    return sorted(str(r[0]) for r in rows)
+
+
+async def freeze_variant(tx: Transaction, guild_id: int, season: int, version: int, variant: str,
+                         lines: list[Standing], games: int) -> None:
+    """Store one variant's standings as version ``version`` of the season's (the one ``freeze``
+    wrote)."""
+    await tx.execute(
+        "INSERT INTO season_variant_standings (guild_id, season, version, variant, lines, games) "
+        "VALUES (?, ?, ?, ?, ?, ?)", (guild_id, season, version, variant, _lines_text(lines), games))
 
 
 async def frozen_variant(db: Store | Transaction, guild_id: int, season: int,
@@ -192,21 +166,3 @@ async def frozen_variant(db: Store | Transaction, guild_id: int, season: int,
                            amendment.reason if amendment else "", amendment.game_id if amendment else None,
                            amendment.at if amendment else latest.at)
     return kept, (None if amendment is None else kept)
-
-
-async def live_standings(db: Store | Transaction, guild_id: int, season: int,
-                         variant: str | None = None) -> tuple[list[Standing], int, list[AdjustmentRow]]:
-    """Standings worked out from the results (and, over every variant, the adjustments) now."""
-    rows = await repo.season_results(db, guild_id, season, variant)
-    adjustments = [] if variant else await season_adjustments(db, guild_id, season)
-    return standings(rows, adjustments), games_in(rows), adjustments
-
-
-async def freeze_season(tx: Transaction, guild_id: int, season: int, now: float, *, reason: str = "",
-                        game_id: int | None = None) -> int:
-    """Store season ``season``'s standings as they are now (its next stored version), over every
-    variant and per variant."""
-    table, games, _ = await live_standings(tx, guild_id, season)
-    version = await freeze(tx, guild_id, season, table, games, now, reason=reason, game_id=game_id)
-    await freeze_variants(tx, guild_id, season, version)
-    return version

@@ -2,28 +2,20 @@
 they are replayed from, and a server's reset.
 
 What it is: small functions over ``Store``/``Transaction`` like ``repo``'s (kept apart so
-``repo`` stays one module); rows leave as plain tuples and ``bot.service.skill.Rating``.
-What it is not: no maths (``bot.service.skill``) and no decisions (``bot.service.ratings``).
+``repo`` stays one module); ratings are stored and read back as ``bot.store.rows.RatingRow`` (mu,
+sigma, games) and ``LadderRow``, other rows as plain tuples. It stores what it is given.
+What it is not: no maths, not even the number people read (``bot.service.skill``: openskill, and
+``Rating``, a ``RatingRow`` that shows its value), and no decisions (``bot.service.ratings``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
-from bot.service.skill import Rating
+from bot.store.rows import LadderRow, RatingRow
 
 from .base import Store, Transaction
 from .repo import RATED
-
-
-@dataclass(frozen=True, slots=True)
-class LadderRow:
-    """One player's stored rating with the name they had in their latest game in the server."""
-
-    user_id: int
-    name: str
-    rating: Rating
 
 
 async def lock(tx: Transaction, guild_id: int) -> None:
@@ -32,7 +24,7 @@ async def lock(tx: Transaction, guild_id: int) -> None:
     await tx.lock_name(f"ratings:{guild_id}")
 
 
-async def get(db: Store | Transaction, guild_id: int, variant: str, users: Iterable[int]) -> dict[int, Rating]:
+async def get(db: Store | Transaction, guild_id: int, variant: str, users: Iterable[int]) -> dict[int, RatingRow]:
     ids = list(users)
     if not ids:
         return {}
@@ -40,10 +32,10 @@ async def get(db: Store | Transaction, guild_id: int, variant: str, users: Itera
     rows = await db.fetchall(
         f"SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND variant = ? AND user_id IN ({marks})",
         (guild_id, variant, *ids))
-    return {int(r["user_id"]): Rating(float(r["mu"]), float(r["sigma"]), int(r["games"])) for r in rows}
+    return {int(r["user_id"]): RatingRow(float(r["mu"]), float(r["sigma"]), int(r["games"])) for r in rows}
 
 
-async def put(tx: Transaction, guild_id: int, variant: str, ratings: Mapping[int, Rating]) -> None:
+async def put(tx: Transaction, guild_id: int, variant: str, ratings: Mapping[int, RatingRow]) -> None:
     for user_id, r in sorted(ratings.items()):
         await tx.execute(
             "INSERT INTO ratings (guild_id, variant, user_id, mu, sigma, games) VALUES (?, ?, ?, ?, ?, ?) "
@@ -53,7 +45,7 @@ async def put(tx: Transaction, guild_id: int, variant: str, ratings: Mapping[int
 
 
 async def add_history(tx: Transaction, guild_id: int, game_id: int, finished_at: float,
-                      ratings: Mapping[int, Rating]) -> None:
+                      ratings: Mapping[int, RatingRow]) -> None:
     for user_id, r in sorted(ratings.items()):
         await tx.execute(
             "INSERT INTO rating_history (guild_id, user_id, game_id, mu, sigma, finished_at) "
@@ -101,17 +93,17 @@ async def ladder(db: Store | Transaction, guild_id: int, variant: str) -> list[L
         "SELECT t.user_id, t.mu, t.sigma, t.games, (SELECT s.name FROM seats s JOIN games g ON g.id = s.game_id "
         "WHERE g.guild_id = t.guild_id AND s.user_id = t.user_id ORDER BY g.id DESC LIMIT 1) AS name "
         "FROM ratings t WHERE t.guild_id = ? AND t.variant = ?", (guild_id, variant))
-    return [LadderRow(int(r["user_id"]), str(r["name"] or ""), Rating(float(r["mu"]), float(r["sigma"]),
-                                                                         int(r["games"])))
+    return [LadderRow(int(r["user_id"]), str(r["name"] or ""),
+                      RatingRow(float(r["mu"]), float(r["sigma"]), int(r["games"])))
             for r in rows]
 
 
-async def history(db: Store | Transaction, guild_id: int, user_id: int) -> list[tuple[int, Rating]]:
+async def history(db: Store | Transaction, guild_id: int, user_id: int) -> list[tuple[int, RatingRow]]:
     """(game id, overall rating after it) of every rated game of one player, oldest first."""
     rows = await db.fetchall(
         "SELECT game_id, mu, sigma FROM rating_history WHERE guild_id = ? AND user_id = ? "
         "ORDER BY finished_at, game_id", (guild_id, user_id))
-    return [(int(r["game_id"]), Rating(float(r["mu"]), float(r["sigma"]), i + 1)) for i, r in enumerate(rows)]
+    return [(int(r["game_id"]), RatingRow(float(r["mu"]), float(r["sigma"]), i + 1)) for i, r in enumerate(rows)]
 
 
 PENDING = "ratings-replay:"  # meta keys of servers whose ratings migration 5 left to replay

@@ -528,7 +528,8 @@ async def due_games(db: Store, now: float, remind_lead: float, shards: Shards | 
     lead): a game with no turn timer nobody moved in for ``seconds`` ends, and is warned once
     ``lead`` before (a warning older than the last change is no longer its warning)."""
     where, params = on_shards(shards)
-    idle_sql, idle_params = "", ()
+    idle_sql = ""
+    idle_params: tuple[float, ...] = ()
     if idle is not None:
         idle_sql = (" OR (status = 'playing' AND timer_minutes <= 0 AND (updated_at <= ? OR (updated_at <= ? AND "
                     "(idle_warned_at IS NULL OR idle_warned_at < updated_at))))")
@@ -545,7 +546,8 @@ async def due_games(db: Store, now: float, remind_lead: float, shards: Shards | 
 
 async def next_deadline(db: Store, remind_lead: float, idle: tuple[float, float] | None = None) -> float | None:
     """The earliest moment the clock has something to do (``due_games``), if any."""
-    idle_sql, idle_params = "", ()
+    idle_sql = ""
+    idle_params: tuple[float, ...] = ()
     if idle is not None:
         idle_sql = (" UNION ALL SELECT CASE WHEN idle_warned_at >= updated_at THEN updated_at + ? ELSE updated_at + ? "
                     "END FROM games WHERE status = 'playing' AND quarantined_at IS NULL AND timer_minutes <= 0")

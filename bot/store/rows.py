@@ -4,10 +4,13 @@ their stored values.
 What it is: the typed contract between ``bot.store`` (which fills these from SQL), ``bot.service``
 (which decides with them) and the cogs (which show them): a lobby or game (``GameRow`` with its
 ``SeatRow``\\ s), a season, a result, a season schedule, an audit entry, the rows the standings and
-records are worked out from; and ``GameStatus``, ``ActionKind``, ``AuditAction``, the words those
-rows store. Reading a field is ``row.field``; ``row["field"]`` also works (a few callers, and the
-pure arithmetic in ``bot.service.seasons``, read rows and plain dicts alike).
-What it is not: no SQL, no driver, no rules, no Discord. Nothing here does any I/O.
+records are worked out from, a line of a season's standings (``Standing``, stored once the season
+closes), a manager's adjustment, a stored skill rating (``RatingRow``: mu, sigma, games); and
+``GameStatus``, ``ActionKind``, ``AuditAction``, the words those rows store. Reading a field is
+``row.field``; ``row["field"]`` also works (a few callers, and the pure arithmetic in
+``bot.service.seasons``, read rows and plain dicts alike).
+What it is not: no SQL, no driver, no rules, no Discord, no arithmetic (standings are worked out by
+``bot.service.seasons``, the rating people read by ``bot.service.skill``). Nothing here does any I/O.
 """
 
 from __future__ import annotations
@@ -232,6 +235,74 @@ class RecordRow(_Fields):
     season: int
     finished_at: float
     beaten: int
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of a season's standings: worked out by ``bot.service.seasons.standings`` and, once
+    the season closes, stored as it was (``bot.store.history.freeze``) and read back as this."""
+
+    rank: int  # equal points, wins and games share a rank
+    user_id: int
+    name: str  # the name the player had in their latest game of the season
+    points: int
+    wins: int
+    games: int
+    adjusted: int = 0  # points a manager added (or took away, below 0) this season, in ``points``
+
+
+@dataclass(frozen=True, slots=True)
+class AdjustmentRow:
+    """A manager's point adjustment of a season (issue 12), as stored."""
+
+    id: int
+    guild_id: int
+    season: int
+    user_id: int
+    name: str
+    points: int
+    reason: str
+    manager_id: int
+    at: float
+    undone_at: float | None
+    entry: int | None = None  # its audit log entry
+
+    def __getitem__(self, name: str) -> object:  # read by field name, as ``bot.service.seasons`` reads rows
+        return getattr(self, name)
+
+
+@dataclass(frozen=True, slots=True)
+class FrozenStandings:
+    """A closed season's standings as stored: ``version`` 0 when it closed, then one more for each
+    amendment (with the manager's ``reason`` and the voided or restored ``game_id``)."""
+
+    season: int
+    version: int
+    lines: tuple[Standing, ...]
+    games: int
+    reason: str
+    game_id: int | None
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    """A stored skill rating (issue 12): openskill's ``mu`` and ``sigma`` and the rated games behind
+    it. The number people read is worked out from it above the store (``bot.service.skill.Rating``,
+    a ``RatingRow`` with ``value`` and ``spread``)."""
+
+    mu: float
+    sigma: float
+    games: int
+
+
+@dataclass(frozen=True, slots=True)
+class LadderRow:
+    """One player's stored rating with the name they had in their latest game in the server."""
+
+    user_id: int
+    name: str
+    rating: RatingRow
 
 
 @dataclass(frozen=True)

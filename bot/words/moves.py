@@ -9,9 +9,7 @@ What it is: the pure glue between ``/rummy play`` and ``bot.engine``, in the pla
 * ``describe_move(move, locale)``: a short label of an RGN move for autocomplete (<= 100 characters);
 * ``normalize_move(text)``: what a player typed (Spanish verbs, ``a``/``en`` for ``to``, suit
   symbols, any case) as RGN for ``game.play``;
-* ``rank_moves(moves, typed)``: the legal moves worth showing for what has been typed so far;
-* ``build_move(verb, cards, to=n)``, ``table_text(melds)``, ``table_move(text)``: RGN moves built
-  from their parts, so that no handler writes RGN by hand.
+* ``rank_moves(moves, typed)``: the legal moves worth showing for what has been typed so far.
 
 Cards are shown with suit symbols everywhere (``K♠``, ``10♥``, ``🃏`` for a joker, ``🃏=8♥`` /
 ``2♣=7`` for a wild card and what it stands for); numbers go through ``bot.words.i18n.format_number``.
@@ -43,7 +41,6 @@ from bot.words.i18n import format_number, has_key, locale_of, translate
 __all__ = [
     "LABEL_LIMIT",
     "VERBS",
-    "build_move",
     "card_text",
     "cards_text",
     "describe_move",
@@ -51,8 +48,6 @@ __all__ = [
     "normalize_move",
     "rank_moves",
     "refusal_text",
-    "table_move",
-    "table_text",
 ]
 
 LABEL_LIMIT = 100
@@ -511,38 +506,3 @@ def rank_moves(moves: list[str], typed: str, limit: int = 25) -> list[str]:
             if len(out) >= limit:
                 break
     return out
-
-
-# ----------------------------------------------------------------------------- building moves
-
-
-def build_move(verb: str, cards: Iterable[str] = (), *, to: int | None = None) -> str:
-    """An RGN move (notation.md "Moves") from its parts: the verb, its cards, and for a layoff or a
-    swap the number of the meld they go ``to``. Nothing is checked: the engine judges the move.
-
-    >>> build_move("draw"), build_move("discard", ["KS"]), build_move("layoff", ["7H", "8H"], to=3)
-    ('draw', 'discard KS', 'layoff 7H 8H to 3')
-    """
-    words = [verb, *cards]
-    if to is not None:
-        words += ["to", str(to)]
-    return " ".join(words)
-
-
-def table_text(melds: Iterable[Iterable[str]]) -> str:
-    """Melds in RGN, ``|`` between them: what a ``table`` move lists, and what the rearrange box shows.
-
-    >>> table_text([["5C", "6C", "7C"], ["9D", "9S", "9H"]])
-    '5C 6C 7C | 9D 9S 9H'
-    """
-    return " | ".join(" ".join(meld) for meld in melds)
-
-
-def table_move(text: str) -> str:
-    """The ``table`` move a player wrote in the rearrange box: one meld a line, or ``|`` between
-    melds; spaces and blank lines as they come (the engine reads the melds).
-
-    >>> table_move("5C 6C 7C\\n9D 9S 9H | KS KH KD ")
-    'table 5C 6C 7C | 9D 9S 9H | KS KH KD'
-    """
-    return build_move("table", text.replace("\n", " | ").split())

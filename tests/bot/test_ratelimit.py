@@ -1,4 +1,4 @@
-"""``bot.ratelimit``: one user's flood is refused quickly, everybody else is untouched; a channel's
+"""``cogs.ratelimit``: one user's flood is refused quickly, everybody else is untouched; a channel's
 table is re-posted at most once per cooldown.
 
 What a user would notice if these failed: a player selecting cards and pressing a button at a
@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.ratelimit import CLICK_BURST, CLICK_RATE, Cooldown, FloodGate
+from bot.config import DEFAULT_FLOOD, load_config
+from cogs.ratelimit import CLICK_BURST, CLICK_RATE, Cooldown, FloodGate
 
 
 class Clock:
@@ -108,3 +109,10 @@ def test_the_cooldown_forgets_channels_whose_time_is_over() -> None:
     assert len(cooldown._used) <= 100  # the 100 channels whose cooldown ended were dropped
     assert cooldown.take(5) == 0.0 and cooldown.take(150) > 0
 
+
+
+def test_the_default_flood_setting_is_the_gates_default():
+    """RUMMY_FLOOD unset limits clicks exactly as the flood gate's defaults say (``bot.config``
+    keeps its own copy of the numbers so that it imports nothing of the Discord wing)."""
+    assert DEFAULT_FLOOD == (CLICK_RATE, CLICK_BURST)
+    assert load_config({"DISCORD_TOKEN": "t"}, None).flood == (CLICK_RATE, CLICK_BURST)

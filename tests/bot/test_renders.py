@@ -1,4 +1,4 @@
-"""``bot.renders``: finished deals' replays drawn once and kept within a bound of bytes, and drawn in
+"""``cogs.render_pool``: finished deals' replays drawn once and kept within a bound of bytes, and drawn in
 a slot of their own so that a hand or a table never waits behind one (issue 15, hole 5).
 
 What a user would notice if these failed: every ``/rummy replay`` of the same deal costing seconds
@@ -14,7 +14,7 @@ import threading
 
 import pytest
 
-from bot.renders import Renders, ReplayCache
+from cogs.render_pool import Renders, ReplayCache
 from renderers import Rendered
 
 
@@ -63,7 +63,7 @@ def test_the_cache_never_holds_more_than_its_bound() -> None:
 
 # ---------------------------------------------------------------------- replays through Renders
 async def test_a_second_replay_of_the_same_deal_renders_nothing(caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.INFO, logger="bot.renders")
+    caplog.set_level(logging.INFO, logger="cogs.render_pool")
     renders = Renders()
     draw = Drawer()
     first = await renders.replay((3, 1, 0), draw, "r", deal=1)

@@ -20,12 +20,12 @@ from typing import Any
 
 import pytest
 
-import bot.announcer as announcer_module
-from bot.announcer import Announcer
+import cogs.announcer as announcer_module
 from bot.client import RummyBot
 from bot.engine import Game, new_game
 from bot.service import Change, ChangeKind
 from bot.store.rows import GameRow, GameStatus, SeatRow
+from cogs.announcer import Announcer
 from tests.cogs.test_game_end import Channel
 
 PEOPLE = {"p1": 100}  # p2 and p3 are computer players

@@ -18,10 +18,10 @@ from typing import Any
 import discord
 import pytest
 
-from bot.announcer import Announcer, has_deal_result
 from bot.engine import VARIANTS, Game, load_game
 from bot.service import Change, ChangeKind
 from bot.store.rows import GameRow, GameStatus, SeatRow
+from cogs.announcer import Announcer, has_deal_result
 from renderers import render_table
 from scripts.played import played_game
 

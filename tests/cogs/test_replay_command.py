@@ -15,10 +15,10 @@ import discord
 
 from bot.engine import Game, load_game, new_game
 from bot.engine import deal_steps as replay_steps
-from bot.renders import Renders
 from bot.robot import choose
 from cogs import rummy
 from cogs.guard import Guard
+from cogs.render_pool import Renders
 from renderers import Rendered
 
 

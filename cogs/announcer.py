@@ -1,7 +1,10 @@
 """The announcer: everything the bot posts in public about a game, after the service committed it.
 
-What it is: ``Announcer``, owned by the client (``bot.announcer``, made in ``setup_hook``) and
-called by the clock and the cogs. ``announce(change)`` says what a committed ``Change`` did: the
+What it is: ``Announcer``, owned by the client (``bot.client``, made in ``setup_hook``) and
+called by the clock and the cogs. It composes the messages the cog modules lay out
+(``cogs.lobby``, ``cogs.table``, ``cogs.standings``, ``cogs.ledger``) and sends every one of them
+through its delivery (``cogs.delivery``: post, edit, delete, threads), the one place that would
+change for another way to reach Discord. ``announce(change)`` says what a committed ``Change`` did: the
 lobby closed, the table changed, whose turn it is now (a short new message that mentions them,
 the previous one deleted), a turn that timed out, the end of a deal and of the game. The public
 table is edited through one coalescing task per channel (``request_table``), and posted afresh
@@ -10,11 +13,12 @@ it (``count_message``, the client's ``on_message`` listener). A game with a thre
 (issue 12) is posted in that thread (``GameRow.place``): the thread is made from the lobby
 message (``post_lobby``), the end is said in one line in the channel too, and the clock has the
 thread archived a while after the end (``archive_thread``). It also posts lobbies, season
-standings and managers' notices, renders pictures off the event loop through ``bot.renders`` (a
-bounded number at once; replays in a slot of their own, drawn once per deal) and, for a graceful
-stop, waits for the table edits still pending (``drain``).
+standings and managers' notices, renders pictures off the event loop through ``cogs.render_pool``
+(a bounded number at once; replays in a slot of their own, drawn once per deal) and, for a
+graceful stop, waits for the table edits still pending (``drain``).
 What it is not: no decisions and no writes but message ids (``GameService``), no private
-answers (those are the cogs'), no message layout (``cogs.lobby``, ``cogs.table``, ``cogs.ui``).
+answers (those are the cogs'), no message layout (the cog modules above), no Discord call of its
+own (``cogs.delivery``).
 Discord errors are logged, never undone: the change is committed and the next refresh shows it.
 """
 
@@ -26,23 +30,24 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, Unpack
 
 import aiohttp
 import discord
 
 from bot.engine import EventKind, Game, Phase
-from bot.renders import Renders
 from bot.service import Change, ChangeKind, GameRow, GameService, GameStatus, Refusal, ResultRow
 from bot.service.deadlines import bot_actors
 from bot.service.endings import CHANNEL_GONE, FORBIDDEN
 from bot.service.reading import replay_steps
 from bot.words.i18n import format_number, translate
+from cogs.delivery import ChannelDelivery, Delivery, Edit, Parts
 from cogs.ledger import ledger_embed
 from cogs.lobby import lobby_info, lobby_message
+from cogs.render_pool import Renders
 from cogs.standings import scores_message, standings_info
 from cogs.table import deal_end_message, final_message, final_places, table_message
-from cogs.ui import clock_text, file_of, nm, variant_name
+from cogs.ui import clock_text, nm, variant_name
 from renderers import Rendered, render_lobby, render_replay, render_result, render_table
 from renderers.standings import render_standings
 
@@ -93,9 +98,10 @@ def draw_replay(row: GameRow, deal: int) -> Rendered:
 class Announcer:
     """Posts and edits a client's public game messages."""
 
-    def __init__(self, client: discord.Client, service: GameService) -> None:
-        self.client = client
+    def __init__(self, client: discord.Client, service: GameService, delivery: Delivery | None = None) -> None:
+        self.client = client  # read only to know the bot's own messages (``count_message``)
         self.service = service
+        self.delivery: Delivery = delivery or ChannelDelivery(client)
         self.renders = Renders()
         self._dirty: dict[int, int] = {}
         self._bot_run: set[int] = set()  # channels whose computer players are moving in a run
@@ -108,12 +114,12 @@ class Announcer:
         self.forbidden_grace = FORBIDDEN_GRACE
 
     async def render(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """A picture a player waits for, off the event loop in a render slot (``bot.renders``)."""
+        """A picture a player waits for, off the event loop in a render slot (``cogs.render_pool``)."""
         return await self.renders.render(fn, *args, **kwargs)
 
     async def replay_picture(self, row: GameRow, deal: int, stamp: int) -> Rendered:
         """The replay of a finished deal of ``row``: drawn once, in the replay slot, then cached
-        (``stamp``: the game's version while the deal is its last one, else 0; ``bot.renders``)."""
+        (``stamp``: the game's version while the deal is its last one, else 0; ``cogs.render_pool``)."""
         return await self.renders.replay((row.id, deal, stamp), draw_replay, row, deal)
 
     # ------------------------------------------------------------------ committed changes
@@ -171,7 +177,7 @@ class Announcer:
         if change.kind in SEATING or change.kind == ChangeKind.ABANDON:  # nothing more is posted there
             return
         if change.kind == ChangeKind.QUARANTINE:  # the record would not load: said once, in its channel
-            await self._channel(row.place).send(translate("game.quarantined", loc, game=row.id))
+            await self.delivery.post(row.place, translate("game.quarantined", loc, game=row.id))
             return
         if change.kind in (ChangeKind.IDLE_WARNING, ChangeKind.IDLE):
             await self._idle(change)
@@ -185,8 +191,7 @@ class Announcer:
             if change.kind == ChangeKind.EXPIRE and row.lobby_message_id:
                 content, _ = lobby_message(row, loc, closed=translate("lobby.expired", loc))
                 image = await self.lobby_picture(row)
-                await self._edit(row.channel_id, row.lobby_message_id, content=content, view=None,
-                                 attachments=[file_of(image)])
+                await self._edit(row.channel_id, row.lobby_message_id, content=content, view=None, image=image)
             await self._delete_turn_message(row)
             if row.table_message_id:
                 await self._edit(row.place, row.table_message_id, content=translate("game.cancelled", loc),
@@ -214,7 +219,7 @@ class Announcer:
             await self._delete_turn_message(row)
             results = await self.service.results(row.id)
             content, view = final_message(row, game, results, loc)
-            await self._channel(row.place).send(content, view=view)
+            await self.delivery.post(row.place, content, view=view)
             if row.thread_id:  # the channel the game was started in hears how it ended, and where
                 await self._result_line(row, results)
             return
@@ -228,13 +233,13 @@ class Announcer:
         days = format_number(self.service.idle_seconds / 86400, loc)
         if change.kind == ChangeKind.IDLE_WARNING:
             ends = row.updated_at + self.service.idle_seconds
-            await self._channel(row.place).send(translate("game.idle_warning", loc, days=days,
-                                                               when=f"<t:{int(ends)}:R>"))
+            await self.delivery.post(row.place, translate("game.idle_warning", loc, days=days,
+                                                          when=f"<t:{int(ends)}:R>"))
             return
         await self._delete_turn_message(row)
         if row.table_message_id:
             await self._edit(row.place, row.table_message_id, view=None)
-        await self._channel(row.place).send(translate("game.idle_ended", loc, days=days))
+        await self.delivery.post(row.place, translate("game.idle_ended", loc, days=days))
 
     async def _timed_out(self, row: GameRow, change: Change) -> None:
         """Who ran out of time, from the engine's events; the third timeout in a row also resigned
@@ -244,7 +249,7 @@ class Announcer:
             seat = row.by_seat(event.seat or "") if event.kind == EventKind.TIMED_OUT else None
             if seat is not None:
                 key = "turn.resigned_timeouts" if seat.seat in out else "turn.timed_out"
-                await self._channel(row.place).send(translate(key, row.locale, name=nm(seat.name)))
+                await self.delivery.post(row.place, translate(key, row.locale, name=nm(seat.name)))
 
     async def _announce_turn(self, row: GameRow, game: Game) -> None:
         loc = row.locale
@@ -264,37 +269,32 @@ class Announcer:
     async def _post_turn(self, row: GameRow, users: int | list[int], text: str) -> None:
         """A new short message that mentions whose turn it is (an edit would not notify); the
         previous one is deleted. Only these users can be pinged, never roles or everyone."""
-        ids = [users] if isinstance(users, int) else users
-        mentions = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(u) for u in ids])
-        channel = self._channel(row.place)
-        message = await channel.send(text, allowed_mentions=mentions)
+        message_id = await self.delivery.post(row.place, text, ping=[users] if isinstance(users, int) else users)
         old = row.turn_message_id
-        await self.service.set_messages(row.id, turn_message_id=message.id)
+        await self.service.set_messages(row.id, turn_message_id=message_id)
         if old:
-            await self._delete_once(channel, old)
+            await self._delete_once(row.place, old)
 
     async def _delete_turn_message(self, row: GameRow) -> None:
         if row.turn_message_id:
-            await self._delete_once(self._channel(row.place), row.turn_message_id)
+            await self._delete_once(row.place, row.turn_message_id)
             await self.service.set_messages(row.id, turn_message_id=None)
 
-    async def _delete_once(self, channel: discord.PartialMessageable, message_id: int) -> None:
+    async def _delete_once(self, place: int, message_id: int) -> None:
         if message_id in self._deleted:
             return
         self._deleted.append(message_id)
         with contextlib.suppress(discord.HTTPException):
-            await channel.get_partial_message(message_id).delete()
+            await self.delivery.delete(place, message_id)
 
     async def _post_deal_end(self, row: GameRow, game: Game) -> None:
         image = await self.render(render_result, game.public_view(), locale=row.locale, names=row.names)
         content, view = deal_end_message(row, game, row.locale, self.service.deal_pause)
-        kwargs: dict[str, Any] = {"file": file_of(image)}
+        parts: Parts = {"image": image, "view": view}
         embed = ledger_embed(row, game, row.locale)  # Rami and Tradicional: every point explained
         if embed is not None:
-            kwargs["embed"] = embed
-        if view is not None:
-            kwargs["view"] = view
-        await self._channel(row.place).send(content, **kwargs)
+            parts["embed"] = embed
+        await self.delivery.post(row.place, content, **parts)
 
     # ------------------------------------------------------------------ the public table
     def request_table(self, row: GameRow, *, bot_run: bool = False) -> None:
@@ -337,23 +337,21 @@ class Announcer:
         game = self.service.engine(row)
         image = await self.render(render_table, game.public_view(), locale=row.locale, names=row.names)
         content, view = table_message(row, game, row.locale, note=note)
-        channel = self._channel(row.place)
         fresh = (row.table_message_id and row.table_posted_at and time.time() - row.table_posted_at < TABLE_MAX_AGE
                  and self._under_table.get(row.place, 0) < BURIED_AFTER)
         if not repost and fresh and row.table_message_id:
             try:
-                await channel.get_partial_message(row.table_message_id).edit(
-                    content=content, attachments=[file_of(image)], view=view)
+                await self.delivery.edit(row.place, row.table_message_id, content=content, image=image, view=view)
                 self.reached(row.place)
                 return
             except discord.HTTPException:
                 log.info("table message of game %s could not be edited; posting it again", game_id)
         # The old table is left as it is, not edited (it may be past the edit cap) nor deleted:
         # its buttons keep answering, a turn button there says "out of date".
-        message = await channel.send(content, file=file_of(image), view=view)
+        message_id = await self.delivery.post(row.place, content, image=image, view=view)
         self.reached(row.place)
         self._under_table[row.place] = 0
-        await self.service.set_messages(row.id, table_message_id=message.id, table_posted_at=time.time())
+        await self.service.set_messages(row.id, table_message_id=message_id, table_posted_at=time.time())
 
     async def count_message(self, message: discord.Message) -> None:
         """The ``on_message`` listener: one more message under the table of that channel."""
@@ -379,43 +377,36 @@ class Announcer:
         all (Discord refused the thread; then, as before threads, one game per channel: a second
         one there is ``Refusal("channel_busy")``)."""
         content, view = lobby_message(row, row.locale, bots=(await self.service.server_config(row.guild_id)).bots)
-        channel = self.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
         image = await self.lobby_picture(row)
         # The rematch's invitations ping the invited, and nobody else (issue 15 hole 3).
-        mentions = discord.AllowedMentions(everyone=False, roles=False,
-                                           users=[discord.Object(s.user_id) for s in row.invited])
-        message = await channel.send(content, view=view, file=file_of(image), allowed_mentions=mentions)
-        await self.service.set_messages(row.id, lobby_message_id=message.id)
+        message_id = await self.delivery.post(row.channel_id, content, view=view, image=image,
+                                              ping=[s.user_id for s in row.invited])
+        await self.service.set_messages(row.id, lobby_message_id=message_id)
         if row.thread_id != 0:
             return None
         name = translate("thread.name", row.locale, variant=variant_name(row.variant, row.locale), game=row.id)
         try:
-            # The longest auto-archive (a week): a slow game's thread stays open; the clock
-            # archives it after the game ends (``archive_thread``).
-            thread = await message.create_thread(name=name[:100], auto_archive_duration=10080)
+            thread_id = await self.delivery.start_thread(row.channel_id, message_id, name, guild_id=row.guild_id)
         except (discord.HTTPException, ValueError) as exc:
             log.info("no thread for game %s (%r): it is played in its channel", row.id, exc)
             try:
                 await self.service.set_thread(row.id, None)
             except Refusal:  # the channel has its one game already: this lobby goes (the cog cancels it)
                 with contextlib.suppress(discord.HTTPException):
-                    await message.delete()
+                    await self.delivery.delete(row.channel_id, message_id)
                 raise
             return "thread.failed"
-        await self.service.set_thread(row.id, thread.id)
+        await self.service.set_thread(row.id, thread_id)
         return None
 
     async def archive_thread(self, row: GameRow) -> None:
         """Archive the thread of a game that ended a while ago (the clock: ``threads_to_archive``).
-        The bot made the thread, and a thread's creator may archive it without Manage Threads. A
-        thread gone, or out of reach, is left alone from then on; Discord's passing errors
+        A thread gone, or out of reach, is left alone from then on; Discord's passing errors
         (5xx, rate limits) leave it for the next pass."""
         if not row.thread_id:
             return
         try:
-            thread = self.client.get_channel(row.thread_id) or await self.client.fetch_channel(row.thread_id)
-            if isinstance(thread, discord.Thread):
-                await thread.edit(archived=True)
+            await self.delivery.archive_thread(row.thread_id)
         except discord.HTTPException as exc:
             if exc.status >= 500 or exc.status == 429:
                 log.warning("archiving the thread of game %s failed for now: %r", row.id, exc)
@@ -434,7 +425,7 @@ class Announcer:
                          game=row.id, winners=winners, thread=f"<#{row.thread_id}>")
         text = "\n".join([text, *final_places(row, results, loc)])[:2000]
         try:
-            await self._channel(row.channel_id).send(text, allowed_mentions=discord.AllowedMentions.none())
+            await self.delivery.post(row.channel_id, text)  # it pings nobody
         except discord.HTTPException as exc:  # the final message is in the thread: that is what counts
             log.warning("the result line of game %s was not posted: %r", row.id, exc)
 
@@ -447,8 +438,7 @@ class Announcer:
             content, view = lobby_message(row, row.locale, bots=(await self.service.server_config(row.guild_id)).bots)
             image = await self.lobby_picture(row)
         assert image is not None
-        await self._edit(row.channel_id, row.lobby_message_id, content=content, view=view,
-                         attachments=[file_of(image)])
+        await self._edit(row.channel_id, row.lobby_message_id, content=content, view=view, image=image)
 
     async def announce_season(self, channel_id: int, guild_id: int, ending: int, number: int, locale: str) -> None:
         """The closing standings of the season that ended, for everybody, in the server's language."""
@@ -457,19 +447,16 @@ class Announcer:
         text = translate("season.announce", locale, number=number, ended=ending) + "\n\n" + scores_message(
             old, table, games, locale, adjustments=view.adjustments)
         image = await self.render(render_standings, standings_info(old, table, games), locale=locale)
-        await self._channel(channel_id).send(text[:2000], file=file_of(image))
+        await self.delivery.post(channel_id, text[:2000], image=image)
 
-    async def send(self, channel_id: int, content: str, **kwargs: Any) -> None:
+    async def send(self, channel_id: int, content: str, **parts: Unpack[Parts]) -> None:
         """A plain public notice in a channel (e.g. a manager voided a game played there)."""
-        await self._channel(channel_id).send(content, **kwargs)
+        await self.delivery.post(channel_id, content, **parts)
 
     # ------------------------------------------------------------------ small helpers
-    def _channel(self, channel_id: int) -> discord.PartialMessageable:
-        return self.client.get_partial_messageable(channel_id)
-
-    async def _edit(self, channel_id: int, message_id: int, **kwargs: Any) -> None:
+    async def _edit(self, channel_id: int, message_id: int, **parts: Unpack[Edit]) -> None:
         """Edit a message we posted; a message deleted meanwhile is no error (its game goes on)."""
         try:
-            await self._channel(channel_id).get_partial_message(message_id).edit(**kwargs)
+            await self.delivery.edit(channel_id, message_id, **parts)
         except discord.HTTPException as exc:
             await self.unreachable(channel_id, exc)

@@ -1,6 +1,6 @@
 """Pictures drawn off the event loop, the ones players wait for first, and replays drawn once.
 
-What it is: ``Renders``, owned by the announcer (``bot.announcer.Announcer.renders``), the one place
+What it is: ``Renders``, owned by the announcer (``cogs.announcer.Announcer.renders``), the one place
 that runs a renderer. ``render`` runs one in a worker thread under one of ``RENDER_SLOTS`` slots:
 the pictures players wait for (hands, tables, deal ends, lobbies, standings). ``replay`` runs the
 expensive replay animation (seconds of CPU, megabytes) under slots of its own (``REPLAY_SLOTS``):

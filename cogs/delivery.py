@@ -1,0 +1,149 @@
+"""The one seam between the announcer and Discord: how a message reaches the place it is for.
+
+What it is: ``Delivery``, the Protocol of what the announcer (``cogs.announcer``) asks of Discord:
+post this, edit that, delete that, reply privately to an interaction, and give a game a thread of
+its own and archive it (issue 12); ``Parts``, what a message is made of (a picture, buttons, an
+embed, the users it may notify); and ``ChannelDelivery``, today's delivery: channel and thread
+messages sent with the bot's token (``client.get_partial_messageable``). A place is the id of the
+channel or thread a game is played in (``GameRow.place``, ``GameRow.channel_id``); a message is
+named by its id, which the service stores (``set_messages``). The next delivery, through
+interaction tokens (group DMs, servers that never added the bot: the interaction's response,
+its follow-ups, edits of the original response), is one more class with these methods: nothing
+else changes.
+What it is not: no layout (``cogs.lobby``, ``cogs.table``, ``cogs.standings``, ``cogs.ledger``
+write the messages) and no decision about what to post or what a refusal means
+(``cogs.announcer``): Discord's errors (``discord.HTTPException``) pass through unchanged, except
+in ``reply_privately``, whose failure is only logged (nothing waits on it).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any, Final, Protocol, TypedDict, Unpack
+
+import aiohttp
+import discord
+
+from cogs.ui import file_of
+from renderers import Rendered
+
+log = logging.getLogger(__name__)
+
+LONGEST_ARCHIVE: Final = 10080  # minutes: a thread's longest auto-archive (a week)
+
+
+class Parts(TypedDict, total=False):
+    """What a message carries besides its text. A part left out is left as it is: on a post it is
+    not there, on an edit the message keeps it."""
+
+    image: Rendered  # the picture, attached (an edit replaces the attachments with it)
+    view: discord.ui.View | None  # the buttons; None on an edit takes them away
+    embed: discord.Embed
+    ping: Sequence[int]  # post only: the users the message may notify; without it, nobody
+
+
+class Edit(Parts, total=False):
+    content: str  # the new text; left out, the text stays
+
+
+class Delivery(Protocol):
+    """How the announcer's messages reach Discord (``ChannelDelivery`` today)."""
+
+    async def post(self, place: int, content: str, **parts: Unpack[Parts]) -> int:
+        """Post a new message in ``place``; its id."""
+        ...
+
+    async def edit(self, place: int, message_id: int, **parts: Unpack[Edit]) -> None:
+        """Edit a message posted earlier in ``place``."""
+        ...
+
+    async def delete(self, place: int, message_id: int) -> None:
+        """Delete a message posted earlier in ``place``."""
+        ...
+
+    async def reply_privately(self, interaction: discord.Interaction, content: str) -> None:
+        """Answer ``interaction`` with a message only its user sees."""
+        ...
+
+    async def start_thread(self, place: int, message_id: int, name: str, *, guild_id: int | None) -> int:
+        """Make a public thread from a message posted in ``place`` (a channel of server
+        ``guild_id``); the thread's id, the game's new place. ``ValueError`` or
+        ``discord.HTTPException`` when no thread can be made there."""
+        ...
+
+    async def archive_thread(self, thread_id: int) -> None:
+        """Archive a thread made by ``start_thread``."""
+        ...
+
+
+def _mentions(users: Sequence[int] | None) -> discord.AllowedMentions:
+    """Only these users may be notified, never roles or everyone; nobody when None."""
+    if users is None:
+        return discord.AllowedMentions.none()
+    return discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(u) for u in users])
+
+
+async def reply_privately(interaction: discord.Interaction, content: str) -> None:
+    """Answer once, privately: the initial response if none was sent yet, else a follow-up. A
+    failure is logged (the answer is all that was at stake: nothing is committed after it)."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(content[:2000], ephemeral=True)
+        else:
+            await interaction.response.send_message(content[:2000], ephemeral=True)
+    except (discord.HTTPException, aiohttp.ClientError, OSError, RuntimeError) as exc:
+        log.warning("could not answer interaction %s: %r", interaction.id, exc)
+
+
+class ChannelDelivery:
+    """Messages in channels and threads, sent with the bot's token through ``client``."""
+
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+
+    def _channel(self, place: int) -> discord.PartialMessageable:
+        return self.client.get_partial_messageable(place)
+
+    async def post(self, place: int, content: str, **parts: Unpack[Parts]) -> int:
+        kwargs: dict[str, Any] = {"allowed_mentions": _mentions(parts.get("ping"))}
+        if "image" in parts:
+            kwargs["file"] = file_of(parts["image"])
+        if parts.get("view") is not None:
+            kwargs["view"] = parts["view"]
+        if "embed" in parts:
+            kwargs["embed"] = parts["embed"]
+        message = await self._channel(place).send(content, **kwargs)
+        return int(message.id)
+
+    async def edit(self, place: int, message_id: int, **parts: Unpack[Edit]) -> None:
+        kwargs: dict[str, Any] = {}
+        if "content" in parts:
+            kwargs["content"] = parts["content"]
+        if "image" in parts:
+            kwargs["attachments"] = [file_of(parts["image"])]
+        if "view" in parts:
+            kwargs["view"] = parts["view"]
+        if "embed" in parts:
+            kwargs["embed"] = parts["embed"]
+        await self._channel(place).get_partial_message(message_id).edit(**kwargs)
+
+    async def delete(self, place: int, message_id: int) -> None:
+        await self._channel(place).get_partial_message(message_id).delete()
+
+    async def reply_privately(self, interaction: discord.Interaction, content: str) -> None:
+        await reply_privately(interaction, content)
+
+    async def start_thread(self, place: int, message_id: int, name: str, *, guild_id: int | None) -> int:
+        # The longest auto-archive: a slow game's thread stays open; the clock archives it after
+        # the game ends (``archive_thread``). A message knows its server only through its channel.
+        channel = self.client.get_partial_messageable(place, guild_id=guild_id)
+        message = channel.get_partial_message(message_id)
+        thread = await message.create_thread(name=name[:100], auto_archive_duration=LONGEST_ARCHIVE)
+        return int(thread.id)
+
+    async def archive_thread(self, thread_id: int) -> None:
+        # The bot made the thread, and a thread's creator may archive it without Manage Threads.
+        thread = self.client.get_channel(thread_id) or await self.client.fetch_channel(thread_id)
+        if isinstance(thread, discord.Thread):
+            await thread.edit(archived=True)
