@@ -10,6 +10,7 @@ What this is not: a pytest plugin. Tests build their own fixtures from these pie
 """
 
 from .gateway import GatewaySession
+from .places import CommandNotShown
 from .process import BotProcess
 from .records import (
     AttachmentRecord,
@@ -33,6 +34,7 @@ __all__ = [
     "ECHO_BOT",
     "AttachmentRecord",
     "BotProcess",
+    "CommandNotShown",
     "EditRecord",
     "FakeChannel",
     "FakeDiscord",

@@ -10,6 +10,14 @@ edit and delete, channel send and edit) and /file (sends an attachment). With EC
 (or "j,k/n") it is an AutoShardedClient holding those shards of n, as one process of a cluster;
 its `echo:<n>` button works in every guild of its shards and names the process (pid) that answered.
 
+Global commands, synced only with ECHO_GLOBAL=1 (user installs, issue 24): /anywhere text (user
+and guild installable, every context; a public answer with an `anywhere:<n>` button whose click
+updates it and says whether `is_user_integration()` holds for the clicker), /followups n (answers,
+then sends n follow-ups and reports the codes of refused ones in an edit of its answer), /poke
+(tries a bot-token post in the channel and answers with what Discord said), /inserver (user
+install, servers only), /serveronly (guild install only, every context) and /unset (both installs,
+`contexts` left unset).
+
 What this is not: part of the rummy bot, or an example of good bot structure.
 """
 
@@ -29,6 +37,7 @@ if os.environ.get("RUMMY_DISCORD_API"):
 
 GUILD = discord.Object(int(os.environ["RUMMY_DEV_GUILD"]))
 SHARDS = os.environ.get("ECHO_SHARDS", "")
+GLOBAL = os.environ.get("ECHO_GLOBAL") == "1"
 log = logging.getLogger("echo_bot")
 
 
@@ -59,6 +68,26 @@ class EchoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"echo:(?P<
         await interaction.response.edit_message(content=f"{text} | clicks: {self.n + 1} (pid {os.getpid()})", view=view)
 
 
+class AnywhereButton(discord.ui.DynamicItem[discord.ui.Button], template=r"anywhere:(?P<n>[0-9]+)"):
+    def __init__(self, n: int) -> None:
+        super().__init__(discord.ui.Button(label=f"Clicks: {n}", custom_id=f"anywhere:{n}"))
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> AnywhereButton:
+        return cls(int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(AnywhereButton(self.n + 1))
+        text = (interaction.message.content if interaction.message else "").split(" | ")[0]
+        mine = interaction.is_user_integration()
+        await interaction.response.edit_message(content=f"{text} | clicks: {self.n + 1} user_integration={mine}",
+                                                view=view)
+
+
 class SecretView(discord.ui.View):
     @discord.ui.select(
         custom_id="secret:pick",
@@ -86,8 +115,10 @@ class EchoClient(discord.AutoShardedClient if SHARDS else discord.Client):  # ty
         self.tree = app_commands.CommandTree(self)
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(EchoButton)
+        self.add_dynamic_items(EchoButton, AnywhereButton)
         await self.tree.sync(guild=GUILD)
+        if GLOBAL:
+            await self.tree.sync()
         log.info("synced commands")
 
     async def on_ready(self) -> None:
@@ -164,6 +195,66 @@ async def steps(interaction: discord.Interaction) -> None:
 @client.tree.command(guild=GUILD, description="Sends a file")
 async def file(interaction: discord.Interaction) -> None:
     await interaction.response.send_message("a file", file=discord.File(io.BytesIO(b"hello bytes"), "hello.txt"))
+
+
+@client.tree.command(description="Works wherever the app is installed")
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+async def anywhere(interaction: discord.Interaction, text: str) -> None:
+    view = discord.ui.View(timeout=None)
+    view.add_item(AnywhereButton(0))
+    await interaction.response.send_message(f"{text} | user_integration={interaction.is_user_integration()}",
+                                            view=view)
+
+
+@client.tree.command(description="Sends n follow-ups")
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+async def followups(interaction: discord.Interaction, n: int) -> None:
+    await interaction.response.send_message("sending")
+    sent, refused = 0, []
+    for i in range(n):
+        try:
+            await interaction.followup.send(f"follow-up {i + 1}")
+            sent += 1
+        except discord.HTTPException as exc:
+            refused.append(exc.code)
+    await interaction.edit_original_response(content=f"sent {sent} refused {refused}")
+
+
+@client.tree.command(description="Posts in the channel with the bot token")
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+async def poke(interaction: discord.Interaction) -> None:
+    await interaction.response.defer()
+    try:
+        channel = interaction.channel
+        assert isinstance(channel, discord.abc.Messageable)
+        await channel.send("poked")
+        outcome = "posted"
+    except discord.HTTPException as exc:
+        outcome = f"refused {exc.status} {exc.code}"
+    await interaction.followup.send(outcome)
+
+
+@client.tree.command(description="User install, servers only")
+@app_commands.allowed_installs(guilds=False, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
+async def inserver(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message("in a server")
+
+
+@client.tree.command(description="Guild install only")
+@app_commands.allowed_installs(guilds=True, users=False)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+async def serveronly(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message("guild install")
+
+
+@client.tree.command(description="Contexts left unset")
+@app_commands.allowed_installs(guilds=True, users=True)
+async def unset(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message(f"unset in context {interaction.context}")
 
 
 if __name__ == "__main__":

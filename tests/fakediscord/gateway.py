@@ -71,7 +71,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
-from . import payloads
+from . import payloads, places
 from .records import IdentifyRecord, shard_for
 
 if TYPE_CHECKING:
@@ -198,7 +198,16 @@ class Gateway:
         asked for `intent`; buffered for sessions between sockets. Returns who got it (empty: nobody).
 
         `data` may be a function of the session, for payloads that depend on its intents.
+        Events of a guild the bot is not in are not sent (nobody gets them), except
+        INTERACTION_CREATE (user installs reach servers without the bot) and the GUILD_DELETE that
+        tells it it left.
         """
+        if (
+            guild_id is not None
+            and event not in ("INTERACTION_CREATE", "GUILD_DELETE")
+            and not places.bot_in_guild(self.fake, guild_id)
+        ):
+            return []
         targets = self.targets(guild_id, intent)
         for session in targets:
             await self.dispatch_to(session, event, data(session) if callable(data) else data)
@@ -341,7 +350,8 @@ class Gateway:
             identified_at=record.at,
         )
         record.session_id = session.session_id
-        guilds = [g for g in self.fake.guilds.values() if session.routes(g.id)]
+        fake = self.fake
+        guilds = [g for g in fake.guilds.values() if session.routes(g.id) and places.bot_in_guild(fake, g)]
         session.guild_ids = [g.id for g in guilds]
         self.sessions[session.session_id] = session
         async with session.lock:
@@ -402,6 +412,8 @@ class Gateway:
         try:
             guild = self.fake.guilds[int(d.get("guild_id") or 0)]
         except (TypeError, ValueError, KeyError):
+            return
+        if not places.bot_in_guild(self.fake, guild):
             return
         members = [payloads.bot_member_json(self.fake, guild)]
         members += [payloads.member_json(self.fake, u, guild=guild) for u in self.fake.members(guild)]

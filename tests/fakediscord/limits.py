@@ -467,7 +467,21 @@ def check_command(cmd: Any, where: str = "command") -> list[str]:
     elif cmd.get("description"):
         problems.append(f"{where}: user and message commands must have an empty description")
     _check_localizations(cmd, where, problems, chat_input=chat_input)
+    _check_install_contexts(cmd, where, problems)
     return problems
+
+
+def _check_install_contexts(cmd: dict[str, Any], where: str, problems: list[str]) -> None:
+    """`integration_types` (0 GUILD_INSTALL, 1 USER_INSTALL) and `contexts` (0 GUILD, 1 BOT_DM,
+    2 PRIVATE_CHANNEL), as application-commands.mdx defines them."""
+    types = cmd.get("integration_types")
+    if types is not None and (
+        not isinstance(types, list) or not types or any(t not in (0, 1) for t in types)
+    ):
+        problems.append(f"{where}: integration_types {types!r} must be a non-empty list of 0 and 1")
+    contexts = cmd.get("contexts")
+    if contexts is not None and (not isinstance(contexts, list) or any(c not in (0, 1, 2) for c in contexts)):
+        problems.append(f"{where}: contexts {contexts!r} must be a list of 0, 1 and 2")
 
 
 def check_commands(commands: Any) -> list[str]:

@@ -41,6 +41,7 @@ MANAGE_THREADS = 1 << 34
 CREATE_PUBLIC_THREADS = 1 << 35
 SEND_MESSAGES_IN_THREADS = 1 << 38
 THREAD_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
+USE_EXTERNAL_APPS = 1 << 50
 
 
 def user_json(user: FakeUser) -> dict[str, Any]:
@@ -87,7 +88,11 @@ def bot_user_json(fake: FakeDiscord, *, full: bool = False) -> dict[str, Any]:
 
 
 def permissions_for(fake: FakeDiscord, user: FakeUser | None, guild: FakeGuild | None = None) -> int:
-    """The member's permissions in `guild` (None: the bot's); no channel overwrites exist in the fake."""
+    """The member's permissions in `guild` (None: the bot's); no channel overwrites exist in the fake.
+
+    A member in `guild.external_apps_denied` lacks Use External Apps (as a channel overwrite would
+    take it away), unless they own the guild or are administrators.
+    """
     guild = guild or fake.guild
     if user is None:
         roles = [guild.roles[guild.id], guild.roles[guild.bot_role_id]]
@@ -98,7 +103,11 @@ def permissions_for(fake: FakeDiscord, user: FakeUser | None, guild: FakeGuild |
     value = 0
     for role in roles:
         value |= role.permissions
-    return ALL_PERMISSIONS if value & ADMINISTRATOR else value
+    if value & ADMINISTRATOR:
+        return ALL_PERMISSIONS
+    if user is not None and user.id in guild.external_apps_denied:
+        value &= ~USE_EXTERNAL_APPS
+    return value
 
 
 def member_json(
@@ -171,15 +180,18 @@ THREAD_TYPES = (10, 11, 12)  # announcement, public and private threads
 
 
 def channel_json(fake: FakeDiscord, channel: FakeChannel, *, permissions: int | None = None) -> dict[str, Any]:
-    if channel.type == 1:
-        recipient = fake.users.get(channel.recipient_id or 0)
+    if channel.type in (1, 3):
+        # A DM (the bot's, recipient_id; or between users, recipient_ids) or a group DM (type 3).
+        ids = [channel.recipient_id] if channel.recipient_id is not None else channel.recipient_ids
         data: dict[str, Any] = {
             "id": str(channel.id),
-            "type": 1,
+            "type": channel.type,
             "last_message_id": None,
             "flags": 0,
-            "recipients": [user_json(recipient)] if recipient else [],
+            "recipients": [user_json(fake.users[i]) for i in ids if i in fake.users],
         }
+        if channel.type == 3:
+            data.update({"name": channel.name or None, "icon": None, "owner_id": str(channel.owner_id)})
     else:
         data = {
             "id": str(channel.id),
@@ -341,7 +353,7 @@ def message_json(fake: FakeDiscord, msg: MessageRecord, *, gateway: bool = False
             "id": str(rec.id),
             "type": rec.type,
             "user": user_json(rec.user),
-            "authorizing_integration_owners": {"0": str(rec.guild_id)},
+            "authorizing_integration_owners": dict(rec.owners),
         }
         if rec.type == APPLICATION_COMMAND:
             meta["name"] = rec.data.get("name")
@@ -401,7 +413,7 @@ def application_json(fake: FakeDiscord) -> dict[str, Any]:
         "bot": bot_user_json(fake),
         "redirect_uris": [],
         "interactions_endpoint_url": None,
-        "integration_types_config": {"0": {}},
+        "integration_types_config": {"0": {}, "1": {}},
         "approximate_guild_count": len(fake.guilds),
         "tags": [],
     }

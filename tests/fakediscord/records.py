@@ -46,6 +46,14 @@ MODAL = 9
 ACK_DEADLINE = 3.0
 TOKEN_LIFETIME = 15 * 60.0
 
+# Interaction context types and application integration (install) types
+# (https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-interaction-context-types).
+GUILD_CONTEXT, BOT_DM_CONTEXT, PRIVATE_CHANNEL_CONTEXT = 0, 1, 2
+GUILD_INSTALL, USER_INSTALL = 0, 1
+# "Apps are limited to 5 followup messages per interaction if it was initiated from a user-installed
+# app and isn't installed in the server" (Create Followup Message); the 6th answers 40094.
+USER_INSTALL_FOLLOWUP_LIMIT = 5
+
 
 class FakeClock:
     """Real time plus an offset that tests can only move forward (`FakeDiscord.advance`)."""
@@ -156,6 +164,11 @@ class FakeGuild:
     owner_id: int = 0
     system_channel_id: int | None = None
     member_ids: set[int] = field(default_factory=set)
+    # False: a server that never added the bot (`add_guild(bot_member=False)`): only user installs
+    # reach it, the bot gets none of its events and its channels answer 403 Missing Access.
+    bot_member: bool = True
+    # Members whose Use External Apps permission was taken away (`set_use_external_apps`).
+    external_apps_denied: set[int] = field(default_factory=set)
 
     def shard(self, shard_count: int) -> int:
         """The shard that gets this guild's events when the bot runs `shard_count` shards."""
@@ -197,7 +210,10 @@ class FakeChannel:
     position: int = 0
     topic: str | None = None
     parent_id: int | None = None
-    recipient_id: int | None = None  # DM channels only
+    recipient_id: int | None = None  # the bot's DM channels only: the user it talks with
+    # Group DMs (type 3) and DMs between two users (type 1 without the bot): who is in it. The
+    # bot is never one of them; a group DM's `owner_id` is the user who made it.
+    recipient_ids: list[int] = field(default_factory=list)
     # Threads only: who made it (None: a user, as `add_thread` does), its thread_metadata.
     owner_id: int | None = None
     archived: bool = False
@@ -408,6 +424,11 @@ class RequestRecord:
     files: list[str] = field(default_factory=list)
     interaction_id: int | None = None
     fault: bool = False
+    # Why Discord refused it, for refusals a bot is expected to meet and handle (403 Missing Access
+    # on a channel the bot is not in, 40094 on a 6th follow-up, 50027 on an expired token):
+    # `FakeDiscord.refused_requests` lists them.
+    refused: str | None = None
+    code: int | None = None
 
     def __repr__(self) -> str:
         return f"<{self.method} {self.path} → {self.status}>"
@@ -439,7 +460,13 @@ class InteractionRecord:
     fake: FakeDiscord
     source_message: MessageRecord | None = None  # the message a component is on
     origin: InteractionRecord | None = None  # for modal submits: the interaction that opened it
-    guild_id: int = 0
+    guild_id: int = 0  # 0 outside servers
+    # Where it came from (0 GUILD, 1 BOT_DM, 2 PRIVATE_CHANNEL) and `authorizing_integration_owners`
+    # ({"0": guild id or "0"} for the guild install, {"1": user id} for a user install).
+    context: int = 0
+    owners: dict[str, str] = field(default_factory=dict)
+    forced_ephemeral: bool = False  # a server without the bot, member without Use External Apps
+    followup_posts: int = 0  # accepted POST /webhooks/{app}/{token}
     delivered: bool = True
     delivered_to: list[GatewaySession] = field(default_factory=list)
     response: InitialResponse | None = None
@@ -455,6 +482,11 @@ class InteractionRecord:
     last_activity: float = field(default_factory=time.monotonic)
     dispatched_real: float = field(default_factory=time.monotonic)
     notes: list[str] = field(default_factory=list)
+
+    @property
+    def user_install_only(self) -> bool:
+        """True when only a user install authorized it: the 5 follow-up limit applies."""
+        return set(self.owners) == {str(USER_INSTALL)}
 
     @property
     def response_type(self) -> int | None:

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from . import limits, payloads
+from . import limits, payloads, places
 from .gateway import GUILDS
 from .records import (
     ACK_DEADLINE,
@@ -50,8 +50,8 @@ from .records import (
     MODAL,
     MODAL_SUBMIT,
     SUPPRESS_EMBEDS,
-    TOKEN_LIFETIME,
     UPDATE_MESSAGE,
+    USER_INSTALL_FOLLOWUP_LIMIT,
     AttachmentRecord,
     FakeChannel,
     FakeGuild,
@@ -188,6 +188,16 @@ class RestApi:
     ) -> web.Response:
         self.fake._violate(violation)
         return error(status, code, message, problems)
+
+    def refuse(self, request: web.Request, status: int, code: int, message: str, why: str) -> web.Response:
+        """Discord's answer to a request a bot must expect and handle (not a violation): recorded on
+        the request (`FakeDiscord.refused_requests`)."""
+        record = request[RECORD]
+        record.refused, record.code = why, code
+        return error(status, code, message)
+
+    def missing_access(self, request: web.Request, why: str) -> web.Response:
+        return self.refuse(request, 403, 50001, "Missing Access", f"{request.method} {request.path}: {why}")
 
     def unauthorized(self, request: web.Request) -> web.Response | None:
         if request.headers.get("Authorization") != f"Bot {self.fake.token}":
@@ -347,6 +357,8 @@ class RestApi:
             return None, None
         if not guild.isdigit() or int(guild) not in self.fake.guilds:
             return None, self.reject(403, 50001, "Missing Access", f"{request.path}: the bot is not in guild {guild}")
+        if not places.bot_in_guild(self.fake, int(guild)):
+            return None, self.missing_access(request, f"the bot is not a member of guild {guild}")
         return int(guild), None
 
     def store_command(self, scope: int | None, cmd: dict[str, Any]) -> dict[str, Any]:
@@ -495,6 +507,8 @@ class RestApi:
         guild = self.fake.guilds.get(int(raw)) if raw.isdigit() else None
         if guild is None:
             return None, self.reject(404, 10004, "Unknown Guild", f"{request.path}: unknown guild")
+        if not places.bot_in_guild(self.fake, guild):
+            return None, self.missing_access(request, f"the bot is not a member of guild {guild.id}")
         return guild, None
 
     async def get_guild(self, request: web.Request) -> web.StreamResponse:
@@ -538,8 +552,12 @@ class RestApi:
             cid = -1
         if cid not in self.fake.channels:
             return cid, self.reject(404, 10003, "Unknown Channel", f"{request.method} {request.path}: unknown channel")
-        if self.fake.channels[cid].guild_id in self.fake.left_guilds:
+        chan = self.fake.channels[cid]
+        if chan.guild_id in self.fake.left_guilds:
             return cid, self.reject(403, 50001, "Missing Access", f"{request.method} {request.path}: not in that guild")
+        if not places.bot_in_channel(self.fake, chan):
+            kind = {3: "a group DM", 1: "a DM between users"}.get(chan.type, "a channel of a server without the bot")
+            return cid, self.missing_access(request, f"channel {cid} is {kind}: the bot is not in it")
         return cid, None
 
     async def get_channel(self, request: web.Request) -> web.StreamResponse:
@@ -880,7 +898,7 @@ class RestApi:
             for p in limits.mention_problems(data.get("content"), data.get("allowed_mentions")):
                 fake._violate(f"{where}: {p}")
             rec.response = attempt
-            ephemeral = bool((data.get("flags") or 0) & EPHEMERAL)
+            ephemeral = bool((data.get("flags") or 0) & EPHEMERAL) or rec.forced_ephemeral
             msg = fake._new_message(
                 channel_id=rec.channel_id, body=data, attachments=atts or [], source="response", rec=rec,
                 ephemeral=ephemeral,
@@ -890,7 +908,7 @@ class RestApi:
             await fake._gateway_message("MESSAGE_CREATE", msg)
         elif rtype == DEFERRED_CHANNEL_MESSAGE:
             rec.response = attempt
-            ephemeral = bool((data.get("flags") or 0) & EPHEMERAL)
+            ephemeral = bool((data.get("flags") or 0) & EPHEMERAL) or rec.forced_ephemeral
             msg = fake._new_message(
                 channel_id=rec.channel_id, body={"content": "", "flags": LOADING}, attachments=[], source="deferred",
                 rec=rec, ephemeral=ephemeral,
@@ -945,13 +963,10 @@ class RestApi:
         rec.touch()
         where = f"{what} for {rec.kind} interaction {rec.id} ({_describe(rec)})"
         age = fake.now() - rec.dispatched_at
-        if age > TOKEN_LIFETIME:
-            return None, self.reject(
-                401,
-                50027,
-                "Invalid Webhook Token",
-                f"{where}: interaction token is {age / 60:.1f} minutes old (max 15)",
-            )
+        if age > fake.token_lifetime:
+            why = f"{where}: interaction token is {age / 60:.1f} minutes old (max {fake.token_lifetime / 60:g})"
+            fake._violate(why)
+            return None, self.refuse(request, 401, 50027, "Invalid Webhook Token", why)
         if rec.response is None:
             return None, self.reject(404, 10015, "Unknown Webhook", f"{where}: before any accepted initial response")
         if rec.response.type in (AUTOCOMPLETE_RESULT, MODAL):
@@ -970,6 +985,14 @@ class RestApi:
         body, files = await self.body(request)
         if body is None:
             return self.reject(400, 50109, "The request body contains invalid JSON.", f"{where}: bad JSON")
+        if rec.user_install_only and rec.followup_posts >= USER_INSTALL_FOLLOWUP_LIMIT:
+            # Create Followup Message: "Apps are limited to 5 followup messages per interaction if it
+            # was initiated from a user-installed app and isn't installed in the server"; JSON
+            # error code 40094 (opcodes-and-status-codes.mdx).
+            why = f"{where}: follow-up {rec.followup_posts + 1} of a user-install interaction (limit 5)"
+            fake._violate(why)
+            return self.refuse(request, 400, 40094,
+                               "This interaction has hit the maximum number of follow up messages", why)
         if rec.thinking and rec.original is not None and not rec.original.deleted:
             # Discord: the first followup after a type 5 defer fills the "thinking" message and keeps
             # the defer's visibility, whatever flags the followup carries.
@@ -977,6 +1000,7 @@ class RestApi:
             edited = await self.apply_edit(original, body, files, where=where, via="followup", rec=rec)
             if isinstance(edited, web.Response):
                 return edited
+            rec.followup_posts += 1
             rec.followups.append(original)
             return self.message_reply(request, original)
         problems = self.message_problems(body)
@@ -988,7 +1012,8 @@ class RestApi:
             return self.reject(400, 50006, "Cannot send an empty message", f"{where}: empty followup")
         for p in limits.mention_problems(body.get("content"), body.get("allowed_mentions")):
             fake._violate(f"{where}: {p}")
-        ephemeral = bool((body.get("flags") or 0) & EPHEMERAL)
+        ephemeral = bool((body.get("flags") or 0) & EPHEMERAL) or rec.forced_ephemeral
+        rec.followup_posts += 1
         msg = fake._new_message(
             channel_id=rec.channel_id,
             body=body,

@@ -42,7 +42,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
-from . import payloads
+from . import payloads, places
 from .gateway import (
     DIRECT_MESSAGES,
     GUILD_MEMBERS,
@@ -53,6 +53,7 @@ from .gateway import (
     GatewaySession,
 )
 from .limits import SELECT_TYPES
+from .places import CommandNotShown as CommandNotShown  # re-exported for tests
 from .records import (
     ACK_DEADLINE,
     APPLICATION_COMMAND,
@@ -60,6 +61,7 @@ from .records import (
     EPHEMERAL,
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
+    TOKEN_LIFETIME,
     AttachmentRecord,
     EditRecord,
     FakeChannel,
@@ -129,7 +131,9 @@ class FakeDiscord:
     `max_concurrency` its `session_start_limit.max_concurrency`; `enforce_identify_pacing` answers
     an IDENTIFY that breaks that limit with op 9 as Discord does (otherwise it is only recorded);
     `large_bot_sharding` refuses shard counts that are not a multiple of `shard_count` (4010);
-    `guild_shard` puts the first guild on that shard of `shard_count`.
+    `guild_shard` puts the first guild on that shard of `shard_count`; `token_lifetime` is how
+    many fake seconds an interaction token lasts (Discord: 900) before webhook calls answer 401
+    50027.
     """
 
     def __init__(
@@ -147,6 +151,7 @@ class FakeDiscord:
         enforce_identify_pacing: bool = False,
         large_bot_sharding: bool = False,
         guild_shard: int | None = None,
+        token_lifetime: float = TOKEN_LIFETIME,
     ) -> None:
         if shard_count < 1 or max_concurrency < 1:
             raise ValueError("shard_count and max_concurrency must be at least 1")
@@ -161,6 +166,8 @@ class FakeDiscord:
         self.privileged_intents = privileged_intents
         self.quiet_period = quiet_period
         self.application_flags = 1 << 23  # APPLICATION_COMMAND_BADGE
+        self.token_lifetime = token_lifetime  # fake seconds an interaction token works (Discord: 15 min)
+        self.user_installs: set[int] = set()  # users who installed the app on their account
 
         self.bot_user_id = self.snowflakes.next()
         self.application_id = self.bot_user_id
@@ -360,22 +367,107 @@ class FakeDiscord:
         locale: str = "es-ES",
         channel_name: str = "rummy",
         owner_name: str = "Owner",
+        bot_member: bool = True,
     ) -> FakeGuild:
         """Another guild the bot is in, with a text channel, the three roles and an owner (Manage Server).
 
         ``shard``: give it an id on that shard of ``shard_count`` (default: the fake's). Sessions of
         its shard that are already identified get its GUILD_CREATE, as when a bot joins a guild.
+        ``bot_member=False``: a server that never added the bot. The bot gets no GUILD_CREATE and no
+        event of it (members, channels, messages), bot-token requests to it answer 403 Missing
+        Access, and only users who installed the app (`install_for_user`) can use its global
+        commands there; `invite_bot` adds the bot later.
         """
         guild = self._new_guild(name, locale, shard, shard_count)
+        guild.bot_member = bot_member
         guild.system_channel_id = self._new_channel(guild, channel_name)
         owner = self._new_user(owner_name, guild, locale=locale, manage_guild=True)
         owner.is_owner = True
         guild.owner_id = owner.id
+        if bot_member:
+            self._announce_guild(guild)
+        return guild
+
+    def _announce_guild(self, guild: FakeGuild) -> None:
         for session in self.gateway.targets(guild.id, GUILDS):
             session.guild_ids.append(guild.id)
         data = payloads.guild_json(self, guild)
         self._spawn(self.gateway.dispatch("GUILD_CREATE", data, guild_id=guild.id, intent=GUILDS))
-        return guild
+
+    def invite_bot(self, guild: FakeGuild | int) -> None:
+        """An admin adds the bot to a server it was not in (``add_guild(bot_member=False)``, or
+        `remove_bot` before): its sessions get GUILD_CREATE and the server's install takes over."""
+        target = self._guild(guild)
+        if places.bot_in_guild(self, target):
+            raise ValueError(f"the bot is already in {target!r}")
+        target.bot_member = True
+        self.left_guilds.discard(target.id)
+        target.bot_joined_at = self.clock.iso()
+        self._announce_guild(target)
+
+    def bot_in_guild(self, guild: FakeGuild | int) -> bool:
+        """The bot is a member of ``guild`` now (added, not removed)."""
+        return places.bot_in_guild(self, guild)
+
+    def bot_in_channel(self, channel: int | FakeChannel) -> bool:
+        """The bot can use ``channel`` with its token: not a group DM, a DM between users or a
+        channel of a server without the bot."""
+        return places.bot_in_channel(self, self.channels[self._channel_id(channel)])
+
+    # ---- user installs and private channels ----------------------------------------------------
+
+    def install_for_user(self, user: FakeUser) -> None:
+        """``user`` installs the app on their account: its global commands that declare USER_INSTALL
+        follow them into group DMs, DMs and servers without the bot (where they declare the context)."""
+        self.user_installs.add(user.id)
+
+    def uninstall_for_user(self, user: FakeUser) -> None:
+        self.user_installs.discard(user.id)
+
+    def has_installed(self, user: FakeUser) -> bool:
+        return user.id in self.user_installs
+
+    def add_group_dm(self, owner: FakeUser, *users: FakeUser, name: str = "") -> int:
+        """A group DM (channel type 3, no guild) of ``owner`` and ``users``; the bot is never in it
+        (no gateway events, 403 Missing Access on its channel routes). Returns the channel id."""
+        members = [owner, *users]
+        if len({u.id for u in members}) != len(members):
+            raise ValueError("a group DM lists each user once")
+        if not 2 <= len(members) <= 10:
+            raise ValueError(f"a group DM has 2 to 10 members, not {len(members)}")
+        cid = self.snowflakes.next()
+        self.channels[cid] = FakeChannel(
+            cid, name, type=3, guild_id=None, owner_id=owner.id, recipient_ids=[u.id for u in members]
+        )
+        return cid
+
+    def add_user_dm(self, user: FakeUser, other: FakeUser) -> int:
+        """A DM between two users (type 1, the bot not in it): interactions there have context 2."""
+        if user.id == other.id:
+            raise ValueError("a DM needs two different users")
+        cid = self.snowflakes.next()
+        self.channels[cid] = FakeChannel(cid, "", type=1, guild_id=None, recipient_ids=[user.id, other.id])
+        return cid
+
+    def bot_dm(self, user: FakeUser) -> int:
+        """The bot's DM channel with ``user`` (made on first use): interactions there have context 1."""
+        return self._dm_channel(user.id).id
+
+    def set_use_external_apps(self, guild: FakeGuild | int, user: FakeUser, allowed: bool) -> None:
+        """Give or take ``user``'s Use External Apps in ``guild``. Without it, in a server without
+        the bot, Discord makes every reply of the user's interactions ephemeral (to them only)."""
+        target = self._guild(guild)
+        if allowed:
+            target.external_apps_denied.discard(user.id)
+        else:
+            target.external_apps_denied.add(user.id)
+
+    @property
+    def refused_requests(self) -> list[RequestRecord]:
+        """Requests Discord refused for a reason a bot must expect and handle, oldest first: 403
+        50001 on a channel or server the bot is not in, 400 40094 on a 6th follow-up, 401 50027 on
+        an expired token (`RequestRecord.refused` says why, `.code` the JSON code)."""
+        return [r for r in self.requests if r.refused]
 
     def add_channel(
         self, name: str, *, type: int = 0, topic: str | None = None, guild: FakeGuild | int | None = None
@@ -585,8 +677,13 @@ class FakeDiscord:
         """How many bulk overwrites (PUT …/commands) happened, global and guild together."""
         return len(self.sync_log)
 
-    def _find_command(self, name: str, kind: int = 1, guild_id: int | None = None) -> dict[str, Any] | None:
-        for scope in (guild_id or self.guild_id, None):
+    def _find_command(
+        self, name: str, kind: int = 1, guild_id: int | None = None, *, anywhere_guild: bool = True
+    ) -> dict[str, Any] | None:
+        """A stored command by name: the guild's own, else a global one. ``anywhere_guild=False``
+        (interactions outside servers) looks at global commands only."""
+        scopes: tuple[int | None, ...] = (guild_id or self.guild_id, None) if anywhere_guild else (None,)
+        for scope in scopes:
             for cmd in self._commands.get(scope, []):
                 if cmd["name"] == name and cmd.get("type", 1) == kind:
                     return cmd
@@ -607,14 +704,21 @@ class FakeDiscord:
 
         Option types come from the registered command (values are checked against its choices,
         ranges and required flags, as Discord's client would). Unknown commands fall back to types
-        guessed from the Python values. Pass FakeUser for user options. ``overridden``: the
-        server's Integrations settings let this member use a command its default permissions hide.
+        guessed from the Python values (only in servers the bot is in). Pass FakeUser for user
+        options. ``overridden``: the server's Integrations settings let this member use a command
+        its default permissions hide.
+
+        ``channel`` may be a server channel, the bot's DM (`bot_dm`), a group DM (`add_group_dm`) or
+        a DM between users (`add_user_dm`). The command must declare that context and an install
+        type the app has there (the server's, when the bot is in it; the user's own,
+        `install_for_user`), else `CommandNotShown` (a PermissionError) is raised and nothing is sent.
         """
-        guild = self._interaction_guild(channel)
-        if not overridden:
+        chan, owners = self._command_place(user, command, channel)
+        guild = self.channel_guild(chan)
+        if not overridden and guild is not None and "0" in owners:
             self._check_command_permissions(user, command, guild)
         data = self._command_data(command, dict(options or {}), focused=None, guild=guild)
-        return await self._interact(APPLICATION_COMMAND, "slash", user, data, channel=channel)
+        return await self._interact(APPLICATION_COMMAND, "slash", user, data, channel=chan.id, owners=owners)
 
     async def autocomplete(
         self,
@@ -629,11 +733,12 @@ class FakeDiscord:
     ) -> list[dict[str, Any]]:
         """Type into an option with autocomplete; returns the choices the bot answered.
         ``overridden`` as for `slash`."""
-        guild = self._interaction_guild(channel)
-        if not overridden:
+        chan, owners = self._command_place(user, command, channel)
+        guild = self.channel_guild(chan)
+        if not overridden and guild is not None and "0" in owners:
             self._check_command_permissions(user, command, guild)
         data = self._command_data(command, dict(options), focused=focused, guild=guild)
-        rec = await self._interact(AUTOCOMPLETE, "autocomplete", user, data, channel=channel)
+        rec = await self._interact(AUTOCOMPLETE, "autocomplete", user, data, channel=chan.id, owners=owners)
         await self._wait_until(lambda: bool(rec.responses), timeout, f"autocomplete choices for /{command}")
         return list((rec.responses[-1].data or {}).get("choices") or [])
 
@@ -685,7 +790,7 @@ class FakeDiscord:
             data["values"] = [str(v) for v in values]
         else:
             resolved: dict[str, Any] = {}
-            guild = self._interaction_guild(msg.channel_id)
+            guild = self.channel_guild(msg.channel_id)
             data["values"] = [self._resolve_entity(v, resolved, guild) for v in values]
             data["resolved"] = resolved
         return await self._interact(MESSAGE_COMPONENT, "component", user, data, channel=msg.channel_id, message=msg)
@@ -752,11 +857,16 @@ class FakeDiscord:
             )
         return _drop_none({"type": comp.get("type"), "id": comp.get("id")})
 
-    def _interaction_guild(self, channel: int | FakeChannel | None) -> FakeGuild:
-        guild = self.channel_guild(self._channel_id(channel))
-        if guild is None:
-            raise ValueError("interactions in DMs are not modelled")
-        return guild
+    def _command_place(
+        self, user: FakeUser, command: str, channel: int | FakeChannel | None
+    ) -> tuple[FakeChannel, dict[str, str]]:
+        """The channel of a command and its authorizing owners, or CommandNotShown."""
+        chan = self.channels[self._channel_id(channel)]
+        places.check_presence(self, user, chan)
+        name = command.strip().lstrip("/").split()[0] if command.strip().lstrip("/") else ""
+        guild = self.channel_guild(chan)
+        cmd = self._find_command(name, guild_id=chan.guild_id, anywhere_guild=guild is not None)
+        return chan, places.command_owners(self, user, chan, name, cmd)
 
     def _check_command_permissions(self, user: FakeUser, command: str, guild: FakeGuild) -> None:
         """Discord's client hides commands whose default_member_permissions the user lacks."""
@@ -785,10 +895,10 @@ class FakeDiscord:
             raise ValueError(f"component {custom_id!r} on {msg} is disabled: a user cannot use it")
         return comp
 
-    def _resolve_entity(self, value: Any, resolved: dict[str, Any], guild: FakeGuild) -> str:
+    def _resolve_entity(self, value: Any, resolved: dict[str, Any], guild: FakeGuild | None) -> str:
         if isinstance(value, FakeUser):
             resolved.setdefault("users", {})[str(value.id)] = payloads.user_json(value)
-            if value.id in guild.member_ids:
+            if guild is not None and value.id in guild.member_ids:
                 member = payloads.member_json(self, value, permissions=True, guild=guild)
                 member.pop("user")
                 resolved.setdefault("members", {})[str(value.id)] = member
@@ -796,7 +906,7 @@ class FakeDiscord:
         ident = value.id if isinstance(value, FakeChannel) else int(value)
         if ident in self.users:
             return self._resolve_entity(self.users[ident], resolved, guild)
-        if ident in guild.roles:
+        if guild is not None and ident in guild.roles:
             resolved.setdefault("roles", {})[str(ident)] = payloads.role_json(guild.roles[ident])
             return str(ident)
         if ident in self.channels:
@@ -806,13 +916,13 @@ class FakeDiscord:
         raise ValueError(f"{value!r} is no known user, role or channel")
 
     def _command_data(
-        self, command: str, options: dict[str, Any], *, focused: str | None, guild: FakeGuild
+        self, command: str, options: dict[str, Any], *, focused: str | None, guild: FakeGuild | None
     ) -> dict[str, Any]:
         parts = command.strip().lstrip("/").split()
         if not parts:
             raise ValueError("empty command")
         name = parts[0]
-        cmd = self._find_command(name, guild_id=guild.id)
+        cmd = self._find_command(name, guild_id=None if guild is None else guild.id, anywhere_guild=guild is not None)
         chain: list[dict[str, Any]] = []
         defs: dict[str, dict[str, Any]] | None = None
         if cmd is not None:
@@ -872,7 +982,7 @@ class FakeDiscord:
         definition: dict[str, Any] | None,
         resolved: dict[str, Any],
         *,
-        guild: FakeGuild,
+        guild: FakeGuild | None,
         focused: bool,
     ) -> dict[str, Any]:
         where = f"/{command} option {name!r}"
@@ -926,37 +1036,55 @@ class FakeDiscord:
         channel: int | FakeChannel | None = None,
         message: MessageRecord | None = None,
         origin: InteractionRecord | None = None,
+        owners: dict[str, str] | None = None,
     ) -> InteractionRecord:
+        """Send one INTERACTION_CREATE. ``owners``: the authorizing integration owners of a command
+        (`_command_place`); components take those of the message's interaction, modal submits
+        those of the interaction that opened the modal."""
         cid = self._channel_id(channel)
         chan = self.channels[cid]
-        guild = self._interaction_guild(cid)
-        if user.id not in guild.member_ids:
-            raise ValueError(f"{user!r} is not a member of {guild!r} (use add_user or add_member)")
+        places.check_presence(self, user, chan)
+        guild = self.channel_guild(cid)
+        if owners is None:
+            if origin is not None:
+                owners = dict(origin.owners)
+            elif message is not None:
+                owners = places.message_owners(self, message)
+            elif guild is not None:
+                owners = {"0": str(guild.id)}  # forged or test-made interactions in a server
+            else:
+                owners = {"0": "0"} if places.is_bot_dm(chan) else {"1": str(user.id)}
         await self._flush_spawned()  # CHANNEL_CREATE, GUILD_MEMBER_ADD, … go out first
         iid = self.snowflakes.next()
         token = "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(96)
-        member_permissions = payloads.permissions_for(self, user, guild)
+        context = places.context_of(chan)
         payload: dict[str, Any] = {
             "id": str(iid),
             "application_id": str(self.application_id),
             "type": itype,
             "data": data,
-            "guild": {"id": str(guild.id), "locale": guild.locale, "features": []},
-            "guild_id": str(guild.id),
-            "channel": payloads.channel_json(self, chan, permissions=member_permissions),
             "channel_id": str(cid),
-            "member": payloads.member_json(self, user, permissions=True, guild=guild),
             "token": token,
             "version": 1,
-            "app_permissions": str(payloads.permissions_for(self, None, guild)),
+            "app_permissions": str(places.app_permissions(self, user, chan)),
             "locale": user.locale,
-            "guild_locale": guild.locale,
             "entitlements": [],
             "entitlement_sku_ids": [],
-            "authorizing_integration_owners": {"0": str(guild.id)},
-            "context": 0,
+            "authorizing_integration_owners": owners,
+            "context": context,
             "attachment_size_limit": payloads.ATTACHMENT_SIZE_LIMIT,
         }
+        if guild is not None:
+            member_permissions = payloads.permissions_for(self, user, guild)
+            payload.update({
+                "guild": {"id": str(guild.id), "locale": guild.locale, "features": []},
+                "guild_id": str(guild.id),
+                "channel": payloads.channel_json(self, chan, permissions=member_permissions),
+                "member": payloads.member_json(self, user, permissions=True, guild=guild),
+                "guild_locale": guild.locale,
+            })  # fmt: skip
+        else:  # DMs and group DMs: `user` instead of `member`, no guild
+            payload.update({"channel": payloads.channel_json(self, chan), "user": payloads.user_json(user)})
         if message is not None:
             payload["message"] = payloads.message_json(self, message)
         rec = InteractionRecord(
@@ -971,15 +1099,19 @@ class FakeDiscord:
             fake=self,
             source_message=message,
             origin=origin,
-            guild_id=guild.id,
+            guild_id=0 if guild is None else guild.id,
+            context=context,
+            owners=owners,
+            forced_ephemeral=places.forced_ephemeral(self, user, chan),
         )
         self.interactions.append(rec)
         self._interactions_by_id[iid] = rec
         self._interactions_by_token[token] = rec
-        rec.delivered_to = await self.gateway.dispatch("INTERACTION_CREATE", payload, guild_id=guild.id)
+        gid = None if guild is None else guild.id
+        rec.delivered_to = await self.gateway.dispatch("INTERACTION_CREATE", payload, guild_id=gid)
         rec.delivered = bool(rec.delivered_to)
         if not rec.delivered:
-            rec.notes.append(f"no bot session on shard {self.shard_of(guild)}: nobody received this interaction")
+            rec.notes.append(f"no bot session on shard {self.shard_of(gid)}: nobody received this interaction")
         rec.touch()
         self._notify()
         return rec
@@ -1005,7 +1137,8 @@ class FakeDiscord:
             raise KeyError(f"no message {message_id}") from None
 
     def public_messages(self, channel: int | FakeChannel | None = None) -> list[MessageRecord]:
-        """Messages everyone in a guild channel sees (not deleted), oldest first; all channels if None."""
+        """Messages everyone in a channel sees (guild channels, group DMs, DMs between users; not
+        deleted), oldest first; all channels if None."""
         cid = None if channel is None else self._channel_id(channel)
         return [m for m in self.messages if m.public and not m.deleted and (cid is None or m.channel_id == cid)]
 
@@ -1052,9 +1185,9 @@ class FakeDiscord:
     ) -> MessageRecord:
         """A user writes in a channel (MESSAGE_CREATE; content hidden without the message content intent)."""
         cid = self._channel_id(channel)
-        guild = self.channel_guild(cid)
-        if guild is not None and user.id not in guild.member_ids:
-            raise ValueError(f"{user!r} is not a member of {guild!r} (use add_user or add_member)")
+        chan = self.channels[cid]
+        if chan.guild_id is not None or chan.recipient_ids:
+            places.check_presence(self, user, chan)
         await self._flush_spawned()
         msg = self._new_message(channel_id=cid, body={"content": content}, attachments=[], source="user", author=user)
         await self._gateway_message("MESSAGE_CREATE", msg)
@@ -1074,7 +1207,7 @@ class FakeDiscord:
         channel = self.channels[channel_id]
         flags = body.get("flags") or 0
         flags = flags | EPHEMERAL if ephemeral else flags & ~EPHEMERAL
-        dm = channel.type == 1
+        dm = places.is_bot_dm(channel)  # a DM between users or a group DM is public to its members
         visible_to = rec.user.id if ephemeral and rec else (channel.recipient_id if dm else None)
         msg = MessageRecord(
             id=self.snowflakes.next(),
@@ -1111,7 +1244,8 @@ class FakeDiscord:
         msg.deleted = True
         msg.deleted_at = self.now()
         self._notify()
-        if not msg.ephemeral:
+        chan = self.channels.get(msg.channel_id)
+        if not msg.ephemeral and (chan is None or places.bot_in_channel(self, chan)):
             data = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
             guild = self.channel_guild(msg.channel_id)
             if guild is not None:
@@ -1124,8 +1258,9 @@ class FakeDiscord:
             )
 
     async def _gateway_message(self, event: str, msg: MessageRecord) -> None:
-        if msg.ephemeral:
-            return
+        chan = self.channels.get(msg.channel_id)
+        if msg.ephemeral or chan is None or not places.bot_in_channel(self, chan):
+            return  # the bot gets no events of channels it is not in, even of its own replies
         data = payloads.message_json(self, msg, gateway=True)
         hidden = {**data, "content": "", "embeds": [], "attachments": [], "components": []}
         content_hidden = msg.author_id != self.bot_user_id and f"<@{self.bot_user_id}>" not in msg.content
