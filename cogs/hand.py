@@ -28,6 +28,7 @@ from bot.service.builder import AMBIGUOUS, check_meld
 from bot.service.drafts import builder_allowed
 from bot.service.hints import hints_apply
 from bot.words.moves import card_text, cards_text
+from cogs.anywhere import place_key
 from cogs.base import client_of, user_locale
 from cogs.builder import open_builder
 from cogs.delivery import reply_privately
@@ -341,7 +342,7 @@ async def hand_button(interaction: discord.Interaction, verb: str, arg: int | No
     client = client_of(interaction)
     service = client.service
     row = await service.get(state.game_id)
-    if row is None or row.guild_id != interaction.guild_id:
+    if row is None or row.guild_id != place_key(interaction):
         raise Refusal("no_game")
     interaction.extras["names"] = row.names
     seat = row.seat_of(interaction.user.id)
