@@ -117,6 +117,7 @@ class RummyBot(commands.AutoShardedBot):
                                     idle_days=self.settings.idle_days)
         self._service.thread_archive_after = self.settings.thread_archive_after
         self._service.on_deadline = self._deadline_written
+        self.tokens.keeper = self._service  # tokens of places the bot is not in, kept while they live
         _, _, limits = await self.http.get_bot_gateway()
         self._identify_buckets = max(1, int(limits.get("max_concurrency", 1)))
         held = "every shard" if self.settings.shard_ids is None else (

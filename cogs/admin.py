@@ -26,7 +26,7 @@ from discord.ext import commands
 from bot.engine import VARIANTS
 from bot.service import FinishedGame, GameService, GameStatus, Refusal, SettingsChange
 from bot.words.i18n import translate
-from cogs.anywhere import check_admin
+from cogs.anywhere import SERVER_INSTALL, SERVERS_ONLY, check_admin
 from cogs.base import L, RummyClient, channel_game, client_of, public_locale, user_locale
 from cogs.guard import guarded
 from cogs.settings import bar_member, change_settings, option_choices
@@ -228,8 +228,7 @@ class AdminCog(commands.Cog, name="AdminCog"):
         name=L("rummy-admin", "cmd.admin"), description=L("Rummy tools for server managers", "cmd.admin.desc"),
         default_permissions=discord.Permissions(manage_guild=True),
         # A server's install only, in servers only (issue 24); refused where the bot is not a member.
-        allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
-        allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False),
+        allowed_installs=SERVER_INSTALL, allowed_contexts=SERVERS_ONLY,
     )
 
     def __init__(self, bot: RummyClient) -> None:

@@ -20,9 +20,9 @@ and the second implementation of the delivery seam (``cogs.delivery.Delivery``):
 - ``RoutedDelivery`` chooses per place: such places through tokens, every other one through
   ``ChannelDelivery`` (bot-token channel messages, as before).
 
-Tokens are secrets: they are kept in memory only as long as they live, never written to the
-log (``__repr__`` hides them) nor to the database. After a restart the next interaction of a
-place brings a fresh token and the table is posted afresh with it.
+Tokens are secrets: they are kept (in memory, and in the database for restarts and other
+processes, ``bot.service.tokens``) only as long as they are used, and never written to the log
+(``__repr__`` hides them). A token that made no message is not written at all.
 What it is not: no layout and no decision about what to post (``cogs.announcer``), no game
 state (``bot.service``).
 """
@@ -32,11 +32,11 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import Any, Final, Unpack
+from typing import Any, Final, Protocol, Unpack
 
 import discord
 
-from bot.service import Refusal
+from bot.service import Refusal, TokenRow
 from cogs.delivery import ChannelDelivery, Edit, Parts, _mentions, reply_privately
 from cogs.ui import file_of
 
@@ -46,7 +46,14 @@ TOKEN_LIFETIME: Final = 15 * 60.0  # Discord: an interaction token is valid for 
 TOKEN_MARGIN: Final = 13 * 60.0  # used only while this young: a request in flight never meets the end
 FOLLOWUP_LIMIT: Final = 5  # follow-ups per interaction where the app is user-installed only
 FOLLOWUP_BUDGET: Final = 3  # what the delivery may spend of them; the handler keeps 2 for its own answers
-INTERACTION_WEBHOOK: Final = 3  # WebhookType.application: the webhook of an interaction's token
+
+
+# Where ``/rummy`` may be installed and used: private channels are declared explicitly, as
+# Discord leaves group DMs out otherwise. ``/rummy-admin``: a server's install, in servers only.
+EVERYWHERE: Final = discord.app_commands.AppInstallationType(guild=True, user=True)
+ANY_CHANNEL: Final = discord.app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
+SERVER_INSTALL: Final = discord.app_commands.AppInstallationType(guild=True, user=False)
+SERVERS_ONLY: Final = discord.app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False)
 
 
 def is_anywhere(interaction: discord.Interaction) -> bool:
@@ -131,11 +138,22 @@ class Token:
         return kind is not None and kind != discord.InteractionResponseType.deferred_channel_message
 
 
+class TokenKeeper(Protocol):
+    """Where tokens are kept while they live, for restarts and other processes (``bot.service.tokens``)."""
+
+    async def keep_token(self, row: TokenRow, message_id: int | None = None) -> None: ...
+
+    async def live_tokens(self, place: int) -> list[TokenRow]: ...
+
+    async def message_token(self, message_id: int) -> TokenRow | None: ...
+
+
 class TokenBook:
     """The live tokens of places the bot is not in, and which token made which message."""
 
     def __init__(self, lifetime: float = TOKEN_LIFETIME, clock: Any = time.time) -> None:
         self.clock = clock
+        self.keeper: TokenKeeper | None = None  # the database (set by the client once it is open)
         # Used only for 13 of Discord's 15 minutes (tests shorten the lifetime: the same share).
         self.margin = lifetime * TOKEN_MARGIN / TOKEN_LIFETIME
         self.places: set[int] = set()  # channels whose games go through tokens
@@ -161,7 +179,8 @@ class TokenBook:
         return token
 
     def settle(self, interaction: discord.Interaction) -> None:
-        """Its handler is done: its private reply (if any) is filled."""
+        """Its private reply (if any) is filled (its handler is done, or said so): from now on
+        a follow-up of its token is a message of its own."""
         for token in self._tokens.get(int(interaction.channel_id or 0), []):
             if token.interaction_id == interaction.id:
                 token.settled = True
@@ -181,17 +200,62 @@ class TokenBook:
             if not token.alive(now):
                 del self._made_by[mid]
 
-    def for_post(self, place: int) -> Token | None:
-        """The newest token of ``place`` that may post a public follow-up now."""
+    async def for_post(self, place: int) -> Token | None:
+        """The newest token of ``place`` that may post a public follow-up now (from the database
+        when this process holds none: a restart, or another process's interaction)."""
         now = self.clock()
         for token in reversed(self._tokens.get(place, [])):
             if token.may_post(now):
                 return token
+        for row in reversed(await self._kept(place)):
+            token = self._adopt(row)
+            if token.may_post(now):
+                return token
         return None
 
-    def for_message(self, message_id: int) -> Token | None:
+    async def for_message(self, message_id: int) -> Token | None:
+        """The living token that made ``message_id``, if any."""
         token = self._made_by.get(message_id)
+        if token is None and self.keeper is not None:
+            try:
+                row = await self.keeper.message_token(message_id)
+            except Exception as exc:  # the database is only a second memory: go on without it
+                log.warning("reading a kept token failed: %r", exc)
+                row = None
+            if row is not None:
+                token = self._made_by[message_id] = self._adopt(row)
         return token if token is not None and token.alive(self.clock()) else None
+
+    async def _kept(self, place: int) -> list[TokenRow]:
+        if self.keeper is None:
+            return []
+        try:
+            return await self.keeper.live_tokens(place)
+        except Exception as exc:
+            log.warning("reading the kept tokens of a place failed: %r", exc)
+            return []
+
+    def _adopt(self, row: TokenRow) -> Token:
+        """A token kept by the database, in this process's memory (its handler is long done)."""
+        for token in self._tokens.get(row.place, []):
+            if token.interaction_id == row.interaction_id:
+                return token
+        token = Token(row.token, row.application_id, row.place, row.interaction_id, row.expires_at - self.margin,
+                      self.margin, row.public, settled=True, sent=row.sent)
+        self._tokens.setdefault(row.place, []).append(token)
+        self._tokens[row.place].sort(key=lambda t: t.created)
+        return token
+
+    async def keep(self, token: Token, message_id: int) -> None:
+        """Write ``token`` (and that it made ``message_id``) to the database while it lives."""
+        if self.keeper is None:
+            return
+        row = TokenRow(token.interaction_id, token.place, token.application_id, token.secret,
+                       token.created + token.margin, token.sent, token.public)
+        try:
+            await self.keeper.keep_token(row, message_id)
+        except Exception as exc:
+            log.warning("keeping a token failed: %r", exc)
 
     def made(self, message_id: int, token: Token) -> None:
         self._made_by[message_id] = token
@@ -215,13 +279,12 @@ class TokenDelivery:
         self.book = book
 
     def _webhook(self, token: Token) -> discord.Webhook:
-        # What ``Interaction.followup`` is: the application's webhook of this token, with the
-        # client's state so that buttons may be attached.
-        data = {"id": token.application_id, "type": INTERACTION_WEBHOOK, "token": token.secret}
-        return discord.Webhook.from_state(data=data, state=self.client._connection)  # type: ignore[arg-type]
+        # The application's webhook of this token (what ``Interaction.followup`` calls), with the
+        # client's state so that persistent buttons may be attached.
+        return discord.Webhook.partial(token.application_id, token.secret, client=self.client)
 
     async def post(self, place: int, content: str, **parts: Unpack[Parts]) -> int:
-        token = self.book.for_post(place)
+        token = await self.book.for_post(place)
         if token is None:
             self.book.owe(place)
             raise NoLiveToken(f"no live token with follow-ups left in place {place}")
@@ -236,11 +299,12 @@ class TokenDelivery:
         token.sent += 1  # Discord counts that one too
         message = await self._webhook(token).send(content, **kwargs)
         self.book.made(int(message.id), token)
+        await self.book.keep(token, int(message.id))
         self.book.take_owed(place)  # what follows is shown: the table is the one posted or edited next
         return int(message.id)
 
     async def edit(self, place: int, message_id: int, **parts: Unpack[Edit]) -> None:
-        token = self.book.for_message(message_id)
+        token = await self.book.for_message(message_id)
         if token is None:
             self.book.owe(place)
             raise NoLiveToken(f"the token of message {message_id} no longer lives")
@@ -256,7 +320,7 @@ class TokenDelivery:
         await self._webhook(token).edit_message(message_id, **kwargs)
 
     async def delete(self, place: int, message_id: int) -> None:
-        token = self.book.for_message(message_id)
+        token = await self.book.for_message(message_id)
         if token is None:
             raise NoLiveToken(f"the token of message {message_id} no longer lives")
         await self._webhook(token).delete_message(message_id)

@@ -311,6 +311,7 @@ async def send_hand(interaction: discord.Interaction, row: GameRow, *, engine: G
         await interaction.edit_original_response(content=content, attachments=[file_of(image)], view=view)
     else:
         await interaction.followup.send(content, file=file_of(image), view=view, ephemeral=True)
+        client.tokens.settle(interaction)  # its private reply is filled: its token may show the table (issue 24)
 
 
 # ---------------------------------------------------------------------------- handlers

@@ -24,7 +24,7 @@ from bot.engine import VARIANTS, Move, Verb
 from bot.service import GameService, Refusal
 from bot.words.i18n import translate
 from bot.words.moves import normalize_move
-from cogs.anywhere import check_new_game, is_anywhere, place_key
+from cogs.anywhere import ANY_CHANNEL, EVERYWHERE, check_new_game, is_anywhere, place_key
 from cogs.base import (
     L,
     RummyClient,
@@ -74,13 +74,9 @@ async def refuse_unknown(interaction: discord.Interaction) -> None:
 
 
 class RummyCog(commands.Cog, name="RummyCog"):
-    # Installable on a server and on a user's account, usable in servers, DMs and group DMs
-    # (issue 24): private channels are declared explicitly, as Discord leaves them out otherwise.
+    # Installable on servers and users' accounts, usable in servers, DMs and group DMs (issue 24).
     rummy = app_commands.Group(name=L("rummy", "cmd.rummy"), description=L("Play rummy in this channel",
-                               "cmd.rummy.desc"),
-                               allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
-                               allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True,
-                                                                               private_channel=True))
+                               "cmd.rummy.desc"), allowed_installs=EVERYWHERE, allowed_contexts=ANY_CHANNEL)
 
     def __init__(self, bot: RummyClient) -> None:
         self.bot = bot
@@ -105,18 +101,12 @@ class RummyCog(commands.Cog, name="RummyCog"):
                   preset: app_commands.Range[str, 1, 40] | None = None) -> None:
         key = place_key(interaction)
         assert key is not None and interaction.channel_id is not None
-        anywhere = is_anywhere(interaction)
-        if anywhere:
-            # Where the bot is not a member (issue 24) the lobby is the reply itself: every check
-            # that may refuse comes before the public "thinking" reply, so a refusal stays private.
-            check_new_game(interaction)
-            no_thread: str | None = ""
-        else:
-            # Every answer to the host is private, errors included (issue 15, hole 6); the lobby
-            # itself is posted in the channel by the announcer, for everybody.
+        anywhere = is_anywhere(interaction)  # issue 24: then the lobby is the public reply, checked before
+        if not anywhere:  # every answer to the host is private (issue 15, hole 6); the lobby is posted
             await interaction.response.defer(ephemeral=True, thinking=True)
             missing_permission(interaction)
-            no_thread = thread_blocker(interaction)  # issue 12: else the game gets a thread of its own
+        check_new_game(interaction)
+        no_thread = "" if anywhere else thread_blocker(interaction)  # issue 12: else a thread of its own
         plan = await self.service.lobby_plan(  # the server's house rules, then what the host typed
             key, interaction.user.id, variant.value, options=options or "", timer_minutes=timer,
             preset=preset, locale=user_locale(interaction) if anywhere else guild_locale(interaction))
