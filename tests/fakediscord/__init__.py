@@ -3,8 +3,10 @@
 What this is: the package's exports — `FakeDiscord` (server, state and driver API), `BotProcess`
 (run `python -m bot` against it), and the records tests read (`FakeGuild`, `FakeUser`,
 `MessageRecord`, `InteractionRecord`, `ModalRecord`, `GatewaySession`, `IdentifyRecord`, …) and
-`shard_for` (Discord's sharding formula). See server.py for the driver API and rest.py /
-gateway.py for what is modelled (gateway.py also lists where its sharding differs from Discord's).
+`shard_for` (Discord's sharding formula), and `CommandNotShown` (a command the Discord client
+would not offer there). See server.py for the driver API, rest.py / gateway.py for what is
+modelled (gateway.py also lists where its sharding differs from Discord's) and places.py for user
+installs (contexts, authorizing owners, app permissions).
 
 What this is not: a pytest plugin. Tests build their own fixtures from these pieces.
 """

@@ -40,6 +40,11 @@ opcodes-and-status-codes "Gateway Close Event Codes"):
   single-process tests restart bots faster than 5 s apart and Discord's answer would only slow
   them down by discord.py's 5 s re-identify pause.
 
+Guilds the bot is not in (`add_guild(bot_member=False)`, or after `remove_bot`) are left out of
+READY and GUILD_CREATE, and none of their events is sent, except INTERACTION_CREATE (user
+installs reach them; routed by the guild's shard) and the GUILD_DELETE of a removal. Group DMs
+and DMs between users send the bot nothing but their interactions (on shard 0).
+
 What this is not: compression (frames are plain text: discord.py decodes text frames even when it
 asked for zlib-stream), ETF encoding, presences, voice, or the gateway's own send rate limit (120
 events per 60 s).

@@ -148,7 +148,8 @@ class FakeRole:
 
 @dataclass(eq=False)
 class FakeGuild:
-    """One guild the bot is in: its roles (the @everyone role's id is the guild id), members, owner.
+    """One guild: its roles (the @everyone role's id is the guild id), members, owner; the bot is in
+    it unless `bot_member` is False (or `FakeDiscord.remove_bot` took it out).
 
     `FakeDiscord.guild` is the first one (`guild_id`, `channel_id`, `roles`, … name it);
     `FakeDiscord.add_guild` makes more, on a chosen shard if asked.

@@ -16,6 +16,13 @@ Threads: starting one from a message (Create Public Threads, else 403 50013), po
 Messages in Threads, else 403 50013; an archived one is unarchived by the post), archiving one the bot
 made (Modify Channel; another's needs Manage Threads), no edits of messages in an archived one.
 
+Places the bot is not in (group DMs, DMs between users, servers that never added it; issue 24):
+every bot-token route on their channels or guild answers 403 50001 Missing Access, recorded as a
+refusal (`FakeDiscord.refused_requests`), not a violation, while the interaction routes keep
+working there. A user-install-only interaction takes at most 5 follow-ups (the 6th: 400 40094);
+tokens last `FakeDiscord.token_lifetime` (then 401 50027); a member without Use External Apps in a
+server without the bot gets every reply of their interactions ephemeral.
+
 What this is not: rate limiting (no X-RateLimit headers unless a fault asks for a 429), reactions,
 thread members, pins, bans, roles or channel editing, webhooks other than interaction tokens, or
 permission checks beyond Manage Server on members.

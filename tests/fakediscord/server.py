@@ -21,10 +21,26 @@ one shard's sessions; `identifies` and `identify_breaches()` record IDENTIFY pac
 Places that go away: `delete_channel` (CHANNEL_DELETE or THREAD_DELETE; then 404 Unknown
 Channel), `remove_bot(guild)` (GUILD_DELETE; then 403 Missing Access), `add_thread`.
 
+User installs (issue 24; the rules are in places.py): `install_for_user(user)` /
+`uninstall_for_user(user)` / `has_installed(user)`; places where the bot is not —
+`add_guild(name, bot_member=False)` (no GUILD_CREATE, no events; `invite_bot(guild)` adds it
+later), `add_group_dm(owner, *users, name="") -> channel id` (type 3), `add_user_dm(a, b) ->
+channel id` (type 1 between users) — and `bot_dm(user) -> channel id` (context 1). `slash`,
+`autocomplete`, `click`, `select` and `submit_modal` work in all of them, carrying `context`,
+`authorizing_integration_owners` (`InteractionRecord.context` / `.owners`), `app_permissions`,
+`user` or `member`; a command the client would not show there raises `CommandNotShown`.
+Bot-token requests where the bot is not answer 403 50001 and are listed in `refused_requests`
+(with 40094 on a 6th follow-up of a user-install interaction and 50027 on an expired token;
+those two are also violations). `FakeDiscord(token_lifetime=...)` shortens tokens;
+`set_use_external_apps(guild, user, False)` forces that member's replies ephemeral in a server
+without the bot (`InteractionRecord.forced_ephemeral`); `bot_in_guild`, `bot_in_channel` say
+where the bot is.
+
 What this is not: a general Discord. Threads as channels that can be made (`add_thread`, or the
 bot's Start Thread from Message), archived and deleted (no members), no reactions, voice, presences, rate limits (unless
-injected with `fail_next`), permissions overwrites, interactions in DMs or multiple bots. It
-only listens on 127.0.0.1 and never reaches the network.
+injected with `fail_next`), permissions overwrites (Use External Apps aside), several bots, or
+messages users write in group DMs being seen by anyone. It only listens on 127.0.0.1 and never
+reaches the network.
 """
 
 from __future__ import annotations
@@ -125,7 +141,8 @@ class Fault:
 
 
 class FakeDiscord:
-    """A fake Discord for one bot in one guild or more. Use `await start()` (or `async with`), then drive it.
+    """A fake Discord for one bot in one guild or more (and places it is not in: servers without
+    it, group DMs, DMs between users). Use `await start()` (or `async with`), then drive it.
 
     `shard_count` is what GET /gateway/bot recommends and the fewest shards the gateway accepts;
     `max_concurrency` its `session_start_limit.max_concurrency`; `enforce_identify_pacing` answers

@@ -13,6 +13,7 @@ What this is not: tests of the rummy bot.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
 from dataclasses import dataclass
@@ -376,3 +377,39 @@ async def test_command_definitions_and_unknown_places(bare: FakeDiscord):
     assert rec.owners == {"0": str(bare.guild_id)} and rec.context == 0
     assert (await respond(bare, rec, 4, {"content": "ok", "flags": EPHEMERAL}))[0] == 200
     assert bare.violations == []
+
+
+async def test_autocomplete_select_and_modal_in_a_group_dm(bare: FakeDiscord):
+    command = {"name": "pick", "description": "Pick", "integration_types": [1], "contexts": [2],
+               "options": [{"type": 3, "name": "q", "description": "q", "autocomplete": True}]}
+    assert (await call(bare, "PUT", f"/applications/{bare.application_id}/commands", [command]))[0] == 200
+    ana, bea = bare.add_user("Ana"), bare.add_user("Bea")
+    bare.install_for_user(ana)
+    gdm = bare.add_group_dm(ana, bea)
+    with pytest.raises(CommandNotShown, match="context 0"):  # declared for private channels only
+        await bare.slash(ana, "pick", {"q": "x"})
+    rec = await bare.slash(ana, "pick", {"q": "x"}, channel=gdm)
+    rows = [{"type": 1, "components": [{"type": 5, "custom_id": "who"}]},
+            {"type": 1, "components": [{"type": 2, "style": 1, "label": "ask", "custom_id": "ask"}]}]
+    assert (await respond(bare, rec, 4, {"content": "menu", "components": rows}))[0] == 200
+    assert rec.original is not None
+    chosen = await bare.select(bea, rec.original, "who", [ana])
+    assert chosen.owners == {"1": str(ana.id)} and chosen.context == 2 and "user" in chosen.payload
+    assert chosen.data["resolved"]["users"][str(ana.id)]["id"] == str(ana.id)
+    assert "members" not in chosen.data["resolved"]  # no guild, no members
+    assert (await respond(bare, chosen, 6))[0] == 200
+    click = await bare.click(bea, rec.original, "ask")
+    modal = {"custom_id": "m", "title": "Name", "components": [
+        {"type": 1, "components": [{"type": 4, "custom_id": "name", "label": "Name", "style": 1}]}]}
+    assert (await respond(bare, click, 9, modal))[0] == 200
+    submit = await bare.submit_modal(bea, "m", {"name": "Bea"})
+    assert submit.owners == {"1": str(ana.id)} and submit.context == 2 and submit.channel_id == gdm
+    assert (await respond(bare, submit, 4, {"content": "hi Bea"}))[0] == 200
+    assert submit.original is not None and submit.original in bare.public_messages(gdm)
+    auto_task = asyncio.ensure_future(bare.autocomplete(ana, "pick", {"q": "a"}, focused="q", channel=gdm))
+    await asyncio.sleep(0.05)
+    auto = bare.interactions[-1]
+    assert auto.kind == "autocomplete" and auto.owners == {"1": str(ana.id)}
+    assert (await respond(bare, auto, 8, {"choices": [{"name": "a", "value": "a"}]}))[0] == 200
+    assert [c["value"] for c in await auto_task] == ["a"]
+    assert bare.violations == [] and bare.refused_requests == []
