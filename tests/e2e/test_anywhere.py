@@ -55,9 +55,12 @@ class Anywhere(Table):
             args["options"] = options
         host = self.users[0]
         rec = await (await self.fake.slash(host, "rummy new", args, channel=self.channel)).settled(timeout=20)
-        lobby = [m for m in answers(rec) if not m.ephemeral and any(c.startswith("rummy:join:") for c in custom_ids(m))]
-        assert lobby, [(m.content, m.ephemeral) for m in rec.messages]
-        self.lobby = lobby[0]
+
+        def lobbies() -> list[Any]:  # the public reply itself, filled with the lobby (a picture takes a while)
+            return [m for m in answers(rec) if not m.ephemeral and any(c.startswith("rummy:join:") for c in custom_ids(m))]
+
+        await self.wait_until(lambda: bool(lobbies()), timeout=20)
+        self.lobby = lobbies()[0]
         self.game_id = int(custom_ids(self.lobby)[0].split(":")[2])
         for n, user in enumerate(self.users[1:], start=2):
             rec = await (await self.fake.click(user, self.lobby, f"rummy:join:{self.game_id}")).settled(timeout=15)
@@ -78,8 +81,8 @@ class Anywhere(Table):
             choices = await self.suggestions(user)
             assert choices, f"{actor} is to act but got no suggestion"
             rec = await self.play(user, self.pick(choices, rnd)["value"])
-            hand = answers(rec)
-            assert hand and hand[-1].ephemeral and hand[-1].visible_to == user.id, rec.messages
+            private = [m for m in answers(rec) if m.ephemeral]  # the hand (the turn call after it is public)
+            assert private and all(m.visible_to == user.id for m in private), rec.messages
             if self.row()["status"] == "playing":
                 await self.wait_until(self.table_is_current, timeout=20)
         assert not to_end or self.row()["status"] == "finished", f"not finished after {self.moves} moves"
