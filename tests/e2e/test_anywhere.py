@@ -56,8 +56,9 @@ class Anywhere(Table):
         host = self.users[0]
         rec = await (await self.fake.slash(host, "rummy new", args, channel=self.channel)).settled(timeout=20)
 
-        def lobbies() -> list[Any]:  # the public reply itself, filled with the lobby (a picture takes a while)
-            return [m for m in answers(rec) if not m.ephemeral and any(c.startswith("rummy:join:") for c in custom_ids(m))]
+        def lobbies() -> list[Any]:  # the public reply, once the lobby (and its picture) fills it
+            return [m for m in answers(rec)
+                    if not m.ephemeral and any(c.startswith("rummy:join:") for c in custom_ids(m))]
 
         await self.wait_until(lambda: bool(lobbies()), timeout=20)
         self.lobby = lobbies()[0]
