@@ -9,8 +9,6 @@ What it is not: no choice of token (``cogs.anywhere.TokenBook``), no Discord, no
 
 from __future__ import annotations
 
-import time
-
 from bot.store import tokens as store
 from bot.store.tokens import TokenRow
 
@@ -25,12 +23,12 @@ class Tokens(ServiceCore):
     async def keep_token(self, row: TokenRow, message_id: int | None = None) -> None:
         """Keep ``row`` (its count of follow-ups too) and, if given, that it made ``message_id``."""
         async with self.db.transaction() as tx:
-            await store.keep_token(tx, row, time.time())
+            await store.keep_token(tx, row, self.clock())
             if message_id is not None:
                 await store.keep_message(tx, message_id, row.interaction_id, row.expires_at)
 
     async def live_tokens(self, place: int) -> list[TokenRow]:
-        return await store.live_tokens(self.db, place, time.time())
+        return await store.live_tokens(self.db, place, self.clock())
 
     async def message_token(self, message_id: int) -> TokenRow | None:
-        return await store.message_token(self.db, message_id, time.time())
+        return await store.message_token(self.db, message_id, self.clock())
