@@ -44,6 +44,10 @@ log = logging.getLogger(__name__)
 
 TOKEN_LIFETIME: Final = 15 * 60.0  # Discord: an interaction token is valid for 15 minutes
 TOKEN_MARGIN: Final = 13 * 60.0  # used only while this young: a request in flight never meets the end
+_R = discord.InteractionResponseType
+# The initial responses after which a token may send follow-ups (not a modal, not autocomplete).
+MESSAGE_RESPONSES: Final = (_R.channel_message, _R.deferred_channel_message, _R.deferred_message_update,
+                            _R.message_update)
 FOLLOWUP_LIMIT: Final = 5  # follow-ups per interaction where the app is user-installed only
 FOLLOWUP_BUDGET: Final = 3  # what the delivery may spend of them; the handler keeps 2 for its own answers
 
@@ -135,7 +139,7 @@ class Token:
             return True
         # While its handler runs, a private "thinking" reply would swallow the first follow-up.
         kind = self.source.response.type
-        return kind is not None and kind != discord.InteractionResponseType.deferred_channel_message
+        return kind in MESSAGE_RESPONSES and kind != discord.InteractionResponseType.deferred_channel_message
 
 
 class TokenKeeper(Protocol):
@@ -183,6 +187,8 @@ class TokenBook:
         a follow-up of its token is a message of its own."""
         for token in self._tokens.get(int(interaction.channel_id or 0), []):
             if token.interaction_id == interaction.id:
+                if interaction.response.type not in MESSAGE_RESPONSES:
+                    token.public = False  # a modal (or no answer) leaves the token no message to follow
                 token.settled = True
                 token.reply_free = False
                 token.source = None
