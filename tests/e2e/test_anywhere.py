@@ -87,6 +87,8 @@ class Anywhere(Table):
             if self.row()["status"] == "playing":
                 await self.wait_until(self.table_is_current, timeout=20)
         assert not to_end or self.row()["status"] == "finished", f"not finished after {self.moves} moves"
+        if to_end:  # the table shows the end too
+            await self.wait_until(self.table_is_current, timeout=20)
 
 
 ENV = {"RUMMY_FLOOD": "off", "RUMMY_DEV_GUILD": ""}  # global commands: user installs
