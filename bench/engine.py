@@ -28,10 +28,12 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any, TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without install
 
 Figures = tuple[float, float]  # (min, median)
+T = TypeVar("T")
 
 
 def make_hands(count: int, seed: int) -> list[list[int]]:
@@ -49,8 +51,8 @@ def make_hands(count: int, seed: int) -> list[list[int]]:
 
 
 def per_call_us(
-    fn: Callable[[object], object],
-    items: Sequence[object],
+    fn: Callable[[T], object],
+    items: Sequence[T],
     repeat: int,
     before: Callable[[], None] | None = None,
 ) -> Figures:
@@ -131,7 +133,7 @@ def openspiel_deal_fn() -> Callable[[int, random.Random], None]:
     return deal
 
 
-def openspiel_min_deadwood_fn() -> Callable[[object], int]:
+def openspiel_min_deadwood_fn() -> Callable[[list[int]], int]:
     import pyspiel
 
     utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)  # ranks, suits, hand size
@@ -156,17 +158,18 @@ def rlcard_deal_fn(seed: int) -> Callable[[int, random.Random], None]:
     return deal
 
 
-def rlcard_min_deadwood_fn() -> tuple[Callable[[object], int], Callable[[list[int]], object]]:
+def rlcard_min_deadwood_fn() -> tuple[Callable[[list[Any]], int], Callable[[list[int]], list[Any]]]:
+    """RLCard's min deadwood of a hand of its ``Card`` objects, and the conversion from our ints."""
     from rlcard.games.gin_rummy.utils import melding
     from rlcard.games.gin_rummy.utils import utils as rl_utils
 
-    def min_deadwood(hand: list) -> int:
+    def min_deadwood(hand: list[Any]) -> int:
         clusters = melding.get_best_meld_clusters(hand)
         if clusters:
             return rl_utils.get_deadwood_count(hand, clusters[0])
         return sum(rl_utils.get_deadwood_value(card) for card in hand)
 
-    def convert(cards: list[int]) -> object:
+    def convert(cards: list[int]) -> list[Any]:
         return [rl_utils.get_card(c) for c in cards]  # RLCard's card_id = rank + 13 * suit, S H D C
 
     return min_deadwood, convert
@@ -288,6 +291,10 @@ def main(argv: list[str] | None = None) -> int:
     deadwood_us["ours"] = ours["uncached, from a mask"][0]
     expected = ours_values(hands)
 
+    # A peer's min deadwood takes a hand in its own card type (OpenSpiel: our ints in a list;
+    # RLCard: its Card objects); ``convert`` makes that hand from ours.
+    fn: Callable[[list[Any]], int]
+    convert: Callable[[list[int]], list[Any]]
     for name in ("openspiel", "rlcard"):
         print(f"\n== {name} ==")
         try:
@@ -298,7 +305,7 @@ def main(argv: list[str] | None = None) -> int:
                 deal = rlcard_deal_fn(args.seed)
                 fn, convert = rlcard_min_deadwood_fn()
         except ImportError as error:
-            print(f"not installed ({error}); pip install -e '.[bench]' to compare")
+            print(f"skipped: not installed ({error}); pip install -e '.[bench]' to compare")
             continue
         rate = deals_per_second(deal, args.deals, args.seed)
         deal_rate[name] = rate

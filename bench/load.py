@@ -37,7 +37,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.engine import load_game
-from tests.e2e.helpers import PgReader, custom_ids
+from tests.e2e.helpers import PgReader, custom_ids, new_lobby
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.process import BotProcess
 
@@ -57,6 +57,7 @@ class Game:
     def __init__(self, fake: FakeDiscord, db: Path, channel: int, users: list[Any], pg: PgReader | None) -> None:
         self.fake, self.db, self.channel, self.users, self.pg = fake, db, channel, users, pg
         self.game_id = 0
+        self.place = channel  # where the game's commands are typed: its thread once started
 
     def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
         if self.pg is not None:
@@ -68,13 +69,29 @@ class Game:
             conn.close()
 
     async def open(self, variant: str) -> None:
-        rec = await (await self.fake.slash(self.users[0], "rummy new", {"variant": variant, "timer": 0},
-                                           channel=self.channel)).settled(timeout=60)
-        lobby = rec.original
+        """Lobby, joins and start as ``tests/e2e/helpers.Table.open`` does: the host is answered
+        privately and the lobby is posted in the channel; a join is acknowledged before its seat is
+        written, so the start waits for every seat; once started, the game is played in its own
+        thread (issue 12), or in the channel where no thread could be made."""
+        lobby = await new_lobby(self.fake, self.users[0], {"variant": variant, "timer": 0}, self.channel,
+                                timeout=60)
         self.game_id = int(custom_ids(lobby)[0].split(":")[2])
-        for user in self.users[1:]:
+        for n, user in enumerate(self.users[1:], start=2):
             await (await self.fake.click(user, lobby, f"rummy:join:{self.game_id}")).settled(timeout=60)
+            await self.wait_until(lambda n=n: self.query("SELECT COUNT(*) FROM seats WHERE game_id = ?",
+                                                          (self.game_id,))[0][0] == n)
         await (await self.fake.click(self.users[0], lobby, f"rummy:start:{self.game_id}")).settled(timeout=60)
+        await self.wait_until(lambda: self.query("SELECT status FROM games WHERE id = ?",
+                                                 (self.game_id,))[0][0] == "playing")
+        thread = self.query("SELECT thread_id FROM games WHERE id = ?", (self.game_id,))[0][0]
+        self.place = int(thread) if thread else self.channel
+
+    async def wait_until(self, predicate: Any, timeout: float = 60.0) -> None:
+        end = time.monotonic() + timeout
+        while not predicate():
+            if time.monotonic() > end:
+                raise TimeoutError(f"game {self.game_id}: condition not reached")
+            await asyncio.sleep(0.05)
 
     def actor(self) -> Any | None:
         status, record = self.query("SELECT status, record FROM games WHERE id = ?", (self.game_id,))[0]
@@ -93,12 +110,12 @@ class Game:
             return 0
         t0 = time.monotonic()
         choices = await self.fake.autocomplete(user, "rummy play", {"move": ""}, focused="move",
-                                               channel=self.channel, timeout=30)
+                                               channel=self.place, timeout=30)
         suggest.append(time.monotonic() - t0)
         if not choices:
             return 0
         rec = await (await self.fake.slash(user, "rummy play", {"move": choices[0]["value"]},
-                                           channel=self.channel)).settled(timeout=60, quiet=0.05)
+                                           channel=self.place)).settled(timeout=60, quiet=0.05)
         assert rec.response is not None
         acks.append(rec.response.elapsed)
         answers.append(max(r.at for r in rec.requests) - rec.dispatched_at)
@@ -110,9 +127,9 @@ async def run(args: argparse.Namespace) -> None:
     url = args.database_url
     server = None
     if url == "pgserver":
+        os.environ.setdefault("XDG_RUNTIME_DIR", str(tmp))  # before the import: pgserver keeps its locks there
         import pgserver
 
-        os.environ.setdefault("XDG_RUNTIME_DIR", str(tmp))
         server = pgserver.get_server(str(tmp / "pg"), cleanup_mode="stop")
         url = server.get_uri()
     if args.processes > 1 and not url:

@@ -1,17 +1,17 @@
 """Render and encode times and byte sizes of the renderers (figures for docs/performance.md).
 
-    python bench/render.py [--repeat N] [--formats]
+    python bench/render.py [--repeat N] [--replay-runs N] [--formats]
 
 Prints p50 / p90 / min over N runs (warm: sprite, text and mask caches filled, as in a running
 bot) and the first, cold run, for: a 4-seat table with 12 melds, the crowded 8-seat table with
 30 melds, an 11-card and a 15-card hand, the end-of-deal screen, a lobby (five seated, two option
 chips), the rearrange builder's draft (49 cards: 9 melds, 5 loose cards, a 10-card hand) and a
-63-move replay (GIF and animated WebP). ``--formats`` also compares encoders on the
-4-seat table (PNG from RGB and from a palette at several zlib levels, WebP, JPEG), which is how
-the formats were chosen. Goals (issue "Renderers"): table <= 15 ms and < 300 KB, hand <= 5 ms,
-60-move replay < 2 s, a draft picture < 250 ms (each builder step answers with one, well
-within Discord's 3 s); the lobby took about 4 ms when it was a timed test (issue 14 moved the
-timing here).
+63-move replay (GIF and animated WebP; max(3, N / 10) runs unless ``--replay-runs`` says).
+``--formats`` also compares encoders on the 4-seat table (PNG from RGB and from a palette at
+several zlib levels, WebP, JPEG), which is how the formats were chosen. Goals (issue
+"Renderers"): table <= 15 ms and < 300 KB, hand <= 5 ms, 60-move replay < 2 s, a draft picture
+< 250 ms (each builder step answers with one, well within Discord's 3 s); the lobby took about
+4 ms when it was a timed test (issue 14 moved the timing here).
 Nothing here asserts a time.
 """
 
@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -38,12 +39,14 @@ from bot.engine import load_game  # noqa: E402
 from renderers import LobbyInfo, draw_hand, draw_lobby, draw_result, draw_table, render_replay  # noqa: E402
 from renderers.draft import draft_scene  # noqa: E402
 from renderers.draft_samples import built_draft  # noqa: E402
-from renderers.encode import encode_still, quantize  # noqa: E402
+from renderers.encode import Rendered, encode_still, quantize  # noqa: E402
 from renderers.samples import NAMES, built_result, built_view  # noqa: E402
 from scripts.played import played_game  # noqa: E402
 
+T = TypeVar("T")
 
-def timed(fn: Callable[[], object], repeat: int) -> tuple[float, list[float], object]:
+
+def timed(fn: Callable[[], T], repeat: int) -> tuple[float, list[float], T]:
     """(cold ms, warm ms list, last result)."""
     t = time.perf_counter()
     out = fn()
@@ -66,9 +69,8 @@ def row(label: str, cold: float, warm: list[float], size: int | None = None, ext
 
 def still(label: str, draw: Callable[[], Image.Image], repeat: int) -> None:
     cold_d, warm_d, image = timed(draw, repeat)
-    assert isinstance(image, Image.Image)
     cold_e, warm_e, out = timed(lambda: encode_still(image, "bench"), repeat)
-    size = len(out.data)  # type: ignore[attr-defined]
+    size = len(out.data)
     row(f"{label}: draw", cold_d, warm_d)
     row(f"{label}: encode", cold_e, warm_e)
     totals = [d + e for d, e in zip(warm_d, warm_e, strict=True)]
@@ -78,7 +80,7 @@ def still(label: str, draw: Callable[[], Image.Image], repeat: int) -> None:
 def formats(image: Image.Image, repeat: int) -> None:
     print(f"\nEncoders on the 4-seat table ({image.width}x{image.height}):")
 
-    def save(img: Image.Image, **kw: object) -> Callable[[], int]:
+    def save(img: Image.Image, **kw: Any) -> Callable[[], int]:  # kw: Pillow's encoder params (Any there)
         def run() -> int:
             buf = io.BytesIO()
             img.save(buf, **kw)
@@ -104,12 +106,13 @@ def formats(image: Image.Image, repeat: int) -> None:
     ]
     for label, img, kw in cases:
         cold, warm, size = timed(save(img, **kw), repeat)
-        row(label, cold, warm, int(size))  # type: ignore[call-overload]
+        row(label, cold, warm, size)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=40)
+    parser.add_argument("--replay-runs", type=int, default=0, help="warm runs of each replay (default max(3, N / 10))")
     parser.add_argument("--formats", action="store_true", help="compare still-image encoders too")
     args = parser.parse_args()
     n = args.repeat
@@ -133,15 +136,19 @@ def main() -> int:
     lobby = LobbyInfo("rami", (("first_meld_min", "40"), ("table_manipulation", "true")), seated, seated[0], 2, 8, 2)
     still("lobby, 5 seated, 2 option chips", lambda: draw_lobby(lobby).image, n)
     draft = built_draft()
-    cards = sum(len(m.cards) for m in draft.melds) + len(draft.loose) + len(draft.hand)
-    still(f"draft {cards} cards, {len(draft.melds)} melds", lambda: draft_scene(draft).image, n)
+    draft_cards = sum(len(m.cards) for m in draft.melds) + len(draft.loose) + len(draft.hand)
+    still(f"draft {draft_cards} cards, {len(draft.melds)} melds", lambda: draft_scene(draft).image, n)
 
     record = played_game("wrotham", 3, seed=43).record()
     moves = len(replay_steps(record)) - 1
     for fmt in ("gif", "webp"):
-        runs = max(3, n // 10)
-        cold, warm, out = timed(lambda fmt=fmt: render_replay(replay_steps(record), names=NAMES, fmt=fmt), runs)
-        size = len(out.data)  # type: ignore[attr-defined]
+        runs = args.replay_runs or max(3, n // 10)
+
+        def replay(fmt: str = fmt) -> Rendered:
+            return render_replay(replay_steps(record), names=NAMES, fmt=fmt)
+
+        cold, warm, out = timed(replay, runs)
+        size = len(out.data)
         row(f"replay {moves} moves, {fmt} (draw + encode)", cold, warm, size, f"{moves + 2} frames")
     if args.formats:
         formats(draw_table(table4, names=NAMES).image, n)

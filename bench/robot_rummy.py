@@ -111,7 +111,7 @@ def big_tables(count: int) -> None:
 
     from bot.engine.cards import card_code, make_deck
     from bot.engine.meldgen import hand_meld_candidates
-    from bot.robot.rummy import _Turn
+    from bot.robot.rummy import TURNS
     from bot.robot.sight import see
 
     spent: list[float] = []
@@ -146,7 +146,7 @@ def big_tables(count: int) -> None:
         )
         pos = load_game(text)
         start = time.perf_counter()
-        move = _Turn(see(pos, "p1", judge=True), True).rearrange()
+        move = TURNS["rami"](see(pos, "p1", judge=True), True).rearrange()
         spent.append(time.perf_counter() - start)
         if move:
             placed += len(used_by(move, pos.table)[0])

@@ -115,7 +115,9 @@ async def burst(games: int, keystrokes: int, melds: int, hand: int, seed: int,
             row = (await svc.start(change.game.id, 1000 * g + 1)).game
             async with db.transaction() as tx:
                 await repo.update_game(tx, row.id, record=position(melds, hand, seed + g), version=row.version + 1)
-            rows.append(await svc.get(row.id))
+            written = await svc.get(row.id)
+            assert written is not None  # the game just written
+            rows.append(written)
         svc._cache.clear()
         if not cold:
             for row in rows:  # the engine cache as it is after a move

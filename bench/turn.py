@@ -44,6 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 import PIL  # noqa: E402
 
+from bot.engine import Game  # noqa: E402
 from bot.service import GameService  # noqa: E402
 from bot.store import Database, GameRow  # noqa: E402
 from renderers import render_table, warm_up  # noqa: E402
@@ -70,8 +71,9 @@ class Table:
 
     def __init__(self, svc: GameService, channel: int, rng: random.Random) -> None:
         self.svc, self.channel, self.rng = svc, channel, rng
+        # The game's row and its engine: both None before the first game, then set together.
         self.row: GameRow | None = None
-        self.game = None
+        self.game: Game | None = None
         self.games = 0
 
     async def new(self) -> None:
@@ -85,9 +87,14 @@ class Table:
         self.row, self.game = change.game, change.engine
         self.games += 1
 
+    def engine(self) -> Game:
+        """The engine of the game being played (``start``, ``next_deal`` and ``play`` return it)."""
+        assert self.game is not None
+        return self.game
+
     async def ready(self) -> None:
         """Make sure a move is possible: deal the next hand, or start a new game."""
-        while self.row is None or self.row.status != "playing" or self.game.hand_over:
+        while self.row is None or self.row.status != "playing" or self.engine().hand_over:
             if self.row is None or self.row.status != "playing":
                 await self.new()
             else:
@@ -95,10 +102,14 @@ class Table:
                 self.row, self.game = change.game, change.engine
 
     def choose(self) -> tuple[int, str]:
-        seat = self.rng.choice(self.game.actors)
-        moves = self.game.legal_moves(seat)
+        assert self.row is not None  # after ready()
+        game = self.engine()
+        seat = self.rng.choice(game.actors)
+        moves = game.legal_moves(seat)
         move = moves[0] if self.rng.random() < 0.5 else self.rng.choice(moves)
-        return self.row.by_seat(seat).user_id, move
+        player = self.row.by_seat(seat)
+        assert player is not None  # every actor sits at the table
+        return player.user_id, move
 
 
 class Turn:
@@ -108,11 +119,13 @@ class Turn:
 
     async def __call__(self, svc: GameService, table: Table, user: int, move: str) -> tuple[float, float, int]:
         """One turn: commit, then render off the loop. Returns (commit ms, render ms, bytes)."""
+        assert table.row is not None  # after table.ready()
         t0 = time.perf_counter()
         change = await svc.play(
             table.row.id, user, move, interaction_id=next(INTERACTION_IDS), version=table.row.version
         )
         t1 = time.perf_counter()
+        assert change.engine is not None  # a move played returns the game's engine
         view = change.engine.public_view()
         async with self.sem:
             rendered = await asyncio.to_thread(render_table, view, names=change.game.names, locale=change.game.locale)
@@ -245,8 +258,10 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = await Database.open(Path(tmp) / "bench.db")
         try:
-            mode = (await db.fetchone("PRAGMA journal_mode"))[0]
-            sync = (await db.fetchone("PRAGMA synchronous"))[0]
+            mode_row = await db.fetchone("PRAGMA journal_mode")
+            sync_row = await db.fetchone("PRAGMA synchronous")
+            assert mode_row is not None and sync_row is not None  # a PRAGMA query answers with one row
+            mode, sync = mode_row[0], sync_row[0]
             print(f"Database: {tmp}/bench.db, journal_mode={mode}, synchronous={sync} (2 = FULL)")
             svc = GameService(db)
             await alone(svc, args.turns, Turn(args.render_threads), rng)

@@ -1,4 +1,4 @@
-"""``python -m bot`` / ``rummy-bot``: read the settings, set up logging, run the client.
+"""``python -m bot`` / ``rummy-bot``: read the config, set up logging, run the client.
 
 ``--sync`` forces a command sync (whoever can start the bot is its owner). ``--backup FILE`` copies
 the database (``RUMMY_DB``) to a new file, safely while the bot runs, and exits; no token needed.
@@ -15,7 +15,7 @@ import logging
 import signal
 import sys
 
-from bot.config import ConfigError, db_path, load_settings
+from bot.config import ConfigError, db_path, load_config
 
 
 def setup_logging(level: str) -> None:
@@ -64,14 +64,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.copy_to:
         return run_copy(args.copy_to)
     try:
-        settings = load_settings()
+        config = load_config()
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
-    setup_logging(settings.log_level)
+    setup_logging(config.log_level)
     from bot.client import RummyBot  # imported late: discord.py is only needed once configured
 
-    bot = RummyBot(settings, force_sync=args.sync)
+    bot = RummyBot(config, force_sync=args.sync)
 
     async def run() -> None:
         loop = asyncio.get_running_loop()
@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
             loop.add_signal_handler(sig, stop)
         try:
             async with bot:
-                await bot.start(settings.token)
+                await bot.start(config.token)
         finally:
             # discord.py's start() returns once the gateway is closed, before the rest of our close
             # (the database) has run. Left pending, asyncio.run would cancel it mid-close and the

@@ -36,7 +36,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.config import Settings
+from bot.config import Config
 from bot.service import Change, GameService
 from bot.store import Store, open_database, repo
 from bot.words.i18n import catalog
@@ -65,29 +65,31 @@ class CatalogTranslator(app_commands.Translator):
 
 
 class RummyBot(commands.AutoShardedBot):
-    def __init__(self, settings: Settings, *, force_sync: bool = False) -> None:
-        if settings.api_base:
+    def __init__(self, config: Config, *, force_sync: bool = False) -> None:
+        if config.api_base:
             # Tests point the unmodified client at a fake Discord on 127.0.0.1 (tests/fakediscord).
-            discord.http.Route.BASE = settings.api_base.rstrip("/")
-        if settings.gateway:
+            discord.http.Route.BASE = config.api_base.rstrip("/")
+        if config.gateway:
             import yarl
 
-            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway)
+            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config.gateway)
         intents = discord.Intents.none()
         intents.guilds = True
         intents.guild_messages = True  # to know when a table message is buried (no message content)
+        # discord.py's default shard_ids (None: every shard) is not in its own annotation: left out then
+        shards: dict[str, Any] = {} if config.shard_ids is None else {"shard_ids": list(config.shard_ids)}
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
-            shard_count=settings.shard_count,
-            shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,
+            shard_count=config.shard_count,
+            **shards,
         )
-        self.settings = settings
+        self.config = config
         self.force_sync = force_sync
         self.item_patterns: list[re.Pattern[str]] = []  # every persistent item's custom_id (cogs.base)
-        self.guard = Guard(settings.flood)
+        self.guard = Guard(config.flood)
         self.db: Store | None = None
         self._identify_buckets = 1  # Discord's max_concurrency, read in setup_hook
         self._service: GameService | None = None
@@ -96,7 +98,7 @@ class RummyBot(commands.AutoShardedBot):
         self._restart_task: asyncio.Task[None] | None = None  # posts the resumed games' tables
         self.stopping = False  # set on shutdown: interactions are refused from then on
         # Places the bot is not a member of are reached through interaction tokens (issue 24).
-        self.tokens = TokenBook(settings.token_lifetime)
+        self.tokens = TokenBook(config.token_lifetime)
         self._alarm = asyncio.Event()  # set when a commit writes a deadline (``_deadline_written``)
         self._soonest = math.inf  # the soonest deadline written since the clock's pass began
 
@@ -111,21 +113,21 @@ class RummyBot(commands.AutoShardedBot):
         return self._announcer
 
     async def setup_hook(self) -> None:
-        self.db = await open_database(self.settings.database)
-        self._service = GameService(self.db, bot_delay=self.settings.bot_delay, shards=self.settings.shards,
-                                    member_games=self.settings.member_games, server_games=self.settings.server_games,
-                                    idle_days=self.settings.idle_days)
-        self._service.thread_archive_after = self.settings.thread_archive_after
+        self.db = await open_database(self.config.database)
+        self._service = GameService(self.db, bot_delay=self.config.bot_delay, shards=self.config.shards,
+                                    member_games=self.config.member_games, server_games=self.config.server_games,
+                                    idle_days=self.config.idle_days)
+        self._service.thread_archive_after = self.config.thread_archive_after
         self._service.on_deadline = self._deadline_written
         self.tokens.keeper = self._service  # tokens of places the bot is not in, kept while they live
         _, _, limits = await self.http.get_bot_gateway()
         self._identify_buckets = max(1, int(limits.get("max_concurrency", 1)))
-        held = "every shard" if self.settings.shard_ids is None else (
-            f"shards {', '.join(map(str, self.settings.shard_ids))} of {self.settings.shard_count}")
+        held = "every shard" if self.config.shard_ids is None else (
+            f"shards {', '.join(map(str, self.config.shard_ids))} of {self.config.shard_count}")
         log.info("this process holds %s (%s database)", held,
-                 "PostgreSQL" if self.settings.database_url else "SQLite")
+                 "PostgreSQL" if self.config.database_url else "SQLite")
         self._announcer = Announcer(self, self._service, RoutedDelivery(self, self.tokens))
-        self._announcer.forbidden_grace = self.settings.forbidden_grace
+        self._announcer.forbidden_grace = self.config.forbidden_grace
         self.add_listener(self._announcer.count_message, "on_message")
         await self.tree.set_translator(CatalogTranslator())
         for name in EXTENSIONS:
@@ -156,7 +158,7 @@ class RummyBot(commands.AutoShardedBot):
         deploy: the processes of a cluster start together, and only the first to claim the new
         tree's hash in the database syncs it."""
         assert self.db is not None
-        guild = discord.Object(self.settings.dev_guild) if self.settings.dev_guild else None
+        guild = discord.Object(self.config.dev_guild) if self.config.dev_guild else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         payload = [cmd.to_dict(self.tree) for cmd in self.tree.get_commands(guild=guild)]

@@ -1,6 +1,6 @@
-"""Settings from the environment and an optional ``.env`` file.
+"""The process configuration (``Config``) from the environment and an optional ``.env`` file.
 
-What it is: ``load_settings()`` reads DISCORD_TOKEN (required), RUMMY_DB (the SQLite file) or
+What it is: ``load_config()`` reads DISCORD_TOKEN (required), RUMMY_DB (the SQLite file) or
 RUMMY_DATABASE_URL (PostgreSQL, for several processes), RUMMY_SHARD_COUNT and RUMMY_SHARD_IDS (this
 process's shards of a cluster, docs/deploy.md), RUMMY_DEV_GUILD,
 RUMMY_LOG_LEVEL, RUMMY_FLOOD (per-user click limit), RUMMY_BOT_DELAY (a computer player's pause),
@@ -35,7 +35,7 @@ class ConfigError(Exception):
 
 
 @dataclass(frozen=True)
-class Settings:
+class Config:
     token: str
     db_path: str = DEFAULT_DB
     dev_guild: int | None = None
@@ -69,7 +69,7 @@ class Settings:
     def __repr__(self) -> str:  # never print the token
         shards = f", shards={self.shard_ids!r}/{self.shard_count!r}" if self.shard_count else ""
         where = "database_url=<set>" if self.database_url else f"db_path={self.db_path!r}"
-        return f"Settings({where}, dev_guild={self.dev_guild!r}, log_level={self.log_level!r}{shards})"
+        return f"Config({where}, dev_guild={self.dev_guild!r}, log_level={self.log_level!r}{shards})"
 
 
 def read_env_file(path: Path) -> dict[str, str]:
@@ -154,7 +154,7 @@ def db_path(env: dict[str, str] | None = None, env_file: Path | None = Path(".en
     return values.get("RUMMY_DB", "").strip() or DEFAULT_DB
 
 
-def load_settings(env: dict[str, str] | None = None, env_file: Path | None = Path(".env")) -> Settings:
+def load_config(env: dict[str, str] | None = None, env_file: Path | None = Path(".env")) -> Config:
     values = read_env_file(env_file) if env_file is not None else {}
     values.update({k: v for k, v in (os.environ if env is None else env).items() if v != ""})
     token = values.get("DISCORD_TOKEN", "").strip()
@@ -175,7 +175,7 @@ def load_settings(env: dict[str, str] | None = None, env_file: Path | None = Pat
         raise ConfigError(f"RUMMY_BOT_DELAY must be a number of seconds from 0 to 60, not {delay!r}.")
     shard_count, shard_ids = parse_shards(values.get("RUMMY_SHARD_COUNT", "").strip(),
                                           values.get("RUMMY_SHARD_IDS", "").strip())
-    return Settings(
+    return Config(
         member_games=parse_limit(values, "RUMMY_MEMBER_GAMES", "3", int, 1, 100, "a whole number of games"),
         server_games=parse_limit(values, "RUMMY_SERVER_GAMES", "25", int, 1, 10000, "a whole number of games"),
         idle_days=parse_limit(values, "RUMMY_IDLE_DAYS", "7", float, 1, 365, "a number of days"),

@@ -80,7 +80,7 @@ class NewSeasonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=S
         self.ending, self.manager, self.until = ending, manager, until
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> NewSeasonButton:
         return cls(int(match["ending"]), int(match["manager"]), int(match["until"]))
 
@@ -115,7 +115,7 @@ class ResetRatingsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], templat
         self.manager, self.until = manager, until
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> ResetRatingsButton:
         return cls(int(match["manager"]), int(match["until"]))
 
@@ -146,7 +146,7 @@ class AmendButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=AMEND
         self.verb, self.game, self.manager, self.until = verb, game, manager, until
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> AmendButton:
         return cls(match["verb"], int(match["game"]), int(match["manager"]), int(match["until"]))
 

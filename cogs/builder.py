@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 import discord
 
@@ -230,7 +230,7 @@ class BuilderButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUT
         self.action, self.game_id, self.version = action, game_id, version
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> BuilderButton:
         return cls(match["action"], int(match["game"]), int(match["version"]))
 
@@ -248,10 +248,10 @@ class BuilderSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SEL
         self.action, self.game_id, self.version = action, game_id, version
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> BuilderSelect:
         self = cls(match["action"], int(match["game"]), int(match["version"]))
-        self.item = item  # keep the values Discord sent
+        self.item = cast("discord.ui.Select[Any]", item)  # the pattern matches selects only; keep their values
         return self
 
     async def callback(self, interaction: discord.Interaction) -> None:

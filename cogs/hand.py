@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import discord
 
@@ -127,7 +127,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_B
         self.verb, self.state, self.arg = verb, state, arg
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> HandButton:
         return cls(match["verb"], _state(match), int(match["arg"]) if match["arg"] else None)
 
@@ -144,10 +144,10 @@ class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HAND_S
         self.page, self.state = page, state
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> HandSelect:
         self = cls(int(match["page"]), _state(match))
-        self.item = item  # keep the values Discord sent
+        self.item = cast("discord.ui.Select[Any]", item)  # the pattern matches selects only; keep their values
         return self
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -166,10 +166,10 @@ class JokerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=JOKER
         self.state = state
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> JokerSelect:
         self = cls(_state(match))
-        self.item = item
+        self.item = cast("discord.ui.Select[Any]", item)  # the pattern matches selects only
         return self
 
     async def callback(self, interaction: discord.Interaction) -> None:

@@ -49,7 +49,7 @@ class HintButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HINT_I
         self.game_id, self.version, self.seat, self.index = game_id, version, seat, index
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> HintButton:
         return cls(int(match["game"]), int(match["version"]), match["seat"], int(match["index"]))
 

@@ -12,7 +12,7 @@ What it is not: no rules about seats (``GameService`` decides and commits), no t
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
 import discord
 
@@ -53,7 +53,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY
         self.verb, self.game_id, self.level = verb, game_id, level
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> LobbyButton:
         level = match["level"] if match["verb"] == "bot" else None
         return cls(match["verb"], int(match["game"]), level=level)
@@ -114,7 +114,7 @@ def lobby_info(row: GameRow) -> LobbyInfo:
     """What the lobby picture shows (``renderers.LobbyInfo``)."""
     lo, hi = PLAYERS[row.variant]
     host = next((s.name for s in row.seats if s.user_id == row.host_id), "")
-    options = tuple(tuple(w.split("=", 1)) for w in row.options.split() if "=" in w)
+    options = tuple((name, value) for name, _, value in (w.partition("=") for w in row.options.split() if "=" in w))
     return LobbyInfo(row.variant, options, tuple(s.name for s in row.seats), host, lo, hi, row.timer_minutes,
                      PICTURED.get(row.status, "cancelled"), invited=tuple(s.name for s in row.invited))
 
@@ -130,10 +130,10 @@ class RemoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=REMO
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> RemoveSelect:
         self = cls(int(match["game"]))
-        self.item = item  # keep the values Discord sent
+        self.item = cast("discord.ui.Select[Any]", item)  # the pattern matches selects only; keep their values
         return self
 
     async def callback(self, interaction: discord.Interaction) -> None:

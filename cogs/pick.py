@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+from typing import Any, cast
 
 import discord
 
@@ -70,10 +70,10 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=PICK_I
         self.verb, self.target = verb, target
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> PickSelect:
         self = cls(match["verb"], int(match["target"] or 0))
-        self.item = item  # keep the values Discord sent
+        self.item = cast("discord.ui.Select[Any]", item)  # the pattern matches selects only; keep their values
         return self
 
     async def callback(self, interaction: discord.Interaction) -> None:

@@ -118,6 +118,7 @@ async def change_settings(interaction: discord.Interaction, change: SettingsChan
     config = await service.server_config(interaction.guild_id)
     loc = user_locale(interaction)
     content = t("settings.changed", loc, changes=", ".join(f"`{d}`" for d in done))[:2000] if done else None
+    said = content or discord.utils.MISSING  # nothing changed: the card alone
     server = interaction.guild.name if interaction.guild is not None else str(interaction.guild_id)
     embed = settings_card(config, loc, server)
     info = settings_info(config, server, await _member_names(interaction, config))
@@ -125,9 +126,9 @@ async def change_settings(interaction: discord.Interaction, change: SettingsChan
         image = await client_of(interaction).announcer.render(render_settings, info, locale=loc)
     except Exception:  # the embed holds every setting: it goes out without its picture
         log.exception("settings picture failed")
-        await interaction.followup.send(content=content, embed=embed, ephemeral=True)
+        await interaction.followup.send(content=said, embed=embed, ephemeral=True)
         return
-    await interaction.followup.send(content=content, embed=embed, file=file_of(image), ephemeral=True)
+    await interaction.followup.send(content=said, embed=embed, file=file_of(image), ephemeral=True)
 
 
 async def bar_member(interaction: discord.Interaction, member: discord.User, reason: str, *, bar: bool) -> None:

@@ -37,7 +37,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE
         self.verb, self.game_id, self.version = verb, game_id, version
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> TableButton:
         version = int(match["version"]) if match["version"] else None
         return cls(match["verb"], int(match["game"]), version)

@@ -210,7 +210,7 @@ def _text_fit(d: ImageDraw.ImageDraw, img: Image.Image, text: str, x: float, y: 
     """Draw ``text`` with its top at ``y``, centred on ``x`` (or starting at ``x``), squeezed
     horizontally if wider than ``max_w``. Returns the bottom of the ink."""
     f = font(size, weight)
-    left, top, right, bottom = f.getbbox(text)
+    left, top, right, bottom = (int(v) for v in f.getbbox(text))  # FreeType boxes are whole pixels
     tw, th = right - left, bottom - top
     if tw <= max_w:
         px = x - tw / 2 if centre else x

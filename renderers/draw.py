@@ -51,7 +51,7 @@ def _text_mask(text: str, size: int, weight: str) -> tuple[Image.Image, int, int
     takes most of the text cost out of a table."""
     with FONT_LOCK:
         f = font(size, weight)
-        left, top, right, bottom = f.getbbox(text, anchor="la")
+        left, top, right, bottom = (int(v) for v in f.getbbox(text, anchor="la"))  # whole pixels (FreeType)
         mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
         ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor="la")
         return mask, left, top, f.getlength(text)

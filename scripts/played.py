@@ -9,6 +9,7 @@ from the seed. What it is not: used by the bot, or a computer player (``bot.robo
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 from bot.engine import Game, Move, PublicView, Verb, new_game
 from renderers.samples import SEATS
@@ -17,7 +18,7 @@ __all__ = ["played_game", "played_view"]
 
 
 def played_game(variant: str, seats: int, seed: int = 5, moves: int | None = None, melds_first: bool = True,
-                options: dict[str, object] | None = None) -> Game:
+                options: Mapping[str, object] | None = None) -> Game:
     """A game of an engine variant played by a seeded random driver that melds and lays off
     whenever it can (so the table fills up), stopped after ``moves`` moves or at the deal's end."""
     game = new_game(variant, list(SEATS[:seats]), seed=seed, options=options)
@@ -35,7 +36,7 @@ def played_game(variant: str, seats: int, seed: int = 5, moves: int | None = Non
 
 
 def played_view(variant: str, seats: int, seed: int = 5, moves: int | None = None,
-                options: dict[str, object] | None = None) -> PublicView:
+                options: Mapping[str, object] | None = None) -> PublicView:
     return played_game(variant, seats, seed, moves, options=options).public_view()
 
 

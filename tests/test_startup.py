@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, load_settings
+from bot.config import ConfigError, load_config
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -27,10 +27,10 @@ def test_without_a_token_the_bot_says_how_to_get_one_and_exits_2(tmp_path: Path)
 def test_settings_read_env_file_and_environment_wins(tmp_path: Path) -> None:
     env_file = tmp_path / ".env"
     env_file.write_text("# comment\nDISCORD_TOKEN='from-file'\nRUMMY_DB=x.sqlite3\nRUMMY_DEV_GUILD=123\n")
-    s = load_settings({"RUMMY_DB": "env.sqlite3"}, env_file)
+    s = load_config({"RUMMY_DB": "env.sqlite3"}, env_file)
     assert (s.token, s.db_path, s.dev_guild, s.log_level) == ("from-file", "env.sqlite3", 123, "INFO")
     assert "from-file" not in repr(s)  # the token never shows in logs
-    s = load_settings({"DISCORD_TOKEN": "t"}, None)
+    s = load_config({"DISCORD_TOKEN": "t"}, None)
     assert s.db_path == "data/rummy.sqlite3" and s.dev_guild is None
 
 
@@ -41,7 +41,7 @@ def test_settings_read_env_file_and_environment_wins(tmp_path: Path) -> None:
 ])
 def test_bad_settings_are_refused_with_one_sentence(env: dict[str, str], word: str) -> None:
     with pytest.raises(ConfigError, match=word):
-        load_settings(env, None)
+        load_config(env, None)
 
 
 def test_backup_command_needs_no_token_and_never_overwrites(tmp_path: Path) -> None:
@@ -63,13 +63,13 @@ def test_backup_command_needs_no_token_and_never_overwrites(tmp_path: Path) -> N
 
 
 def test_cluster_settings_name_the_database_and_this_process_shards() -> None:
-    s = load_settings({"DISCORD_TOKEN": "t", "RUMMY_DATABASE_URL": "postgresql://u:secret@h/db",
+    s = load_config({"DISCORD_TOKEN": "t", "RUMMY_DATABASE_URL": "postgresql://u:secret@h/db",
                        "RUMMY_SHARD_COUNT": "4", "RUMMY_SHARD_IDS": "2-3"}, None)
     assert s.database == "postgresql://u:secret@h/db" and s.shards == (4, (2, 3))
     assert "secret" not in repr(s)
-    every = load_settings({"DISCORD_TOKEN": "t", "RUMMY_SHARD_COUNT": "2", "RUMMY_SHARD_IDS": "0,1"}, None)
+    every = load_config({"DISCORD_TOKEN": "t", "RUMMY_SHARD_COUNT": "2", "RUMMY_SHARD_IDS": "0,1"}, None)
     assert every.shards is None  # one process holding every shard serves every guild
-    assert load_settings({"DISCORD_TOKEN": "t"}, None).database == "data/rummy.sqlite3"
+    assert load_config({"DISCORD_TOKEN": "t"}, None).database == "data/rummy.sqlite3"
 
 
 @pytest.mark.parametrize(("env", "word"), [
@@ -81,7 +81,7 @@ def test_cluster_settings_name_the_database_and_this_process_shards() -> None:
 ])
 def test_bad_cluster_settings_are_refused_with_one_sentence(env: dict[str, str], word: str) -> None:
     with pytest.raises(ConfigError, match=word):
-        load_settings({"DISCORD_TOKEN": "t", **env}, None)
+        load_config({"DISCORD_TOKEN": "t", **env}, None)
 
 
 def test_copy_to_command_needs_no_token_and_refuses_a_used_target(tmp_path: Path, pg_url: str) -> None:

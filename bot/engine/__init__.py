@@ -34,6 +34,7 @@ from .errors import IllegalMove
 from .events import Event, EventKind, Phase
 from .game import Game
 from .gin import GinRummy
+from .knowledge import stock_as_known, turned_stock
 from .move import HAND_VERBS, Move, Verb, log_moves, parse_line
 from .options import OPTION_SPECS, PLAYERS, VARIANTS, make_rules
 from .rami import Rami
@@ -83,6 +84,8 @@ __all__ = [
     "new_game",
     "new_seed",
     "parse_line",
+    "stock_as_known",
+    "turned_stock",
 ]
 
 _POSITION_TAGS = (

@@ -12,6 +12,7 @@ closes. Nothing here knows Discord or SQL.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from .cards import JOKER, card_code, display_key, make_deck, parse_rank
@@ -98,7 +99,8 @@ class DummyRummy(Game):
         return make_deck(2, 4)
 
     def deal_size(self, seat: str, active: int) -> int:
-        return self.rules["deal_size"]
+        size: int = self.rules["deal_size"]
+        return size
 
     def value(self, card: int) -> int:
         if card == JOKER:
@@ -106,11 +108,10 @@ class DummyRummy(Game):
         return self.values[card % 13]
 
     def expected_count_ok(self, seat: str, count: int) -> bool:
-        return (
-            1
-            <= count
-            <= self.rules["deal_size"] + 2 + self.rules["cuts_per_hand"] * (1 + self.rules["cut_extra_cards"])
-        )
+        size: int = self.rules["deal_size"]
+        cuts: int = self.rules["cuts_per_hand"]
+        extra: int = self.rules["cut_extra_cards"]
+        return 1 <= count <= size + 2 + cuts * (1 + extra)
 
     def verbs(self) -> tuple[str, ...]:
         return ("draw", "take", "meld", "layoff", "discard", "cut", "pass", "allow")
@@ -135,7 +136,7 @@ class DummyRummy(Game):
             out["cuts"] = {k: int(x) for k, x in parse_seat_map(tags["Cuts"][0][0]).items()}
         return out
 
-    def after_layout(self, layout: dict) -> None:  # type: ignore[override]
+    def after_layout(self, layout: Mapping[str, Any]) -> None:
         super().after_layout(layout)
         for seat, n in layout.get("contract", {}).items():
             if seat not in self.seats or not 1 <= n <= LAST:

@@ -8,6 +8,9 @@ Discord or SQL.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from . import views as v
 from .cards import CODES, card_code, codes, display_key, parse_card
 from .errors import IllegalMove
@@ -84,14 +87,16 @@ class GinRummy(Game):
             return count <= 10 if seat != self.knocker else count <= self.rules["knock_limit"]
         return count == 10
 
-    def after_layout(self, layout: dict) -> None:  # type: ignore[override]
+    def after_layout(self, layout: Mapping[str, Any]) -> None:
         super().after_layout(layout)
         if self.phase == Phase.LAYOFF:
             # The knocker is whoever owns the melds; the seat to act (the defender) lays off.
             owners = {m.owner for m in self.on_table}
             if len(owners) != 1 or None in owners:
                 raise IllegalMove("bad_layout", "in phase layoff the table holds the knocker's melds", {})
-            self.knocker = owners.pop()
+            knocker = owners.pop()
+            assert knocker is not None  # (None is not among the owners: checked above)
+            self.knocker = knocker
             self.knock_deadwood = self.hand_value(self.hands[self.knocker])
             if self.knocker == self.seats[self.turn] or self.knock_deadwood > self.rules["knock_limit"]:
                 raise IllegalMove("bad_layout", "phase layoff needs the defender to act and a legal knock", {})
@@ -249,13 +254,15 @@ class GinRummy(Game):
 
     def knock_value(self, k: int, d: int) -> int:
         """The knocker's result minus the defender's, for choosing the knocker's arrangement."""
+        gin_bonus: int = self.rules["gin_bonus"]
+        undercut_bonus: int = self.rules["undercut_bonus"]
         if k == 0:
-            return self.rules["gin_bonus"] + d
+            return gin_bonus + d
         if k < d:
             return d - k
         if k == d and not self.rules["undercut_on_tie"]:
             return 0
-        return -(self.rules["undercut_bonus"] + k - d)
+        return -(undercut_bonus + k - d)
 
     def best_arrangement(self, rest: list[int], defender: list[int]) -> tuple[int, tuple[int, ...]] | None:
         """The arrangement best for the knocker against the defender's best layoffs (§2.4 [rec])."""
@@ -398,7 +405,7 @@ class GinRummy(Game):
         # §2.7: bonuses come after the game ends and do not count towards the target.
         loser = next(s for s in self.seats if s != leader)
         self.final_scores = dict(self.totals)
-        bonuses = [(leader, self.rules["game_bonus"], "game_bonus", {})]
+        bonuses: list[tuple[str, int, str, dict[str, Any]]] = [(leader, self.rules["game_bonus"], "game_bonus", {})]
         bonuses += [
             (s, self.rules["line_bonus"] * self.won[s], "line_bonus", {"hands": self.won[s]})
             for s in self.seats

@@ -15,14 +15,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from . import views as v
 from .cards import card_code, make_deck, parse_card, parse_cards
 from .errors import IllegalMove
 from .events import Phase
-from .melds import MeldRules, Placed
+from .melds import MeldRules, Placed, Reading
 from .rgn import parse_number, parse_seat_map
 from .rng import DealRandom
+from .scoring import Number
 
 
 @dataclass(slots=True)
@@ -71,10 +73,18 @@ class RecordLayout:
     melded: set[str]
     opened: set[str]
     placed_before_turn: bool
-    totals: dict[str, Any]
+    totals: dict[str, Number]
     won: dict[str, int]
-    ledger: list[tuple[str, Any, str, dict[str, Any]]]
-    result: Any
+    ledger: list[tuple[str, Number, str, dict[str, Any]]]
+    result: v.DealResult | None
+
+    if TYPE_CHECKING:  # what this part calls on the others (``Game``, ``TurnLoop``)
+
+        @property
+        def active(self) -> list[str]: ...
+        def seat_after(self, index: int) -> int: ...
+        def _reset_deal_state(self) -> None: ...
+        def read_new_meld(self, words: list[str]) -> Reading: ...
 
     # ----------------------------------------------------------------- variant hooks
     def deck(self) -> list[int]:
@@ -257,9 +267,12 @@ class RecordLayout:
         return melds
 
     def apply_game_tags(self, tags: Mapping[str, list[list[str]]]) -> None:
-        for tag, target in (("Totals", self.totals), ("Won", self.won)):
+        for tag in ("Totals", "Won"):
             if tag in tags:
                 for seat, raw in parse_seat_map(tags[tag][0][0]).items():
                     if seat not in self.seats:
                         raise IllegalMove("bad_layout", f"[{tag}] names {seat}, who has no seat", {"seat": seat})
-                    target[seat] = parse_number(raw) if tag == "Totals" else int(parse_number(raw))
+                    if tag == "Totals":
+                        self.totals[seat] = parse_number(raw)
+                    else:
+                        self.won[seat] = int(parse_number(raw))

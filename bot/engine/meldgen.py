@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
 
 from .cards import JOKER
-from .melds import MeldRules, Placed, Reading, read_meld
+from .melds import MeldRules, Placed, Reading, Stand, read_meld
 
 MAX_COMBOS = 200
 
@@ -29,7 +29,7 @@ def hand_meld_candidates(cards: Sequence[int], rules: MeldRules, must: int | Non
     counts = Counter(c for c in cards if not rules.is_wild(c))
     wilds = _wild_order(cards, rules)
     max_w = len(wilds) if rules.max_wilds is None else min(rules.max_wilds, len(wilds))
-    out: dict[tuple, Reading] = {}
+    out: dict[tuple[str, tuple[int, ...], tuple[Stand, ...]], Reading] = {}
 
     def add(placed: list[Placed], kind: str) -> None:
         for r in read_meld(placed, rules, kind):

@@ -116,7 +116,7 @@ def read_meld(placed: Sequence[Placed], rules: MeldRules, kind: str | None = Non
         if r is not None:
             readings.append(r)
     if kind in (None, "run"):
-        seen: set[tuple] = set()
+        seen: set[tuple[tuple[int, ...], tuple[Stand, ...]]] = set()
         for r in _read_runs(naturals, wilds, rules):
             # A run of all thirteen ranks reads the same from the ace up or down to it: one reading
             # (the first, ace low) is kept, so it is never ambiguous.
@@ -238,11 +238,10 @@ def _read_runs(naturals: list[int], wilds: list[Placed], rules: MeldRules) -> li
         cards: list[int] = []
         stands: list[Stand] = []
         for i in range(size):
-            if slots[i] is not None:
-                c = slots[i]
-                assert c is not None
-                cards.append(c)
-                stands.append((c % 13, c // 13))
+            natural = slots[i]
+            if natural is not None:
+                cards.append(natural)
+                stands.append((natural % 13, natural // 13))
             else:
                 w = wild_at[i]
                 cards.append(w.card)

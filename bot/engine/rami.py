@@ -11,6 +11,7 @@ Discord or SQL.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from .cards import JOKER, card_code, codes, display_key, make_deck, parse_card
@@ -18,7 +19,7 @@ from .errors import IllegalMove
 from .events import EventKind, Phase
 from .game import Event, Game, Number, TableMeld, placed_entries
 from .meldgen import combos_reaching, hand_meld_candidates
-from .melds import MeldRules, Placed, natural_extends, read_meld
+from .melds import MeldRules, Placed, Reading, natural_extends, read_meld
 from .rami_scoring import RamiScoring
 from .table import TableManipulation
 
@@ -100,7 +101,7 @@ class Rami(TableManipulation, RamiScoring, Game):
         self.own_only = True
         self.turn_start = None
 
-    def after_layout(self, layout: dict) -> None:  # type: ignore[override]
+    def after_layout(self, layout: Mapping[str, Any]) -> None:
         super().after_layout(layout)
         for seat, points in layout.get("credits", {}).items():
             self.credits[seat] = points
@@ -186,6 +187,7 @@ class Rami(TableManipulation, RamiScoring, Game):
             return True
         layable = (
             need_card
+            and must is not None  # (need_card says so)
             and must != JOKER
             and any(
                 read_meld([*m.placed(self.meld_rules), Placed(must)], self.meld_rules, m.kind)
@@ -506,7 +508,7 @@ class Rami(TableManipulation, RamiScoring, Game):
                             if self.can_place(seat, c, self.discard[i + 1 :]):
                                 moves.append(f"take {card_code(c)}")
             return moves
-        moves: list[str] = []
+        moves = []
         hand = self.hands[seat]
         opened = seat in self.opened
         cands = hand_meld_candidates(hand, self.meld_rules)
@@ -514,7 +516,10 @@ class Rami(TableManipulation, RamiScoring, Game):
             moves += ["meld " + self.meld_text(r) for r in cands]
         else:
             minimum = self.rules["first_meld_min"]
-            value = lambda r: self.meld_value(r.kind, r.cards, r.stands)  # noqa: E731
+
+            def value(r: Reading) -> int:
+                return self.meld_value(r.kind, r.cards, r.stands)
+
             moves += ["meld " + self.meld_text(r) for r in cands if value(r) >= minimum]  # complete
             for combo in combos_reaching(cands, hand, value, minimum):
                 if len(combo) > 1:

@@ -11,11 +11,14 @@ What it is not: the turn and its obligations (``rami.py``) or the shared ledger 
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
+from . import views as v
 from .cards import JOKER
 from .events import Event, EventKind
 from .layout import TableMeld
+from .options import RuleSet
 from .scoring import Number
 
 # §3.2 normal mode: placement values by rank (ace handled by position), and values left in hand.
@@ -31,7 +34,7 @@ class RamiScoring:
     """Values, credits and round ends of rami; mixed into ``Rami`` ahead of ``Game``."""
 
     # The state this part reads and writes (declared by ``Game`` and ``Rami``).
-    rules: Any
+    rules: RuleSet
     seats: list[str]
     hands: dict[str, list[int]]
     credits: dict[str, Number]
@@ -49,9 +52,21 @@ class RamiScoring:
     final_scores: dict[str, Number]
     winners: list[str]
 
+    if TYPE_CHECKING:  # what this part calls on ``Game`` (its ``Scoring`` part)
+
+        @property
+        def active(self) -> list[str]: ...
+        def hand_value(self, cards: Iterable[int]) -> int: ...
+        def begin_scoring(self) -> None: ...
+        def close_deal(
+            self, outcome: str, winner: str | None, seats: list[v.SeatResult], rummy: bool = False
+        ) -> None: ...
+        def hand_results(self) -> list[v.SeatResult]: ...
+
     @property
     def elimination(self) -> bool:
-        return self.rules["scoring_mode"] == "elimination"
+        mode: str = self.rules["scoring_mode"]
+        return mode == "elimination"
 
     # ---------------------------------------------------------------- values (§3.2)
     def placement_value(self, card: int, stand: tuple[int, int | None], kind: str, ranks: set[int]) -> int:

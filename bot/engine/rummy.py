@@ -17,7 +17,7 @@ from .errors import IllegalMove
 from .events import EventKind, Phase
 from .game import Event, Game, Number, norm, placed_entries
 from .meldgen import hand_meld_candidates
-from .melds import MeldRules, Placed, entry_code, natural_extends, parse_entry, read_meld
+from .melds import MeldRules, Placed, Stand, entry_code, natural_extends, parse_entry, read_meld
 from .search import best_melds, cards_of, mask_of
 
 DEAL_SIZES = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}  # rules.md §1.1
@@ -131,7 +131,7 @@ class BasicRummy(Game):
             events += self.end_out(seat)
         return events, text
 
-    def check_not_stuck(self, seat: str, using: list[int], after: list[tuple[str, list[int], list]]) -> None:
+    def check_not_stuck(self, seat: str, using: list[int], after: list[tuple[str, list[int], list[Stand]]]) -> None:
         """§1.3.4: the card taken from the discard pile cannot be discarded this turn, so a meld or
         layoff may not leave it as the only card unless it can still be laid off on ``after``."""
         if not self.stuck(seat, using, after):
@@ -145,7 +145,7 @@ class BasicRummy(Game):
             {"card": card_code(rest[0])},
         )
 
-    def stuck(self, seat: str, using: list[int], after: list[tuple[str, list[int], list]] | None = None) -> bool:
+    def stuck(self, seat: str, using: list[int], after: list[tuple[str, list[int], list[Stand]]] | None = None) -> bool:
         rest = list(self.hands[seat])
         self.remove(rest, using)
         if len(rest) != 1 or rest[0] != self.took or rest.count(self.took) <= self.took_keep:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import views as v
 from .cards import JOKER, card_code, display_key
@@ -58,6 +58,11 @@ class Scoring:
     revealed: dict[str, list[int]]
     took: int | None
     drawn: int | None
+
+    if TYPE_CHECKING:  # what this part reads from ``Game``
+
+        @property
+        def active(self) -> list[str]: ...
 
     # ----------------------------------------------------------------- variant hooks
     def card_values(self) -> tuple[int, ...]:

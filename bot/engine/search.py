@@ -97,7 +97,7 @@ def _rank_runs(ace_mode: str) -> tuple[int, ...]:
 
 
 def _set_melds() -> tuple[int, ...]:
-    out = []
+    out: list[int] = []
     for rank in range(13):
         cards = [suit * 13 + rank for suit in range(4)]
         for size in (3, 4):

@@ -8,6 +8,7 @@ are toggles. Nothing here knows Discord or SQL.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from .cards import card_code, parse_card
@@ -112,7 +113,7 @@ class Tradicional(TableManipulation, BasicRummy):
             return self.end_out(seat)
         return []
 
-    def after_layout(self, layout: dict) -> None:  # type: ignore[override]
+    def after_layout(self, layout: Mapping[str, Any]) -> None:
         super().after_layout(layout)
         if self.phase == Phase.DRAW and not self.stock:
             self.restock()  # a position may start a turn with an empty stock (§4.4); no move, no events

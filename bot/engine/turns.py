@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import pickle
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from .cards import CARD_BY_CODE, JOKER, card_code, codes, parse_card
 from .errors import IllegalMove
@@ -66,6 +67,21 @@ class TurnLoop:
     turns: int
     exhaustions: int
     revealed: dict[str, list[int]]
+    winners: list[str]
+
+    if TYPE_CHECKING:  # what this part calls on the others (``Game``, ``RecordLayout``, ``Scoring``)
+
+        @property
+        def active(self) -> list[str]: ...
+        @property
+        def actors(self) -> list[str]: ...
+        @property
+        def current_seat(self) -> str | None: ...
+        def seat_after(self, index: int) -> int: ...
+        def legal_moves(self, seat: str) -> list[str]: ...
+        def start_deal(self, layout: Mapping[str, Any] | None = None) -> None: ...
+        def value(self, card: int) -> int: ...
+        def finish_by_resignation(self) -> None: ...
 
     # ----------------------------------------------------------------- deals
     def next_deal(self) -> list[Event]:
@@ -110,7 +126,8 @@ class TurnLoop:
             raise IllegalMove("deal_over", "the deal is over; the next one has not been dealt", {})
         if (self.phase == Phase.WINDOW or seat != self.seats[self.turn]) and seat not in self.actors:
             raise IllegalMove("not_your_turn", f"it is not {seat}'s turn", {"seat": seat, "turn": self.current_seat})
-        handler = getattr(self, "move_" + verb, None) if verb in self.verbs() else None
+        handler: Callable[[str, str], tuple[list[Event], str]] | None = (
+            getattr(self, "move_" + verb, None) if verb in self.verbs() else None)
         if handler is None:
             raise IllegalMove(
                 "unknown_move", f"{verb!r} is not a move in {self.variant}", {"verb": verb, "valid": self.verbs()}

@@ -32,7 +32,7 @@ import hashlib
 import random
 from dataclasses import dataclass
 
-from bot.engine import Phase
+from bot.engine import Phase, Verb
 from bot.engine.cards import card_code, parse_card
 from bot.engine.search import (
     LOW_VALUES,
@@ -45,6 +45,7 @@ from bot.engine.search import (
 )
 
 from .heuristic import connections
+from .reading import card_of, of_verb
 from .sight import Sight
 
 __all__ = ["Knowledge", "choose_normal", "choose_strong", "knowledge"]
@@ -138,19 +139,19 @@ def knowledge(sight: Sight) -> Knowledge:
     for seen in sight.history:
         card = parse_card(seen.card) if seen.card else None
         if seen.seat == opp:
-            if seen.verb == "take" and card is not None:
+            if seen.verb == Verb.TAKE and card is not None:
                 known |= 1 << card
                 picks.append(card)
             elif seen.verb in ("discard", "knock") and card is not None:
                 known &= ~(1 << card)
                 shunned.append(card)
-            elif seen.verb == "pass" and card is not None:
+            elif seen.verb == Verb.PASS and card is not None:
                 shunned.append(card)
-            elif seen.verb == "draw" and top is not None:
+            elif seen.verb == Verb.DRAW and top is not None:
                 shunned.append(top)  # drew from the stock rather than take this card
         if seen.verb in ("discard", "knock"):
             top = card
-        elif seen.verb == "take":
+        elif seen.verb == Verb.TAKE:
             top = None
     top_card = pile[-1] if pile else None
     known &= ~hand & ~dead
@@ -233,7 +234,7 @@ def turns_to_knock_drawing(hand: int, seqs: list[list[int]], limit: int, risk: f
 
 def knock_risk(sight: Sight) -> float:
     """The chance the opponent knocks on their next turn, growing with the turns they have had."""
-    turns = sum(1 for s in sight.history if s.seat != sight.seat and s.verb in ("draw", "take"))
+    turns = sum(1 for s in sight.history if s.seat != sight.seat and s.verb in (Verb.DRAW, Verb.TAKE))
     return min(0.4, RISK_BASE + RISK_STEP * turns)
 
 
@@ -293,9 +294,9 @@ def choose_normal(sight: Sight) -> str:
     moves = list(sight.moves)
     hand = [parse_card(c) for c in sight.hand]
     mask = mask_of(hand)
-    if "auto" in moves:
-        return "auto"
-    if "take" in moves and sight.discard_pile and ("draw" in moves or "pass" in moves):
+    if Verb.AUTO in moves:
+        return Verb.AUTO
+    if Verb.TAKE in moves and sight.discard_pile and (Verb.DRAW in moves or Verb.PASS in moves):
         up = parse_card(sight.discard_pile[-1])
         now = min_deadwood(mask, "low", LOW_VALUES)
         after, out = min(
@@ -305,27 +306,27 @@ def choose_normal(sight: Sight) -> str:
         in_meld = any(m >> up & 1 for m in best)
         prospect = connections(card_code(up), sight.hand) >= 1 and after <= now - 4
         if after < now and (in_meld or prospect):
-            return "take"
-        return "draw" if "draw" in moves else "pass"
-    if "take" in moves:  # the wall: take only to knock
-        return "take"
-    if "draw" in moves or "pass" in moves:
-        return "draw" if "draw" in moves else "pass"
-    knocks = [m for m in moves if m.startswith("knock ")]
+            return Verb.TAKE
+        return Verb.DRAW if Verb.DRAW in moves else Verb.PASS
+    if Verb.TAKE in moves:  # the wall: take only to knock
+        return Verb.TAKE
+    if Verb.DRAW in moves or Verb.PASS in moves:
+        return Verb.DRAW if Verb.DRAW in moves else Verb.PASS
+    knocks = of_verb(moves, Verb.KNOCK)
     if knocks:
-        after = deadwood_after_each_discard(mask, "low", LOW_VALUES)
-        dead = min(d for d, c in after if f"knock {card_code(c)}" in knocks)
+        each = deadwood_after_each_discard(mask, "low", LOW_VALUES)
+        dead = min(d for d, c in each if f"knock {card_code(c)}" in knocks)
         limit = sight.option("knock_limit", 10)
-        own_turns = sum(1 for s in sight.history if s.seat == sight.seat and s.verb in ("draw", "take"))
+        own_turns = sum(1 for s in sight.history if s.seat == sight.seat and s.verb in (Verb.DRAW, Verb.TAKE))
         wanted = max(4, limit - max(0, own_turns - 5) // 2)
         if dead == 0 or dead <= wanted or sight.stock_count <= 3:
             return knocks[0]
-    discards = [m for m in moves if m.startswith("discard ")]
+    discards = of_verb(moves, Verb.DISCARD)
     if not discards:
         return moves[0]
 
     def cost(move: str) -> tuple[int, int, str]:
-        card = parse_card(move.split()[1])
+        card = parse_card(card_of(move))
         rest = mask & ~(1 << card)
         near = min(connections(card_code(card), sight.hand), 2)
         return min_deadwood(rest, "low", LOW_VALUES) + 2 * near, -value(card), move
@@ -336,18 +337,18 @@ def choose_normal(sight: Sight) -> str:
 # --------------------------------------------------------------------------------- strong
 def choose_strong(sight: Sight) -> str:
     moves = list(sight.moves)
-    if "auto" in moves:
-        return "auto"
-    if "take" in moves and not ("draw" in moves or "pass" in moves):
-        return "take"
+    if Verb.AUTO in moves:
+        return Verb.AUTO
+    if Verb.TAKE in moves and not (Verb.DRAW in moves or Verb.PASS in moves):
+        return Verb.TAKE
     k = knowledge(sight)
     hand = k.hand
     risk = knock_risk(sight)
-    if "draw" in moves or "pass" in moves:
-        plain = "draw" if "draw" in moves else "pass"
-        if "take" in moves and k.top is not None:
-            if sight.phase == Phase.DRAW and "draw" not in moves:
-                return "take"  # the wall: the take is offered only when it knocks
+    if Verb.DRAW in moves or Verb.PASS in moves:
+        plain = Verb.DRAW if Verb.DRAW in moves else Verb.PASS
+        if Verb.TAKE in moves and k.top is not None:
+            if sight.phase == Phase.DRAW and Verb.DRAW not in moves:
+                return Verb.TAKE  # the wall: the take is offered only when it knocks
             up = k.top
             limit = sight.option("knock_limit", 10)
             seqs = sequences(k, rng_for(sight), ROLLOUTS, DEPTH)
@@ -358,21 +359,21 @@ def choose_strong(sight: Sight) -> str:
             )
             draw = turns_to_knock_drawing(hand, seqs, limit, risk)
             if take < draw:
-                return "take"
+                return Verb.TAKE
         return plain
-    knocks = [m for m in moves if m.startswith("knock ")]
-    discards = [m for m in moves if m.startswith("discard ")]
-    if knocks and should_knock(sight, k, parse_card(knocks[0].split()[1])):
+    knocks = of_verb(moves, Verb.KNOCK)
+    discards = of_verb(moves, Verb.DISCARD)
+    if knocks and should_knock(sight, k, parse_card(card_of(knocks[0]))):
         return knocks[0]
     if not discards:
         return knocks[0] if knocks else moves[0]
     limit = sight.option("knock_limit", 10)
     base = {c: d for d, c in deadwood_after_each_discard(hand, "low", LOW_VALUES)}
-    ranked = sorted(discards, key=lambda m: (base[parse_card(m.split()[1])], -value(parse_card(m.split()[1]))))
+    ranked = sorted(discards, key=lambda m: (base[parse_card(card_of(m))], -value(parse_card(card_of(m)))))
     seqs = sequences(k, rng_for(sight), ROLLOUTS, DEPTH)
     scores = {}
     for m in ranked[:CANDIDATES]:
-        card = parse_card(m.split()[1])
+        card = parse_card(card_of(m))
         rest = hand & ~(1 << card)
         scores[m] = (turns_to_knock(rest, seqs, limit, risk) + DANGER_WEIGHT * danger(k, card), -value(card), m)
     return min(scores, key=scores.__getitem__)

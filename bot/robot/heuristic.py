@@ -12,7 +12,9 @@ What it is not: a deep player or a game-tree search; no Discord, no SQL.
 
 from __future__ import annotations
 
-from bot.engine import Phase
+from collections.abc import Sequence
+
+from bot.engine import Move, Phase, Verb
 from bot.engine.cards import parse_card
 from bot.engine.search import LOW_VALUES, mask_of, min_deadwood
 
@@ -27,35 +29,39 @@ def choose(sight: Sight) -> str:
     moves = list(sight.moves)
     if not moves:
         raise ValueError(f"{sight.seat} has no legal move")
-    verbs = {m.split()[0] for m in moves}
+    typed = {m: Move.parse(m) for m in moves}
+    verbs = {t.verb for t in typed.values()}
     hand = list(sight.hand)
     if sight.phase == Phase.WINDOW:
-        for calm in ("pass", "allow"):
+        for calm in (Verb.PASS, Verb.ALLOW):
             if calm in moves:
-                return calm
+                return str(calm)
         return moves[0]
-    for quick in ("knock", "auto"):
+    for quick in (Verb.KNOCK, Verb.AUTO):
         if quick in verbs:
-            return next(m for m in moves if m.split()[0] == quick)  # listed best first
-    if "draw" in verbs or "pass" in verbs:  # the start of a turn: the discard pile or the stock
+            return next(m for m in moves if typed[m].verb is quick)  # listed best first
+    if Verb.DRAW in verbs or Verb.PASS in verbs:  # the start of a turn: the discard pile or the stock
         pile = sight.discard_pile
-        takes = [m for m in moves if m.split()[0] == "take"]
+        takes = [m for m in moves if typed[m].verb is Verb.TAKE]
         if takes and pile and connections(pile[-1], hand) >= 2:
-            return "take" if "take" in moves else takes[0]
-        return "draw" if "draw" in moves else "pass"
-    melds = [m for m in moves if m.startswith("meld ")]
+            return str(Verb.TAKE) if Verb.TAKE in moves else takes[0]
+        return str(Verb.DRAW if Verb.DRAW in moves else Verb.PASS)
+    melds = [m for m in moves if typed[m].verb is Verb.MELD and typed[m].cards]
     if melds:
-        return max(melds, key=lambda m: (len(m.split()), -moves.index(m)))
-    layoffs = [m for m in moves if m.startswith("layoff ")]
+        # the meld move with most words (its cards and the "|" between its melds)
+        return max(melds, key=lambda m: (len(typed[m].cards) + len(typed[m].melds), -moves.index(m)))
+    layoffs = [m for m in moves if typed[m].verb is Verb.LAYOFF and typed[m].cards]
     if layoffs:
         return layoffs[0]
-    discards = [m for m in moves if m.startswith("discard ")]
-    if discards:
-        return min(discards, key=lambda m: (connections(m.split()[1], hand), -value(m.split()[1]), m))
-    for ending in ("done", "take"):
+    discards = {m: typed[m].card for m in moves if typed[m].verb is Verb.DISCARD}
+    cards = {m: c for m, c in discards.items() if c}
+    if cards:
+        return min(cards, key=lambda m: (connections(cards[m], hand), -value(cards[m]), m))
+    for ending in (Verb.DONE, Verb.TAKE):
         if ending in moves:
-            return ending
-    simple = [m for m in moves if m.split()[0] not in ("table", "swap", "cut", "claim", "resign")]
+            return str(ending)
+    odd = (Verb.TABLE, Verb.SWAP, Verb.CUT, Verb.CLAIM, Verb.RESIGN)
+    simple = [m for m in moves if typed[m].verb not in odd]
     return (simple or moves)[0]
 
 
@@ -68,7 +74,7 @@ def value(code: str) -> int:
     return 0 if code == "JK" else VALUES.get(code[0], 0)
 
 
-def connections(code: str, hand: list[str]) -> int:
+def connections(code: str, hand: Sequence[str]) -> int:
     """How many cards of ``hand`` could share a meld with ``code`` (jokers with anything)."""
     if code == "JK":
         return 99

@@ -10,7 +10,8 @@ level that is given a ``Sight`` cannot read another hand or the stock order.
 
 For the rummy variants it also carries what the rules make public to everyone: the meld rules,
 each card's value, the deck's make-up, whether this deal is one of Wrotham's all-seven deals,
-whether the seat may rearrange the table now and the discard it took that it must still place;
+whether the seat may rearrange the table now, the discard it took that it must still place, and
+the stock after a turnover as the seat knows it (the engine's ``stock_as_known``, rules.md §1.4);
 and, when asked (``judge=True``), a ``Judge``: a copy of the game with every card the seat cannot
 see blanked out, on which a ``table`` move is tried (too many to list among the moves).
 
@@ -29,7 +30,7 @@ import pickle
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.engine import Game, IllegalMove, Meld, Phase
+from bot.engine import Game, IllegalMove, Meld, Move, Phase, Verb, parse_line, stock_as_known
 from bot.engine.cards import JOKER, card_code
 from bot.engine.melds import MeldRules
 
@@ -81,6 +82,11 @@ class Seen:
     args: str
     card: str | None
 
+    @property
+    def move(self) -> Move:
+        """The typed move (``bot.engine.Move``)."""
+        return Move.parse(f"{self.verb} {self.args}")
+
 
 @dataclass(frozen=True, slots=True)
 class Sight:
@@ -111,6 +117,7 @@ class Sight:
     all_seven: bool  # wrotham deals 4-6: every card goes down at once (rules.md §1.9)
     can_rearrange: bool  # a ``table`` move is open to this seat now
     must_play: str | None  # rami: the discard taken this turn, still to be placed (§3.7)
+    known_stock: tuple[str | None, ...] | None  # after a turnover, the engine's answer (rules.md §1.4)
     judge: Judge | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -158,6 +165,7 @@ def see(game: Game, seat: str, *, judge: bool = False) -> Sight:
         all_seven=bool(all_seven()) if callable(all_seven) else False,
         can_rearrange=rearrange,
         must_play=card_code(must) if isinstance(must, int) else None,
+        known_stock=stock_as_known(game, seat),
         judge=Judge(game, seat) if judge and rearrange else None,
     )
 
@@ -171,6 +179,11 @@ def deal_lines(log: list[str]) -> list[str]:
     return log[start:]
 
 
+def _args(move: Move) -> str:
+    """The words of ``move`` after its verb, as the record writes them."""
+    return str(move)[len(move.verb) :].strip()
+
+
 def replay(lines: list[str], pile: tuple[str, ...], *, gin: bool = False) -> tuple[Seen, ...]:
     """Name the cards of each public move by replaying the discard pile through the deal.
 
@@ -180,49 +193,46 @@ def replay(lines: list[str], pile: tuple[str, ...], *, gin: bool = False) -> tup
     discards a card the log does not name, except in gin before the first draw (the upcard offer:
     a pass) and after a knock (the defender's layoffs).
     """
-    moves: list[tuple[str, str, str]] = []
+    moves: list[tuple[str, Move]] = []
     started = knocked = False
     for line in lines:
-        seat, _, rest = line.partition(" ")
-        verb, _, args = rest.partition(" ")
-        if verb == "timeout" and gin and (knocked or not started):
-            verb = "pass" if not knocked else "done"
-        started = started or verb in ("draw", "take")
-        knocked = knocked or verb == "knock"
-        moves.append((seat, verb, args.strip()))
+        seat, move = parse_line(line)
+        if move.verb is Verb.TIMEOUT and gin and (knocked or not started):
+            move = Move(Verb.PASS if not knocked else Verb.DONE)
+        started = started or move.verb in (Verb.DRAW, Verb.TAKE)
+        knocked = knocked or move.verb is Verb.KNOCK
+        moves.append((seat, move))
     pushes = pops = 0
-    for _, verb, _args in moves:
-        if verb in ("discard", "knock", "timeout"):
+    for _, move in moves:
+        if move.verb in (Verb.DISCARD, Verb.KNOCK, Verb.TIMEOUT):
             pushes += 1
-        elif verb == "claim":
-            pass
-        elif verb == "take":
+        elif move.verb is Verb.TAKE:
             pops += 1  # a multiple take is counted below, when the cards are known
     sim: list[Any] = list(range(max(0, len(pile) - pushes + pops)))
-    named: list[tuple[str, str, str, Any]] = []
-    for seat, verb, args in moves:
+    named: list[tuple[str, Move, Any]] = []
+    for seat, move in moves:
         card: Any = None
-        if verb in ("discard", "knock"):
-            card = args.split()[0] if args else None
+        verb = move.verb
+        if verb in (Verb.DISCARD, Verb.KNOCK):
+            card = move.card
             sim.append(card)
-        elif verb == "timeout":
+        elif verb is Verb.TIMEOUT:
             sim.append(object())  # a timed-out turn discards a card the log does not name
-        elif verb == "take":
-            if args:  # rami multiple discards: the named card and every card above it
-                target = args.split()[0]
+        elif verb is Verb.TAKE:
+            if move.card:  # rami multiple discards: the named card and every card above it
                 while sim:
                     top = sim.pop()
-                    if top == target:
+                    if top == move.card:
                         break
-                card = target
+                card = move.card
             elif sim:
                 card = sim.pop()
-        elif verb == "claim" and sim:
+        elif verb is Verb.CLAIM and sim:
             card = sim.pop()
-            sim.append(args.split()[0] if args else None)
-        elif verb == "pass" and sim:
+            sim.append(move.card)
+        elif verb is Verb.PASS and sim:
             card = sim[-1]
-        named.append((seat, verb, args, card))
+        named.append((seat, move, card))
     # Name the dealt cards that never left the pile (only when the replay agrees with the pile).
     names: dict[int, str] = {}
     if len(sim) == len(pile):
@@ -230,10 +240,10 @@ def replay(lines: list[str], pile: tuple[str, ...], *, gin: bool = False) -> tup
             if isinstance(slot, int):
                 names[slot] = real
     out = []
-    for seat, verb, args, card in named:
+    for seat, move, card in named:
         if isinstance(card, int):
             card = names.get(card)
         elif card is not None and not isinstance(card, str):
             card = None
-        out.append(Seen(seat, verb, args, card))
+        out.append(Seen(seat, str(move.verb), _args(move), card))
     return tuple(out)

@@ -5,7 +5,8 @@ replaced by the discard pile turned face down unshuffled, its bottom card on top
 Every discard was played face up, so after a turnover anyone who remembers them knows the whole
 stock, card by card (the dealt upcard aside if it was taken before anyone discarded). The same
 holds when the stock is empty now: a draw turns the pile over and gives its bottom card.
-``known_stock`` rebuilds that order from the seat's ``Sight`` (its public history and counts), and
+The engine answers that order from public facts only (``bot.engine.stock_as_known``, carried in
+the seat's ``Sight``; ``known_stock`` reads it), and
 ``Planner`` searches the seat's next few turns over the cards it will draw, assuming the other
 seats draw from the stock too: one meld a turn (all seven at once in wrotham's deals 4-6),
 every layoff the table allows, one discard, to find the soonest turn it can go out.
@@ -16,10 +17,12 @@ from __future__ import annotations
 
 from collections import Counter
 
+from bot.engine import Verb
 from bot.engine.cards import parse_card
 from bot.engine.meldgen import hand_meld_candidates
 from bot.engine.melds import MeldRules, Stand, natural_extends, parse_entry
 
+from .reading import card_of
 from .sight import Sight
 
 NEVER = 99  # no way out within the plan's horizon
@@ -30,54 +33,9 @@ Table = tuple[tuple[str, tuple[Stand, ...]], ...]
 def known_stock(sight: Sight) -> list[str | None] | None:
     """The stock's cards, the next one drawn LAST (as the engine pops them), when this seat can know
     them: after a turnover of the discard pile, or now when the stock is empty. None otherwise.
-    A card nobody saw (the dealt upcard taken before any discard) is None."""
-    if sight.variant not in ("basic", "wrotham") or sight.option("stock_exhaustion", "turn_over") != "turn_over":
-        return None
-    if sight.stock_count == 0:
-        return list(reversed(sight.discard_pile)) if sight.discard_pile else None
-    # The deal's first stock size: every card not dealt into a hand or the pile. Hand sizes at the
-    # deal are today's counts less what each move added or removed.
-    change = 0
-    for seen in sight.history:
-        if seen.verb in ("draw", "take"):
-            change += 1
-        elif seen.verb == "discard":
-            change -= 1
-        elif seen.verb in ("meld", "layoff"):
-            words = seen.args.split(" to ")[0].split() if seen.verb == "layoff" else seen.args.split()
-            change -= sum(1 for w in words if w != "|")
-        elif seen.verb not in ("swap",):
-            return None  # a move this count does not follow (a timeout): claim nothing
-    hands = sum(sight.card_counts.values()) - change
-    # The dealt pile (basic turns one card up, wrotham none) is the size that replays to today's
-    # stock and pile; a turnover empties the pile, so today's pile alone cannot tell it.
-    for pile0 in (1, 0, 2):
-        found = _replay(sight, pile0, len(sight.deck) - hands - pile0)
-        if found is not None:
-            return found
-    return None
-
-
-def _replay(sight: Sight, pile0: int, stock: int) -> list[str | None] | None:
-    pile: list[str | None] = [None] * pile0
-    known: list[str | None] | None = None
-    for seen in sight.history:
-        if seen.verb == "discard":
-            pile.append(seen.card)
-        elif seen.verb == "take" and pile:
-            pile.pop()
-        elif seen.verb == "draw":
-            if stock == 0:
-                known, pile = pile[::-1], []
-                stock = len(known)
-            stock -= 1
-            if known:
-                known.pop()
-    if known is None or stock != sight.stock_count or len(known) != stock or len(pile) != len(sight.discard_pile):
-        return None
-    if any(a is not None and a != b for a, b in zip(pile, sight.discard_pile, strict=True)):
-        return None
-    return known
+    A card nobody saw (the dealt upcard taken before any discard) is None. The engine answers it
+    (``bot.engine.stock_as_known``, rules.md §1.4); the sight carries the answer."""
+    return None if sight.known_stock is None else list(sight.known_stock)
 
 
 class Planner:
@@ -215,7 +173,7 @@ def plan_draw(sight: Sight, top: str) -> str | None:
     t_draw = plan.turns([*ints, parse_card(stock[-1])], draws_for(stock, n, n, HORIZON))
     if t_take == t_draw:
         return None
-    return "take" if t_take < t_draw else "draw"
+    return Verb.TAKE if t_take < t_draw else Verb.DRAW
 
 
 def plan_discard(sight: Sight, ranked: list[str]) -> str | None:
@@ -233,7 +191,7 @@ def plan_discard(sight: Sight, ranked: list[str]) -> str | None:
     ints = [parse_card(c) for c in sight.hand]
     best: tuple[int, str] | None = None
     for move in ranked:
-        card = parse_card(move.split()[1])
+        card = parse_card(card_of(move))
         if rules.is_wild(card) and best is not None:
             continue
         rest = list(ints)

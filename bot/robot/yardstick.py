@@ -16,9 +16,11 @@ What it is not: a level the host can pick, or a player of other variants.
 
 from __future__ import annotations
 
+from bot.engine import Verb
 from bot.engine.cards import card_code, parse_card
 from bot.engine.search import LOW_VALUES, best_melds, candidate_melds, mask_of
 
+from .reading import card_of, of_verb
 from .sight import Sight
 
 __all__ = ["choose", "completes_meld"]
@@ -29,22 +31,22 @@ def choose(sight: Sight) -> str:
     if not moves:
         raise ValueError(f"{sight.seat} has no legal move")
     hand = [parse_card(c) for c in sight.hand]
-    if "take" in moves and sight.discard_pile and completes_meld(hand, parse_card(sight.discard_pile[-1])):
-        return "take"
-    for plain in ("draw", "pass", "auto"):
+    if Verb.TAKE in moves and sight.discard_pile and completes_meld(hand, parse_card(sight.discard_pile[-1])):
+        return Verb.TAKE
+    for plain in (Verb.DRAW, Verb.PASS, Verb.AUTO):
         if plain in moves:
             return plain
-    knocks = [m for m in moves if m.startswith("knock ")]
+    knocks = of_verb(moves, Verb.KNOCK)
     if knocks:
         return knocks[0]
-    discards = [m for m in moves if m.startswith("discard ")]
+    discards = of_verb(moves, Verb.DISCARD)
     if not discards:
         return moves[0]
     _, melds = best_melds(mask_of(hand), "low", LOW_VALUES)
     melded = 0
     for m in melds:
         melded |= m
-    allowed = {parse_card(m.split()[1]) for m in discards}
+    allowed = {parse_card(card_of(m)) for m in discards}
     loose = [c for c in hand if c in allowed and not (melded >> c) & 1] or sorted(allowed)
     card = max(loose, key=lambda c: (LOW_VALUES[c % 13], c % 13, c))
     return f"discard {card_code(card)}"

@@ -19,7 +19,7 @@ import discord
 import pytest
 
 from bot import robot
-from bot.config import ConfigError, Settings, load_settings
+from bot.config import Config, ConfigError, load_config
 from bot.engine.rami import Rami
 from bot.service import ChangeKind, GameService, GameStatus, Refusal
 from bot.store import repo
@@ -117,14 +117,14 @@ async def test_caps_hold_when_many_ask_at_once(env):
 
 
 def test_the_caps_are_settings_with_defaults():
-    s = load_settings({"DISCORD_TOKEN": "t"}, None)
+    s = load_config({"DISCORD_TOKEN": "t"}, None)
     assert (s.member_games, s.server_games, s.idle_days) == (3, 25, 7.0)
-    s = load_settings({"DISCORD_TOKEN": "t", "RUMMY_MEMBER_GAMES": "5", "RUMMY_SERVER_GAMES": "100",
+    s = load_config({"DISCORD_TOKEN": "t", "RUMMY_MEMBER_GAMES": "5", "RUMMY_SERVER_GAMES": "100",
                        "RUMMY_IDLE_DAYS": "2.5"}, None)
     assert (s.member_games, s.server_games, s.idle_days) == (5, 100, 2.5)
     for name in ("RUMMY_MEMBER_GAMES", "RUMMY_SERVER_GAMES", "RUMMY_IDLE_DAYS"):
         with pytest.raises(ConfigError, match=name):
-            load_settings({"DISCORD_TOKEN": "t", name: "0"}, None)
+            load_config({"DISCORD_TOKEN": "t", name: "0"}, None)
 
 
 # ------------------------------------------------------------------------------------------ idle games
@@ -229,7 +229,7 @@ async def test_the_lock_table_does_not_grow_with_the_games_played(env):
 
 # ------------------------------------------------------------------------------------------ off the event loop
 def _autocomplete_cog(svc: GameService) -> RummyCog:
-    settings = Settings(token="t")
+    settings = Config(token="t")
     return RummyCog(SimpleNamespace(service=svc, settings=settings, guard=Guard(settings.flood), **SERVER_MEMBER))
 
 

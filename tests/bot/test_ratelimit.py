@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.config import DEFAULT_FLOOD, load_settings
+from bot.config import DEFAULT_FLOOD, load_config
 from cogs.ratelimit import CLICK_BURST, CLICK_RATE, Cooldown, FloodGate
 
 
@@ -115,4 +115,4 @@ def test_the_default_flood_setting_is_the_gates_default():
     """RUMMY_FLOOD unset limits clicks exactly as the flood gate's defaults say (``bot.config``
     keeps its own copy of the numbers so that it imports nothing of the Discord wing)."""
     assert DEFAULT_FLOOD == (CLICK_RATE, CLICK_BURST)
-    assert load_settings({"DISCORD_TOKEN": "t"}, None).flood == (CLICK_RATE, CLICK_BURST)
+    assert load_config({"DISCORD_TOKEN": "t"}, None).flood == (CLICK_RATE, CLICK_BURST)

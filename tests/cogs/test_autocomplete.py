@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import discord
 import pytest
 
-from bot.config import Settings
+from bot.config import Config
 from bot.engine import new_game
 from bot.service import GameService, Refusal
 from bot.store import Database
@@ -46,7 +46,7 @@ def interaction(user_id: int, channel_id: int, locale: str = "es-ES"):
 async def env(tmp_path: Path):
     db = await Database.open(tmp_path / "rummy.sqlite3")
     svc = GameService(db)
-    settings = Settings(token="t")
+    settings = Config(token="t")
     cog = RummyCog(SimpleNamespace(service=svc, settings=settings, guard=Guard(settings.flood), **SERVER_MEMBER))
     yield svc, cog, db
     await db.close()

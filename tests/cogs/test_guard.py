@@ -16,7 +16,7 @@ import discord
 import pytest
 from discord.ext import commands
 
-from bot.config import Settings
+from bot.config import Config
 from bot.engine import IllegalMove
 from bot.service import GameStatus, Refusal, Stale
 from cogs import admin, builder, hand, hints, lobby, pick, rummy, table
@@ -161,7 +161,7 @@ GUARDED = guarded(_nothing).__code__  # every guarded handler runs this wrapper'
 
 async def test_every_command_and_item_handler_is_guarded() -> None:
     bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
-    bot.settings = Settings(token="t")  # type: ignore[attr-defined]
+    bot.config = Config(token="t")  # type: ignore[attr-defined]
     bot.item_patterns = []  # type: ignore[attr-defined]
     await rummy.setup(bot)
     await admin.setup(bot)

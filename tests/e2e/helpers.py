@@ -42,16 +42,18 @@ def custom_ids(message: Any) -> list[str]:
     return [c.get("custom_id", "") for c in components(message)]
 
 
-async def new_lobby(fake: FakeDiscord, user: Any, args: dict[str, Any], channel: int | None = None) -> Any:
+async def new_lobby(fake: FakeDiscord, user: Any, args: dict[str, Any], channel: int | None = None,
+                    timeout: float = 15) -> Any:
     """``/rummy new`` as ``user``: the host is answered privately, and the lobby itself is posted in
-    the channel (issue 15, hole 6). Returns the public lobby message."""
+    the channel (issue 15, hole 6). Returns the public lobby message. (``bench/load.py`` opens many
+    at once and waits longer.)"""
     known = {m.id for m in fake.public_messages(channel)}
-    rec = await (await fake.slash(user, "rummy new", args, channel=channel)).settled(timeout=15)
+    rec = await (await fake.slash(user, "rummy new", args, channel=channel)).settled(timeout=timeout)
     reply = answers(rec)[-1]
     assert reply.ephemeral and reply.visible_to == user.id, reply.content
     return await fake.wait_for_message(
         lambda m: m.id not in known and not m.ephemeral and any(c.startswith("rummy:join:") for c in custom_ids(m))
-        and (channel is None or m.channel_id == channel), timeout=15)
+        and (channel is None or m.channel_id == channel), timeout=timeout)
 
 
 class PgReader:
