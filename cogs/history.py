@@ -123,10 +123,11 @@ async def send_record(interaction: discord.Interaction, game_id: int) -> None:
 async def game_choices(interaction: discord.Interaction, current: object) -> list[Choice[int]]:
     """The server's latest finished games, newest first; what was typed filters by game number."""
     client = client_of(interaction)
-    if place_key(interaction) is None or not client.guard.typing_allowed(interaction.user.id):
+    key = place_key(interaction)
+    if key is None or not client.guard.typing_allowed(interaction.user.id):
         return []
     typed = str(current or "").strip().lstrip("#")
     loc = user_locale(interaction)
-    games = await client.service.finished_games(place_key(interaction), 100)
+    games = await client.service.finished_games(key, 100)
     return [Choice(name=choice_name(g, loc), value=g.game_id) for g in games
             if str(g.game_id).startswith(typed)][:25]

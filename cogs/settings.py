@@ -148,9 +148,10 @@ async def preset_choices(interaction: discord.Interaction, current: str) -> list
     """``/rummy new preset:``: the server's presets for the variant chosen so far (all of them
     before one is), filtered by what was typed."""
     client = client_of(interaction)
-    if place_key(interaction) is None or not client.guard.typing_allowed(interaction.user.id):
+    key = place_key(interaction)
+    if key is None or not client.guard.typing_allowed(interaction.user.id):
         return []
-    config = await client.service.server_config(place_key(interaction))
+    config = await client.service.server_config(key)
     chosen = str(getattr(interaction.namespace, "variant", "") or "")
     typed = str(current or "").strip().lower()
     names = sorted({name for v, name in config.presets if v == chosen or not chosen})
