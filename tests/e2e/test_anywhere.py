@@ -146,6 +146,14 @@ async def test_group_dm_rami_deal_and_gin_game(gdm: Anywhere):
     keys = {r["guild_id"] for r in gdm.query("SELECT guild_id FROM games WHERE id IN (?, ?)", (first, gdm.game_id))}
     assert keys == {-gdm.channel}
     assert not gdm.query("SELECT 1 FROM games WHERE guild_id = ?", (gdm.fake.guild_id,))
+    # /rummy scores there shows that place's standings (its players, by name); /rummy ladder its
+    # ladder (empty: nobody has the 3 rated games a ladder asks for yet).
+    rec = await (await gdm.fake.slash(gdm.users[0], "rummy scores", {}, channel=gdm.channel)).settled(timeout=15)
+    shown = " ".join(m.content or "" for m in answers(rec))
+    assert "Ana" in shown and "Bea" in shown, shown
+    rec = await (await gdm.fake.slash(gdm.users[0], "rummy ladder", {}, channel=gdm.channel)).settled(timeout=15)
+    assert "Nivel de juego" in " ".join(m.content or "" for m in answers(rec))
+    clean(gdm.fake)
 
 
 async def test_server_without_the_bot(fake: FakeDiscord, tmp_path: Path):
