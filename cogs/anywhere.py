@@ -62,10 +62,14 @@ SERVERS_ONLY: Final = discord.app_commands.AppCommandContext(guild=True, dm_chan
 
 def is_anywhere(interaction: discord.Interaction) -> bool:
     """Whether this interaction comes from a place the bot is not a member of: a DM, a group DM,
-    or a server that never added it (it receives no GUILD_CREATE for those)."""
+    or a server that never added it (it receives no GUILD_CREATE for those, and the server's
+    install is not among the interaction's authorising owners)."""
     if interaction.guild_id is None:
         return True
-    return interaction.client.get_guild(interaction.guild_id) is None
+    if interaction.client.get_guild(interaction.guild_id) is not None:
+        return False
+    # Not (yet) in the cache: a server whose own install authorised this is still the bot's.
+    return not interaction.is_guild_integration()
 
 
 def place_key(interaction: discord.Interaction) -> int | None:

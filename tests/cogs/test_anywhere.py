@@ -45,6 +45,7 @@ def interaction(ident: int, *, guild: int | None = None, channel: int = GROUP_DM
     client = SimpleNamespace(get_guild=lambda gid: object() if gid == SERVER else None)
     return SimpleNamespace(id=ident, token=f"secret-{ident}", application_id=1, guild_id=guild, channel_id=channel,
                            client=client, permissions=discord.Permissions(use_external_apps=external),
+                           is_guild_integration=lambda: False,
                            response=SimpleNamespace(type=kind))
 
 
