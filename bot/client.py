@@ -41,6 +41,7 @@ from bot.service import Change, GameService
 from bot.store import Store, open_database, repo
 from bot.words.i18n import catalog
 from cogs.announcer import Announcer
+from cogs.anywhere import RoutedDelivery, TokenBook, is_place_of_anywhere
 from cogs.guard import Guard
 
 log = logging.getLogger(__name__)
@@ -96,6 +97,8 @@ class RummyBot(commands.AutoShardedBot):
         self._clock_task: asyncio.Task[None] | None = None
         self._restart_task: asyncio.Task[None] | None = None  # posts the resumed games' tables
         self.stopping = False  # set on shutdown: interactions are refused from then on
+        # Places the bot is not a member of are reached through interaction tokens (issue 24).
+        self.tokens = TokenBook(config.token_lifetime)
         self._alarm = asyncio.Event()  # set when a commit writes a deadline (``_deadline_written``)
         self._soonest = math.inf  # the soonest deadline written since the clock's pass began
 
@@ -116,13 +119,14 @@ class RummyBot(commands.AutoShardedBot):
                                     idle_days=self.config.idle_days)
         self._service.thread_archive_after = self.config.thread_archive_after
         self._service.on_deadline = self._deadline_written
+        self.tokens.keeper = self._service  # tokens of places the bot is not in, kept while they live
         _, _, limits = await self.http.get_bot_gateway()
         self._identify_buckets = max(1, int(limits.get("max_concurrency", 1)))
         held = "every shard" if self.config.shard_ids is None else (
             f"shards {', '.join(map(str, self.config.shard_ids))} of {self.config.shard_count}")
         log.info("this process holds %s (%s database)", held,
                  "PostgreSQL" if self.config.database_url else "SQLite")
-        self._announcer = Announcer(self, self._service)
+        self._announcer = Announcer(self, self._service, RoutedDelivery(self, self.tokens))
         self._announcer.forbidden_grace = self.config.forbidden_grace
         self.add_listener(self._announcer.count_message, "on_message")
         await self.tree.set_translator(CatalogTranslator())
@@ -141,6 +145,7 @@ class RummyBot(commands.AutoShardedBot):
         owed = await self.service.owed_announcements()
         quarantined = await self.service.check_records()
         resumed = owed + quarantined + await self._resume_games()
+        self.tokens.places.update(c.game.place for c in resumed if is_place_of_anywhere(c.game.guild_id))
         self._clock_task = asyncio.create_task(self._clock(), name="rummy-clock")
         self._restart_task = asyncio.create_task(self._announce_resumed(resumed), name="rummy-restart")
         # Rendering is ~1 s of warm-up: do it in a thread so the first table is as fast as the rest.

@@ -52,6 +52,7 @@ class Config:
     server_games: int = 25  # lobbies and games one server runs at once
     idle_days: float = 7.0  # a game with no turn timer ends after this long with no move
     thread_archive_after: float = 600.0  # seconds from a game's final message to archiving its thread
+    token_lifetime: float = 900.0  # Discord's interaction token lifetime (issue 24; tests shorten it)
 
     @property
     def database(self) -> str:
@@ -184,6 +185,7 @@ def load_config(env: dict[str, str] | None = None, env_file: Path | None = Path(
         shard_count=shard_count,
         shard_ids=shard_ids,
         bot_delay=bot_delay,
+        token_lifetime=parse_limit(values, "RUMMY_TOKEN_LIFETIME", "900", float, 10, 900, "a number of seconds"),
         forbidden_grace=parse_limit(values, "RUMMY_FORBIDDEN_GRACE", "600", float, 0, 7 * 86400,
                                     "a number of seconds"),
         flood=parse_flood(values.get("RUMMY_FLOOD", "").strip()),

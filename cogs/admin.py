@@ -26,6 +26,7 @@ from discord.ext import commands
 from bot.engine import VARIANTS
 from bot.service import FinishedGame, GameService, GameStatus, Refusal, SettingsChange
 from bot.words.i18n import translate
+from cogs.anywhere import SERVER_INSTALL, SERVERS_ONLY, check_admin
 from cogs.base import L, RummyClient, channel_game, client_of, public_locale, user_locale
 from cogs.guard import guarded
 from cogs.settings import bar_member, change_settings, option_choices
@@ -50,7 +51,9 @@ def is_manager(interaction: discord.Interaction) -> bool:
 
 
 def require_manager(interaction: discord.Interaction) -> None:
-    """Anyone but a manager (checked now, not by Discord's defaults) is refused before anything runs."""
+    """Anyone but a manager (checked now, not by Discord's defaults) is refused before anything runs,
+    and everybody outside a server that added the bot (issue 24)."""
+    check_admin(interaction)
     if not is_manager(interaction):
         raise Refusal("managers_only")
 
@@ -223,7 +226,9 @@ async def post_amended(interaction: discord.Interaction, channel_id: int, season
 class AdminCog(commands.Cog, name="AdminCog"):
     admin = app_commands.Group(
         name=L("rummy-admin", "cmd.admin"), description=L("Rummy tools for server managers", "cmd.admin.desc"),
-        guild_only=True, default_permissions=discord.Permissions(manage_guild=True),
+        default_permissions=discord.Permissions(manage_guild=True),
+        # A server's install only, in servers only (issue 24); refused where the bot is not a member.
+        allowed_installs=SERVER_INSTALL, allowed_contexts=SERVERS_ONLY,
     )
 
     def __init__(self, bot: RummyClient) -> None:

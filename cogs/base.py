@@ -21,6 +21,7 @@ from discord.app_commands import locale_str
 
 from bot.service import Change, GameRow, GameService, GameStatus, Refusal
 from bot.words.i18n import locale_of, translate
+from cogs.anywhere import TokenBook, is_anywhere, place_key
 from cogs.delivery import Parts
 from renderers import Rendered
 
@@ -66,6 +67,7 @@ class RummyClient(Protocol):
 
     stopping: bool
     item_patterns: list[re.Pattern[str]]
+    tokens: TokenBook  # interaction tokens of places the bot is not a member of (issue 24)
 
     @property
     def service(self) -> GameService: ...
@@ -95,7 +97,7 @@ async def place_games(interaction: discord.Interaction, verb: str = "",
     (for ``join``, its open lobbies first; for a manager's ``cancel`` and ``kick``, this channel's
     before the games they sit in elsewhere). More than one: the cog asks which."""
     service = service or client_of(interaction).service
-    here, guild = interaction.channel_id or 0, interaction.guild_id
+    here, guild = interaction.channel_id or 0, place_key(interaction)
     row = await service.in_thread(here)
     if row is not None and row.status not in (GameStatus.LOBBY, GameStatus.PLAYING):
         row = await service.in_channel(here) or row  # a game started later in the ended game's thread
@@ -151,6 +153,8 @@ def thread_blocker(interaction: discord.Interaction) -> str | None:
 def missing_permission(interaction: discord.Interaction) -> None:
     """``Refusal("bot_permission")`` naming the first permission the bot lacks in this channel
     (``interaction.app_permissions``), in the user's language, so no game starts that nobody sees."""
+    if is_anywhere(interaction):  # no channel messages there: only answers (issue 24, docs/anywhere.md)
+        return
     channel = interaction.channel
     thread = isinstance(channel, discord.Thread) or getattr(channel, "type", None) in (
         discord.ChannelType.public_thread, discord.ChannelType.private_thread, discord.ChannelType.news_thread)
@@ -178,7 +182,8 @@ def guild_locale(interaction: discord.Interaction) -> str:
 async def public_locale(interaction: discord.Interaction) -> str:
     """The language of public messages: the one the server's managers chose
     (``/rummy-admin settings language:``), else the server's Discord language."""
-    if interaction.guild_id is None:
-        return guild_locale(interaction)
+    if is_anywhere(interaction):  # no server settings there: the language of whoever opens the game
+        return user_locale(interaction)
+    assert interaction.guild_id is not None
     chosen = (await client_of(interaction).service.server_config(interaction.guild_id)).language
     return chosen or guild_locale(interaction)

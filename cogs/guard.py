@@ -34,7 +34,7 @@ from typing import Any, ParamSpec
 import discord
 
 from bot.engine import IllegalMove
-from bot.service import Refusal, Stale
+from bot.service import GameStatus, Refusal, Stale
 from bot.words.i18n import translate
 from bot.words.moves import refusal_text
 from cogs.base import Answered, client_of, user_locale
@@ -86,8 +86,12 @@ class Guard:
             return
         self._in_flight += 1
         self._idle.clear()
+        book = client_of(interaction).tokens
+        book.hold(interaction)  # a place the bot is not in: its token shows what happens (issue 24)
         try:
             await self._run(interaction, work)
+            book.settle(interaction)
+            await self._show_owed(interaction)
         finally:
             self._in_flight -= 1
             if self._in_flight == 0:
@@ -117,6 +121,20 @@ class Guard:
         except Exception as exc:
             log.exception("interaction %s failed", interaction.id)
             await reply_privately(interaction, refusal_for(exc, user_locale(interaction)))
+
+    async def _show_owed(self, interaction: discord.Interaction) -> None:
+        """Where the bot is not a member, a change made with no token to show it (a timer, a
+        computer player, a restart) is shown with the next interaction there: the table afresh."""
+        client = client_of(interaction)
+        place = interaction.channel_id
+        if place is None or not client.tokens.take_owed(place):
+            return
+        for row in await client.service.channel_games(place):
+            if row.status in (GameStatus.PLAYING, GameStatus.FINISHED) and row.record:
+                try:
+                    await client.announcer.post_table(row.id)
+                except discord.HTTPException as exc:
+                    log.warning("showing the table of game %s failed: %r", row.id, exc)
 
     async def drain(self, timeout: float) -> int:
         """Wait up to ``timeout`` s for the handlers in flight; the number still running."""

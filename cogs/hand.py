@@ -28,6 +28,7 @@ from bot.service.builder import AMBIGUOUS, check_meld
 from bot.service.drafts import builder_allowed
 from bot.service.hints import hints_apply
 from bot.words.moves import card_text, cards_text
+from cogs.anywhere import place_key
 from cogs.base import client_of, user_locale
 from cogs.builder import open_builder
 from cogs.delivery import reply_privately
@@ -310,6 +311,7 @@ async def send_hand(interaction: discord.Interaction, row: GameRow, *, engine: G
         await interaction.edit_original_response(content=content, attachments=[file_of(image)], view=view)
     else:
         await interaction.followup.send(content, file=file_of(image), view=view, ephemeral=True)
+        client.tokens.settle(interaction)  # its private reply is filled: its token may show the table (issue 24)
 
 
 # ---------------------------------------------------------------------------- handlers
@@ -341,7 +343,7 @@ async def hand_button(interaction: discord.Interaction, verb: str, arg: int | No
     client = client_of(interaction)
     service = client.service
     row = await service.get(state.game_id)
-    if row is None or row.guild_id != interaction.guild_id:
+    if row is None or row.guild_id != place_key(interaction):
         raise Refusal("no_game")
     interaction.extras["names"] = row.names
     seat = row.seat_of(interaction.user.id)

@@ -26,6 +26,7 @@ from bot.engine.views import PublicView, SeatView
 from bot.service import GameRow, Refusal
 from bot.service.hints import Hint, check_hint, hint, hint_picture
 from bot.words.moves import describe_move
+from cogs.anywhere import place_key
 from cogs.base import RummyClient, client_of, user_locale
 from cogs.guard import guarded
 from cogs.ui import file_of, t
@@ -107,7 +108,7 @@ async def play_hint(interaction: discord.Interaction, game_id: int, version: int
     client = client_of(interaction)
     service = client.service
     row = await service.get(game_id)
-    if row is None or row.guild_id != interaction.guild_id:
+    if row is None or row.guild_id != place_key(interaction):
         raise Refusal("no_game")
     interaction.extras["names"] = row.names
     seat = check_hint(row, interaction.user.id)

@@ -20,6 +20,7 @@ from bot.service import GameRow, GameStatus, Refusal
 from bot.words.i18n import translate
 from bot.words.moves import describe_move
 from cogs.admin import choice_name
+from cogs.anywhere import place_key
 from cogs.base import L, client_of, user_locale
 from cogs.ui import file_of
 
@@ -32,7 +33,7 @@ async def past_game(interaction: discord.Interaction, game_id: int) -> tuple[Gam
     """A game of this server that is over and has a record, with its engine; else refused."""
     service = client_of(interaction).service
     row = await service.get(game_id)
-    if row is None or row.guild_id != interaction.guild_id or row.status not in LOOKED_BACK or not row.record:
+    if row is None or row.guild_id != place_key(interaction) or row.status not in LOOKED_BACK or not row.record:
         raise Refusal("no_past_game", game=game_id)
     return row, service.engine(row)
 
@@ -122,10 +123,11 @@ async def send_record(interaction: discord.Interaction, game_id: int) -> None:
 async def game_choices(interaction: discord.Interaction, current: object) -> list[Choice[int]]:
     """The server's latest finished games, newest first; what was typed filters by game number."""
     client = client_of(interaction)
-    if interaction.guild_id is None or not client.guard.typing_allowed(interaction.user.id):
+    key = place_key(interaction)
+    if key is None or not client.guard.typing_allowed(interaction.user.id):
         return []
     typed = str(current or "").strip().lstrip("#")
     loc = user_locale(interaction)
-    games = await client.service.finished_games(interaction.guild_id, 100)
+    games = await client.service.finished_games(key, 100)
     return [Choice(name=choice_name(g, loc), value=g.game_id) for g in games
             if str(g.game_id).startswith(typed)][:25]

@@ -22,6 +22,7 @@ from bot.service import ChangeKind, GameRow, GameStatus, Refusal
 from bot.service.hints import hints_apply
 from bot.words.i18n import timer_text
 from bot.words.options import option_notes, option_words
+from cogs.anywhere import place_key
 from cogs.base import client_of, user_locale
 from cogs.guard import guarded
 from cogs.ui import file_of, nm, t, variant_name
@@ -173,7 +174,7 @@ class OptionsModal(discord.ui.Modal):
 async def _open_lobby_for_its_host(interaction: discord.Interaction, game_id: int) -> GameRow:
     """The open lobby ``game_id`` of this server, when the clicker is its host (else a refusal)."""
     row = await client_of(interaction).service.get(game_id)
-    if row is None or row.guild_id != interaction.guild_id:
+    if row is None or row.guild_id != place_key(interaction):
         raise Refusal("no_game")
     if row.status != GameStatus.LOBBY:
         raise Refusal("not_a_lobby")
@@ -194,7 +195,7 @@ async def submit_options(interaction: discord.Interaction, game_id: int, text: s
     await interaction.response.defer(ephemeral=True, thinking=True)
     client = client_of(interaction)
     row = await client.service.get(game_id)
-    if row is None or row.guild_id != interaction.guild_id:
+    if row is None or row.guild_id != place_key(interaction):
         raise Refusal("no_game")
     change = await client.service.set_options(game_id, interaction.user.id, text)
     await interaction.followup.send(t("lobby.done.options", user_locale(interaction)), ephemeral=True)
@@ -227,7 +228,7 @@ async def lobby_action(interaction: discord.Interaction, verb: str, game_id: int
     client = client_of(interaction)
     service = client.service
     row = await service.get(game_id)
-    if row is None or row.guild_id != interaction.guild_id:
+    if row is None or row.guild_id != place_key(interaction):
         raise Refusal("no_game")
     user = interaction.user
     if verb == "join":

@@ -19,6 +19,7 @@ import discord
 
 from bot.engine import Move, Verb
 from bot.service import GameRow, GameStatus, Refusal
+from cogs.anywhere import place_key
 from cogs.base import Answered, client_of, place_games, user_locale
 from cogs.guard import guarded
 from cogs.hand import send_hand
@@ -93,7 +94,7 @@ async def picked(interaction: discord.Interaction, verb: str, game_id: int, targ
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
     row = await client.service.get(game_id)
-    if row is None or row.guild_id != interaction.guild_id:
+    if row is None or row.guild_id != place_key(interaction):
         raise Refusal("no_game")
     interaction.extras["names"] = row.names
     if verb == "hint":
@@ -111,7 +112,7 @@ async def _repost(interaction: discord.Interaction, game_id: int) -> None:
     """``/rummy table`` for the game picked: its table posted again where the game is played."""
     client = client_of(interaction)
     row = await client.service.get(game_id)
-    if row is None or row.guild_id != interaction.guild_id:
+    if row is None or row.guild_id != place_key(interaction):
         raise Refusal("no_game")
     await repost_table(interaction, row)
 

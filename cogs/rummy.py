@@ -24,6 +24,7 @@ from bot.engine import VARIANTS, Move, Verb
 from bot.service import GameService, Refusal
 from bot.words.i18n import translate
 from bot.words.moves import normalize_move
+from cogs.anywhere import ANY_CHANNEL, EVERYWHERE, check_new_game, is_anywhere, place_key
 from cogs.base import (
     L,
     RummyClient,
@@ -73,8 +74,9 @@ async def refuse_unknown(interaction: discord.Interaction) -> None:
 
 
 class RummyCog(commands.Cog, name="RummyCog"):
+    # Installable on servers and users' accounts, usable in servers, DMs and group DMs (issue 24).
     rummy = app_commands.Group(name=L("rummy", "cmd.rummy"), description=L("Play rummy in this channel",
-                               "cmd.rummy.desc"), guild_only=True)
+                               "cmd.rummy.desc"), allowed_installs=EVERYWHERE, allowed_contexts=ANY_CHANNEL)
 
     def __init__(self, bot: RummyClient) -> None:
         self.bot = bot
@@ -97,20 +99,25 @@ class RummyCog(commands.Cog, name="RummyCog"):
     async def new(self, interaction: discord.Interaction, variant: Choice[str], options: str | None = None,
                   timer: app_commands.Range[float, 0, 1440] | None = None,
                   preset: app_commands.Range[str, 1, 40] | None = None) -> None:
-        assert interaction.guild_id is not None and interaction.channel_id is not None
-        # Every answer to the host is private, errors included (issue 15, hole 6); the lobby itself
-        # is posted in the channel by the announcer, for everybody.
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        missing_permission(interaction)
-        no_thread = thread_blocker(interaction)  # issue 12: else the game gets a thread of its own
+        key = place_key(interaction)
+        assert key is not None and interaction.channel_id is not None
+        anywhere = is_anywhere(interaction)  # issue 24: then the lobby is the public reply, checked before
+        if not anywhere:  # every answer to the host is private (issue 15, hole 6); the lobby is posted
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            missing_permission(interaction)
+        check_new_game(interaction)
+        no_thread = "" if anywhere else thread_blocker(interaction)  # issue 12: else a thread of its own
         plan = await self.service.lobby_plan(  # the server's house rules, then what the host typed
-            interaction.guild_id, interaction.user.id, variant.value, options=options or "", timer_minutes=timer,
-            preset=preset, locale=guild_locale(interaction))
-        await self.service.check_lobby(guild_id=interaction.guild_id, channel_id=interaction.channel_id, host_id=(
+            key, interaction.user.id, variant.value, options=options or "", timer_minutes=timer,
+            preset=preset, locale=user_locale(interaction) if anywhere else guild_locale(interaction))
+        await self.service.check_lobby(guild_id=key, channel_id=interaction.channel_id, host_id=(
             interaction.user.id), variant=variant.value, options=plan.options, timer_minutes=plan.timer_minutes,
             threaded=no_thread is None)
+        if anywhere:
+            await interaction.response.defer(thinking=True)  # public: the lobby fills it
+            self.bot.tokens.hold(interaction, reply_free=True)
         change = await self.service.open_lobby(
-            guild_id=interaction.guild_id, channel_id=interaction.channel_id, host_id=interaction.user.id,
+            guild_id=key, channel_id=interaction.channel_id, host_id=interaction.user.id,
             host_name=interaction.user.display_name, variant=variant.value, options=plan.options,
             timer_minutes=plan.timer_minutes, locale=plan.locale, threaded=no_thread is None,
         )
@@ -231,15 +238,16 @@ class RummyCog(commands.Cog, name="RummyCog"):
     @guarded
     async def scores(self, interaction: discord.Interaction, variant: Choice[str] | None = None,
                      season: app_commands.Range[int, 1, 100_000] | None = None, share: bool = False) -> None:
-        assert interaction.guild_id is not None
+        key = place_key(interaction)
+        assert key is not None
         v = variant.value if variant else None
-        view = await self.service.season_view(interaction.guild_id, season, v)
+        view = await self.service.season_view(key, season, v)
         found, table, games = view.season, view.table, view.games
         loc = user_locale(interaction) if not share else await public_locale(interaction)
         await interaction.response.defer(ephemeral=not share, thinking=True)
         text = scores_message(found, table, games, loc, variant=v, reader=interaction.user.id,
                               adjustments=view.adjustments, amended=view.amended)
-        schedule = await self.service.season_schedule(interaction.guild_id) if found.ended_at is None else None
+        schedule = await self.service.season_schedule(key) if found.ended_at is None else None
         if schedule is not None:
             when = f"<t:{int(schedule.next_at)}:R>"
             text = (text + "\n" + translate("scores.next", loc, when=when))[:2000]
@@ -258,9 +266,10 @@ class RummyCog(commands.Cog, name="RummyCog"):
     @guarded
     async def ladder(self, interaction: discord.Interaction, variant: Choice[str] | None = None,
                      share: bool = False) -> None:
-        assert interaction.guild_id is not None
+        key = place_key(interaction)
+        assert key is not None
         v = variant.value if variant else None
-        lines = await self.service.ladder(interaction.guild_id, v)
+        lines = await self.service.ladder(key, v)
         loc = user_locale(interaction) if not share else await public_locale(interaction)
         await interaction.response.defer(ephemeral=not share, thinking=True)
         text = ladder_message(lines, loc, variant=v, reader=interaction.user.id)
@@ -278,11 +287,12 @@ class RummyCog(commands.Cog, name="RummyCog"):
     @app_commands.describe(member=L("Whose record (default: yours)", "cmd.stats.member"))
     @guarded
     async def stats(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
-        assert interaction.guild_id is not None
+        key = place_key(interaction)
+        assert key is not None
         who = member or interaction.user
         loc = user_locale(interaction)
-        record = await self.service.stats(interaction.guild_id, who.id)
-        card = await self.service.player_rating(interaction.guild_id, who.id)
+        record = await self.service.stats(key, who.id)
+        card = await self.service.player_rating(key, who.id)
         text = stats_message(who.display_name, record, loc, rating=rating_line(card, loc))
         chart = chart_info(who.display_name, card)
         if chart is None:
@@ -302,8 +312,9 @@ class RummyCog(commands.Cog, name="RummyCog"):
     @app_commands.describe(member=L("Only the games of this player", "cmd.history.member"))
     @guarded
     async def history(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
-        assert interaction.guild_id is not None
-        games = await self.service.finished_games(interaction.guild_id, HISTORY_GAMES,
+        key = place_key(interaction)
+        assert key is not None
+        games = await self.service.finished_games(key, HISTORY_GAMES,
                                                   user_id=member.id if member else None)
         text = history_message(games, user_locale(interaction), member.display_name if member else None)
         await interaction.response.send_message(text, ephemeral=True)

@@ -23,6 +23,7 @@ from bot.engine import VARIANTS
 from bot.service import DEFAULT_TIMER, ServerConfig, SettingsChange
 from bot.words.i18n import timer_text
 from bot.words.options import option_lines, option_suggestions, option_words
+from cogs.anywhere import place_key
 from cogs.base import client_of, user_locale
 from cogs.ui import file_of, nm, t, variant_name
 from renderers.settings import BANNED, SettingsInfo, info_options, render_settings
@@ -147,9 +148,10 @@ async def preset_choices(interaction: discord.Interaction, current: str) -> list
     """``/rummy new preset:``: the server's presets for the variant chosen so far (all of them
     before one is), filtered by what was typed."""
     client = client_of(interaction)
-    if interaction.guild_id is None or not client.guard.typing_allowed(interaction.user.id):
+    key = place_key(interaction)
+    if key is None or not client.guard.typing_allowed(interaction.user.id):
         return []
-    config = await client.service.server_config(interaction.guild_id)
+    config = await client.service.server_config(key)
     chosen = str(getattr(interaction.namespace, "variant", "") or "")
     typed = str(current or "").strip().lower()
     names = sorted({name for v, name in config.presets if v == chosen or not chosen})

@@ -18,6 +18,7 @@ import discord
 
 from bot.engine import Game, Move, Phase
 from bot.service import ChangeKind, GameRow, Refusal, ResultRow
+from cogs.anywhere import is_anywhere, place_key
 from cogs.base import client_of, user_locale
 from cogs.guard import guarded
 from cogs.hand import send_hand
@@ -122,9 +123,16 @@ async def table_button(interaction: discord.Interaction, verb: str, game_id: int
     client = client_of(interaction)
     service = client.service
     row = await service.get(game_id)
-    if row is None or row.guild_id != interaction.guild_id:
+    if row is None or row.guild_id != place_key(interaction):
         raise Refusal("no_game")
     interaction.extras["names"] = row.names
+    if (verb not in ("rematch", "next") and is_anywhere(interaction) and interaction.message is not None
+            and row.table_message_id and interaction.message.id != row.table_message_id):
+        # Issue 24: an older table where the bot is not a member cannot be refreshed by the bot;
+        # a click there is refused and pointed to the newest one.
+        where = f"@me/{interaction.channel_id}" if interaction.guild_id is None else (
+            f"{interaction.guild_id}/{interaction.channel_id}")
+        raise Refusal("table_expired", link=f": https://discord.com/channels/{where}/{row.table_message_id}")
     if verb == "rematch":
         await interaction.response.defer()
         change = await service.rematch(game_id, interaction.user.id, interaction.user.display_name)

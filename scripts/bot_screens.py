@@ -4,6 +4,10 @@
 127.0.0.1 (a temporary database), opens a 3-player basic game, plays some turns through the
 buttons and ``/rummy play``, and writes the pictures the bot posted, exactly as posted, to
 ``docs/images/bot-*.png``: the lobby, the table, a hand (with a card selected), the end of a deal.
+``--group-dm`` plays a gin game in a group DM instead, through three users' own installs of the
+app (issue 24, docs/anywhere.md), and writes ``docs/images/bot-gdm-*.png`` (the lobby that is the
+reply to ``/rummy new``, the table after some moves, a hand, the end of the deal) and prints the
+messages of the group DM as each player sees them, for the gallery.
 Nothing touches the real Discord.
 """
 
@@ -86,5 +90,43 @@ async def main() -> None:
                 await bot.terminate()
 
 
+async def group_dm() -> None:
+    """A gin game in a group DM through user installs (issue 24): the pictures as posted there."""
+    from tests.e2e.test_anywhere import Anywhere
+
+    OUT.mkdir(parents=True, exist_ok=True)
+    async with FakeDiscord() as fake:
+        users = [fake.add_user(n, locale="es-ES") for n in ("Ana", "Bea")]
+        for user in users:
+            fake.install_for_user(user)
+        channel = fake.add_group_dm(*users, name="rami")
+        with tempfile.TemporaryDirectory() as tmp:
+            bot = BotProcess(fake, db_path=Path(tmp) / "rummy.sqlite3", log_path=Path(tmp) / "bot.log",
+                             patch_gateway=False, env={"RUMMY_FLOOD": "off", "RUMMY_DEV_GUILD": ""})
+            await bot.start(ready_timeout=60)
+            try:
+                t = Anywhere(fake, bot, Path(tmp) / "rummy.sqlite3", users, channel=channel)
+                await t.open("gin", options="target=1")
+                save("gdm-lobby", fake.message(t.lobby.id))
+                await t.play_until_over(random.Random(5), max_moves=8, to_end=False)
+                save("gdm-table", t.newest_table())
+                user = t.user_of(t.game().actors[0])
+                rec = await (await fake.click(user, t.newest_table(), f"rummy:hand:{t.game_id}")).settled()
+                save("gdm-hand", next(m for m in answers(rec) if m.ephemeral))
+                await t.play_until_over(random.Random(5))
+                deal = [m for m in fake.public_messages(channel) if any(a.filename.startswith("deal")
+                                                                        for a in m.attachments)]
+                if deal:
+                    save("gdm-deal", deal[-1])
+                shown = [m for m in fake.public_messages(channel) if not m.deleted]
+                print(f"  {len(shown)} messages everybody sees in the group DM now, "
+                      f"{sum(m.ephemeral for m in fake.messages if m.channel_id == channel)} private answers:")
+                for m in shown:
+                    print("   ", (m.content or "").replace("\n", " | ")[:110])
+                print("  violations:", fake.violations)
+            finally:
+                await bot.terminate()
+
+
 if __name__ == "__main__":
-    asyncio.run(main())
+    asyncio.run(group_dm() if "--group-dm" in sys.argv[1:] else main())

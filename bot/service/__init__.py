@@ -55,6 +55,7 @@ from .reading import Reading
 from .records import FinishedGame, Records
 from .settings import DEFAULT_TIMER, FORGET, LobbyPlan, ServerSettings, SettingsChange, merge_options
 from .threads import THREAD_ARCHIVE_AFTER, Threads
+from .tokens import TokenRow, Tokens
 
 __all__ = [
     "BOT_DELAY",
@@ -96,6 +97,7 @@ __all__ = [
     "ServerSettings",
     "SettingsChange",
     "Stale",
+    "TokenRow",
     "clean_name",
     "clean_text",
     "lobby_options",
@@ -104,6 +106,7 @@ __all__ = [
 ]
 
 
-class GameService(Games, ClockJobs, History, Records, Ratings, ServerSettings, Reading, Endings, Drafts, Threads):
+class GameService(Games, ClockJobs, History, Records, Ratings, ServerSettings, Reading, Endings, Drafts, Threads,
+                  Tokens):
     """Lobbies, moves and timers, serialized per game and committed before announced; seasons,
     history and the audit log beside them."""

@@ -39,6 +39,8 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("season_standings", "guild_id, season, version"),
     ("season_variant_standings", "guild_id, season, version, variant"),
     ("drafts", "game_id, seat"),  # issue 13
+    ("interaction_tokens", "interaction_id"),  # issue 24: live ones only
+    ("token_messages", "message_id"),
 )
 SEQUENCES = ("games", "actions", "audit", "adjustments")  # tables whose ids PostgreSQL hands out
 

@@ -347,6 +347,28 @@ MIGRATIONS: list[str] = [
     CREATE INDEX games_by_status ON games(status);
     """
     + _V5_COLUMNS,
+    # 5 -> 6: interaction tokens of places the bot is not a member of (issue 24, docs/anywhere.md).
+    """
+    -- A token is a secret that expires 15 minutes after its interaction: kept only while it lives
+    -- (rows past ``expires_at`` are deleted whenever one is written), so that after a restart, or
+    -- in another process, a message is still edited with the token that made it.
+    CREATE TABLE interaction_tokens (
+        interaction_id INTEGER PRIMARY KEY,
+        place          INTEGER NOT NULL,
+        application_id INTEGER NOT NULL,
+        token          TEXT    NOT NULL,
+        expires_at     REAL    NOT NULL,
+        sent           INTEGER NOT NULL DEFAULT 0,
+        public         INTEGER NOT NULL DEFAULT 1
+    );
+    CREATE INDEX interaction_tokens_by_place ON interaction_tokens(place, expires_at);
+    -- Which token made which message (only while that token lives).
+    CREATE TABLE token_messages (
+        message_id     INTEGER PRIMARY KEY,
+        interaction_id INTEGER NOT NULL,
+        expires_at     REAL    NOT NULL
+    );
+    """,
 ]
 
 # Migrations PostgreSQL runs differently from SQLite's text (by index in ``MIGRATIONS``).

@@ -28,6 +28,7 @@ from cogs.announcer import Announcer
 from cogs.guard import Guard
 from cogs.rummy import RummyCog
 from tests.bot.helpers import GUILD, T0, play_one, started
+from tests.cogs.doubles import SERVER_MEMBER
 
 DAY = 86400.0
 
@@ -229,12 +230,12 @@ async def test_the_lock_table_does_not_grow_with_the_games_played(env):
 # ------------------------------------------------------------------------------------------ off the event loop
 def _autocomplete_cog(svc: GameService) -> RummyCog:
     settings = Config(token="t")
-    return RummyCog(SimpleNamespace(service=svc, settings=settings, guard=Guard(settings.flood)))
+    return RummyCog(SimpleNamespace(service=svc, settings=settings, guard=Guard(settings.flood), **SERVER_MEMBER))
 
 
 def _typing(user_id: int, channel_id: int = 100) -> Any:
     return SimpleNamespace(channel_id=channel_id, guild_id=GUILD, user=SimpleNamespace(id=user_id),
-                           locale=discord.Locale("es-ES"))
+                           locale=discord.Locale("es-ES"), client=SimpleNamespace(**SERVER_MEMBER))
 
 
 def _watch_threads(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:

@@ -18,6 +18,7 @@ from bot.store.repo import update_game
 from cogs.guard import Guard
 from cogs.rummy import RummyCog
 from cogs.suggest import resolve_token
+from tests.cogs.doubles import SERVER_MEMBER
 
 
 def long_move_position():
@@ -38,7 +39,7 @@ def long_move_position():
 
 def interaction(user_id: int, channel_id: int, locale: str = "es-ES"):
     return SimpleNamespace(channel_id=channel_id, guild_id=1, user=SimpleNamespace(id=user_id),
-                           locale=discord.Locale(locale))
+                           locale=discord.Locale(locale), client=SimpleNamespace(**SERVER_MEMBER))
 
 
 @pytest.fixture
@@ -46,7 +47,7 @@ async def env(tmp_path: Path):
     db = await Database.open(tmp_path / "rummy.sqlite3")
     svc = GameService(db)
     settings = Config(token="t")
-    cog = RummyCog(SimpleNamespace(service=svc, settings=settings, guard=Guard(settings.flood)))
+    cog = RummyCog(SimpleNamespace(service=svc, settings=settings, guard=Guard(settings.flood), **SERVER_MEMBER))
     yield svc, cog, db
     await db.close()
 

@@ -21,6 +21,7 @@ from bot.engine import IllegalMove
 from bot.service import GameStatus, Refusal, Stale
 from cogs import admin, builder, hand, hints, lobby, pick, rummy, table
 from cogs.guard import Guard, guarded
+from tests.cogs.doubles import SERVER_MEMBER
 
 
 class FakeResponse:
@@ -43,10 +44,12 @@ def interaction(guard: Guard, *, user: int = 1, stopping: bool = False) -> Any:
     async def post_table(game_id: int, *, repost: bool = False, note: str | None = None) -> None:
         reposted.append(game_id)
 
-    client = SimpleNamespace(stopping=stopping, guard=guard, announcer=SimpleNamespace(post_table=post_table))
+    client = SimpleNamespace(stopping=stopping, guard=guard, announcer=SimpleNamespace(post_table=post_table),
+                             **SERVER_MEMBER)
     followup = SimpleNamespace(send=None)
     it = SimpleNamespace(client=client, user=SimpleNamespace(id=user), locale=discord.Locale("en-US"), id=99,
-                         extras={}, response=FakeResponse(sent), followup=followup, sent=sent, reposted=reposted)
+                         guild_id=1, channel_id=5, extras={}, response=FakeResponse(sent), followup=followup, sent=sent,
+                         reposted=reposted)
 
     async def send(text: str, *, ephemeral: bool = False, **_: Any) -> None:
         sent.append((text, ephemeral))

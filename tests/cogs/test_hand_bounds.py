@@ -29,6 +29,7 @@ from cogs.hand import (
     picked_mask,
     rearrange,
 )
+from tests.cogs.doubles import SERVER_MEMBER
 from tests.cogs.test_hand_message import row_for
 
 HUGE = ["2000000000", "1999999999", "2147483647"]
@@ -122,15 +123,15 @@ def fake_interaction(service: Any) -> tuple[discord.Interaction, list[tuple[str,
 
     response = SimpleNamespace(done=False, defer=defer)
     response.is_done = lambda: response.done
-    client = SimpleNamespace(stopping=False, guard=Guard(None), service=service)
+    client = SimpleNamespace(stopping=False, guard=Guard(None), service=service, **SERVER_MEMBER)
 
     class FakeInteraction(discord.Interaction):  # what the guard looks for; only what the handlers read
-        client = response = followup = user = locale = id = extras = guild_id = None  # type: ignore[assignment]
+        client = response = followup = user = locale = id = extras = guild_id = channel_id = None  # type: ignore[assignment]
 
         def __init__(self) -> None:
             self.__dict__.update(client=client, user=SimpleNamespace(id=1000), locale=discord.Locale("en-US"),
                                  id=99, extras={}, response=response, followup=SimpleNamespace(send=send),
-                                 guild_id=1)
+                                 guild_id=1, channel_id=5)
 
     return FakeInteraction(), sent
 

@@ -25,6 +25,7 @@ from bot.store.rows import GameRow, GameStatus, SeatRow
 from cogs.hints import OWN_MOVE, hint_message, play_hint
 from renderers import draw_hand, draw_table, render_hand, render_table
 from tests.bot.helpers import Clock, lobby
+from tests.cogs.doubles import SERVER_MEMBER
 
 GIN = """[Variant "gin"]
 [Seats "p1 p2"]
@@ -151,7 +152,7 @@ async def test_pressing_a_rearrangement_hint_plays_it_for_the_presser(tmp_path) 
             await tx.update("UPDATE games SET record = ?, version = version + 1 WHERE id = ?", (RAMI, row.id))
         row = await svc.get(row.id)
         slots = Slots()
-        client: Any = SimpleNamespace(service=svc, announcer=slots, guard=None)
+        client: Any = SimpleNamespace(service=svc, announcer=slots, guard=None, **SERVER_MEMBER)
         _, view, _ = await hint_message(client, row, 1, "es")
         [button] = view.children
         edits: list[dict[str, Any]] = []

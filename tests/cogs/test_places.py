@@ -11,13 +11,14 @@ from typing import Any
 from bot.service import GameService
 from bot.store import Database
 from cogs.base import place_games
+from tests.cogs.doubles import SERVER_MEMBER
 
 GUILD = 1
 
 
 def interaction(svc: GameService, user_id: int, channel_id: int) -> Any:
     return SimpleNamespace(channel_id=channel_id, guild_id=GUILD, user=SimpleNamespace(id=user_id),
-                           client=SimpleNamespace(service=svc))
+                           client=SimpleNamespace(service=svc, **SERVER_MEMBER))
 
 
 async def test_the_game_of_a_thread_a_member_and_a_channel(tmp_path: Path) -> None:

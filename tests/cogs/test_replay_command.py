@@ -20,6 +20,7 @@ from cogs import rummy
 from cogs.guard import Guard
 from cogs.render_pool import Renders
 from renderers import Rendered
+from tests.cogs.doubles import SERVER_MEMBER
 
 
 def play_deal(game: Game) -> None:
@@ -59,7 +60,7 @@ async def ask_replay(row: Any, announcer: Announcer) -> list[str]:
         sent.append(text)
 
     guard = Guard(None)
-    client = SimpleNamespace(stopping=False, guard=guard, announcer=announcer,
+    client = SimpleNamespace(stopping=False, guard=guard, announcer=announcer, **SERVER_MEMBER,
                              service=SimpleNamespace(in_channel=in_channel, in_thread=in_thread,
                                                      engine=lambda r: load_game(r.record)))
     it: Any = SimpleNamespace(client=client, user=SimpleNamespace(id=1), locale=discord.Locale("en-US"), id=9,
