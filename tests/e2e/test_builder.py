@@ -66,13 +66,25 @@ class Builder:
     async def choose(self, action: str, labels: list[str]) -> Any:
         prefix = builder_id(self.table, action)
         values = [option(self.message, prefix, label) for label in labels]
+        before = len(self.message.edits)
         rec = await (await self.table.fake.select(self.user, self.message, control(self.message, prefix),
                                                   values)).settled(timeout=20)
+        await self.answered(rec, before)
         return rec
 
     async def press(self, action: str) -> Any:
         cid = control(self.message, builder_id(self.table, action, select=False))
-        return await (await self.table.fake.click(self.user, self.message, cid)).settled(timeout=20)
+        before = len(self.message.edits)
+        rec = await (await self.table.fake.click(self.user, self.message, cid)).settled(timeout=20)
+        await self.answered(rec, before)
+        return rec
+
+    async def answered(self, rec: Any, edits_before: int) -> None:
+        """The builder acknowledges a click at once (type 6) and edits its message after: wait for
+        that edit, or for the private answer a refusal gets, before anything is read."""
+        await self.table.wait_until(
+            lambda: len(self.message.edits) > edits_before or any(m.id != self.id for m in answers(rec)),
+            timeout=20)
 
 
 async def open_builder(table: Table, user: Any) -> Builder:
