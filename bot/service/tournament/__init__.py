@@ -1,0 +1,47 @@
+"""Tournaments (issue 22): Swiss, knockout and league events, from sign-up to the podium.
+
+What it is: the pure part (``model``: the shapes; ``pairing``: who plays whom; ``standings``:
+the order and the named tiebreaks), deterministic from the tables played and the event's seed.
+What it is not: no Discord, no SQL (the store's ``tournaments`` module holds the rows), no pixels.
+"""
+
+from __future__ import annotations
+
+from .model import BYE_POINTS, Entrant, Format, Outcome, Table, draw_key, table_points
+from .pairing import (
+    bracket_seeds,
+    knockout_round,
+    knockout_winner,
+    league_round,
+    league_schedule,
+    pair_round,
+    rounds_for,
+    seed_order,
+    swiss_round,
+    table_sizes,
+)
+from .standings import TIEBREAKS, Standing, Standings, standings
+
+__all__ = [
+    "BYE_POINTS",
+    "TIEBREAKS",
+    "Entrant",
+    "Format",
+    "Outcome",
+    "Standing",
+    "Standings",
+    "Table",
+    "bracket_seeds",
+    "draw_key",
+    "knockout_round",
+    "knockout_winner",
+    "league_round",
+    "league_schedule",
+    "pair_round",
+    "rounds_for",
+    "seed_order",
+    "standings",
+    "swiss_round",
+    "table_points",
+    "table_sizes",
+]
