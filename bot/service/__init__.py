@@ -25,6 +25,7 @@ The package, by job (``GameService`` is all of them together):
 - ``options``: what people type into a lobby, checked and cleaned;
 - ``drafts``: the rearrange builder's drafts, stored per game and seat (issue 13).
 - ``threads``: games in threads of their own, and finding the game of a thread, member or channel.
+- ``tournament``: Swiss, knockout and league events (issue 22): pairing, standings, rounds.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ from .reading import Reading
 from .records import FinishedGame, Records
 from .settings import DEFAULT_TIMER, FORGET, LobbyPlan, ServerSettings, SettingsChange, merge_options
 from .threads import THREAD_ARCHIVE_AFTER, Threads
+from .tournament import Tournaments
 
 __all__ = [
     "BOT_DELAY",
@@ -104,6 +106,7 @@ __all__ = [
 ]
 
 
-class GameService(Games, ClockJobs, History, Records, Ratings, ServerSettings, Reading, Endings, Drafts, Threads):
+class GameService(Tournaments, Games, ClockJobs, History, Records, Ratings, ServerSettings, Reading, Endings, Drafts,
+                  Threads):
     """Lobbies, moves and timers, serialized per game and committed before announced; seasons,
     history and the audit log beside them."""

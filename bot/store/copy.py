@@ -39,8 +39,11 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("season_standings", "guild_id, season, version"),
     ("season_variant_standings", "guild_id, season, version, variant"),
     ("drafts", "game_id, seat"),  # issue 13
+    ("tournaments", "id"),  # issue 22
+    ("tournament_entrants", "tournament_id, user_id"),
+    ("tournament_tables", "tournament_id, round, number"),
 )
-SEQUENCES = ("games", "actions", "audit", "adjustments")  # tables whose ids PostgreSQL hands out
+SEQUENCES = ("games", "actions", "audit", "adjustments", "tournaments")  # tables whose ids PostgreSQL hands out
 
 
 class CopyError(RuntimeError):
