@@ -9,6 +9,8 @@ What it is not: no Discord, no SQL (the store's ``tournaments`` module holds the
 
 from __future__ import annotations
 
+from bot.store.tournaments import EntrantRow, EventRow, TableRow
+
 from .events import CHECKIN_LEAD, EventView, NewEvent, Tournaments
 from .model import BYE_POINTS, Entrant, Format, Outcome, Table, draw_key, table_points
 from .pairing import (
@@ -31,8 +33,10 @@ __all__ = [
     "CHECKIN_LEAD",
     "TIEBREAKS",
     "Entrant",
+    "EntrantRow",
     "EventChange",
     "EventKind",
+    "EventRow",
     "EventView",
     "Format",
     "NewEvent",
@@ -41,6 +45,7 @@ __all__ = [
     "Standing",
     "Standings",
     "Table",
+    "TableRow",
     "Tournaments",
     "bracket_seeds",
     "draw_key",
