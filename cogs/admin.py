@@ -31,8 +31,8 @@ from cogs.guard import guarded
 from cogs.settings import bar_member, change_settings, option_choices
 from cogs.standings import audit_message, scores_message, standings_info
 from cogs.tournament import ACTIONS as TOURNAMENT_ACTIONS
-from cogs.tournament import event_choices, manage_tournament, new_tournament
-from cogs.tournament_news import TOURNAMENT_ID, TournamentButton
+from cogs.tournament import event_choices, manage_tournament, new_tournament, tournament_button
+from cogs.tournament_news import TOURNAMENT_ID, TournamentButton, use_button_handler
 from cogs.ui import nm, variant_name
 from renderers.standings import render_standings
 
@@ -522,4 +522,5 @@ async def setup(bot: commands.Bot) -> None:
     client = cast(RummyClient, bot)  # typed structurally (cogs.base), never imported
     bot.add_dynamic_items(NewSeasonButton, ResetRatingsButton, AmendButton, TournamentButton)
     client.item_patterns += [SEASON_ID, RESET_ID, AMEND_ID, TOURNAMENT_ID]
+    use_button_handler(tournament_button)
     await bot.add_cog(AdminCog(client))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from fractions import Fraction
 from typing import Any, Protocol, TypeVar
 
@@ -65,9 +65,17 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         return cls(match["verb"], int(match["event"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from cogs.tournament import tournament_button  # the handlers import this module
+        assert _BUTTON_HANDLER, "cogs.admin's setup hands the handler over (use_button_handler)"
+        await _BUTTON_HANDLER[0](interaction, self.verb, self.event_id)
 
-        await tournament_button(interaction, self.verb, self.event_id)
+
+# The buttons' handler (``cogs.tournament.tournament_button``, which imports this module), handed
+# over when the extension is set up, as ``cogs.builder`` is handed the hand's sender.
+_BUTTON_HANDLER: list[Callable[[discord.Interaction, str, int], Coroutine[Any, Any, None]]] = []
+
+
+def use_button_handler(handler: Callable[[discord.Interaction, str, int], Coroutine[Any, Any, None]]) -> None:
+    _BUTTON_HANDLER[:] = [handler]
 
 
 def number(value: Fraction, locale: str) -> str:
