@@ -39,10 +39,10 @@ from renderers.standings import render_standings
 CONFIRM_SECONDS = 60
 TOURNAMENT_OPTIONS = {key: L(text, f"cmd.tournament.{key}") for key, text in (
     ("name", "The event's name"), ("variant", "Which game"),
-    ("format", "swiss: N rounds against similar scores; knockout: a seeded bracket; league: everyone plays everyone"),
+    ("format", "swiss: rounds of similar scores; knockout: seeded bracket; league: all play all"),
     ("start", "Round 1 starts in this many minutes"), ("signup", "Sign-up closes in this many minutes"),
     ("rounds", "Rounds (Swiss only)"),
-    ("table", "Players per table (more than two only in a Swiss of a variant that allows it)"),
+    ("table", "Players per table (over two only in a Swiss, where the game allows it)"),
     ("timer", "Turn timer in minutes (0: none)"), ("rated", "Whether the games count for the skill ratings"),
     ("cap", "Most players"), ("options", "Game options (as in /rummy new)"),
     ("preset", "A server preset for the options"),
@@ -473,8 +473,8 @@ class AdminCog(commands.Cog, name="AdminCog"):
     @guarded
     async def tournament_new(
         self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60], variant: Choice[str],
-        format: Choice[str], start: app_commands.Range[float, 1.0, 10080.0],
-        signup: app_commands.Range[float, 0.5, 10080.0] | None = None,
+        format: Choice[str], start: app_commands.Range[float, 0.05, 10080.0],
+        signup: app_commands.Range[float, 0.01, 10080.0] | None = None,
         rounds: app_commands.Range[int, 1, 15] | None = None,
         table: app_commands.Range[int, 2, 8] = 2, timer: app_commands.Range[float, 0.0, 1440.0] | None = None,
         rated: bool = True, cap: app_commands.Range[int, 2, 128] = 32, options: str | None = None,
