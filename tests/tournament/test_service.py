@@ -5,6 +5,7 @@ games out on ``tick``, people's moves are random legal ones."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import random
 
@@ -186,3 +187,53 @@ async def test_managers_actions_are_audited(tenv):
     assert cancelled.event.stage == Stage.CANCELLED
     details = [a.detail.split()[1] for a in await repo.audit_of(svc.db, GUILD) if a.action == AuditAction.TOURNAMENT]
     assert set(details) >= {"new", "replace", "drop", "pause", "resume", "cancel"}
+
+
+async def four_bots(svc: GameService, clock, **kw) -> int:
+    eid = (await svc.create_tournament(GUILD, CHANNEL, MANAGER, plan(clock, **kw))).event.id
+    for _ in range(4):
+        await svc.tournament_add_bot(eid, MANAGER, "easy")
+    clock.advance(901)
+    [checkin] = await svc.tournament_tick(eid)
+    assert checkin.kind == EventKind.CHECKIN
+    return eid
+
+
+async def test_a_voided_game_counts_nothing_and_nobody_is_paired_again(tenv):
+    svc, clock = tenv.svc, tenv.clock
+    eid = await four_bots(svc, clock, rounds=2, pause_seconds=3600)
+    await svc.tournament_tick(eid)
+    await drive(svc, clock, eid, until=lambda e: e.stage == Stage.BETWEEN)
+    view = await svc.tournament_view(eid)
+    voided = view.tables[0]
+    change = await svc.tournament_void(eid, MANAGER, voided.game_id)
+    assert change.kind == EventKind.VOIDED
+    with pytest.raises(Refusal) as refused:
+        await svc.tournament_void(eid, MANAGER, voided.game_id)
+    assert refused.value.code == "tournament_void_already"
+    view = await svc.tournament_view(eid)
+    assert all(view.standings.row_of(p).points == 0 for p in voided.players)
+    [nxt] = await svc.tournament_next_round(eid, MANAGER)  # the manager's button: no waiting for the pause
+    assert nxt.kind == EventKind.ROUND and nxt.round == 2
+    round_two = [set(t.players) for t in (await svc.tournament_view(eid)).tables if t.round == 2]
+    assert set(voided.players) not in round_two  # what was played is not paired again
+    audit = [a.detail for a in await repo.audit_of(svc.db, GUILD) if a.action == AuditAction.TOURNAMENT]
+    assert any(d.startswith(f"{eid} void {voided.game_id}") for d in audit)
+    assert any(d.startswith(f"{eid} next_round 2") for d in audit)
+
+
+async def test_two_processes_start_a_round_once(tenv):
+    svc, clock = tenv.svc, tenv.clock
+    other_db = await tenv.open_again()
+    other = GameService(other_db, clock=clock, bot_delay=0)
+    try:
+        eid = await four_bots(svc, clock)
+        both = await asyncio.gather(svc.tournament_tick(eid), other.tournament_tick(eid), return_exceptions=True)
+        rounds = [c for result in both if isinstance(result, list) for c in result if c.kind == EventKind.ROUND]
+        assert len(rounds) == 1 and sorted(len(r) for r in both) == [0, 1], both  # the other did nothing
+        view = await svc.tournament_view(eid)
+        assert len(view.tables) == 2 and {t.round for t in view.tables} == {1}
+        games = await svc.db.fetchall("SELECT COUNT(*) AS n FROM games")
+        assert games[0]["n"] == 2  # no game was made twice
+    finally:
+        await other_db.close()

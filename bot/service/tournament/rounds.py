@@ -24,11 +24,12 @@ import asyncio
 import contextlib
 import logging
 import weakref
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 from bot.engine import load_game, new_game
-from bot.store import Transaction, repo
+from bot.store import Transaction, VersionConflict, repo
 from bot.store import tournaments as store
 from bot.store.rows import ActionKind, GameStatus
 from bot.store.tournaments import EntrantRow, EventRow, TableRow
@@ -42,6 +43,7 @@ from .standings import Standings, standings
 
 log = logging.getLogger(__name__)
 
+MOVED_ON = "tournament_moved_on"
 ENDED_GAME = (GameStatus.FINISHED, GameStatus.CANCELLED, GameStatus.EXPIRED, GameStatus.ABANDONED)
 
 
@@ -143,6 +145,10 @@ class TournamentRounds(Games):
             return await self._tournament_tick(event_id)
         except Stale:
             return []
+        except Refusal as exc:
+            if exc.code == MOVED_ON:  # another process (a shard sharing the database) did it first
+                return []
+            raise
 
     async def _tournament_tick(self, event_id: int) -> list[EventChange]:
         forfeits = await self._first_turn_forfeits(event_id)
@@ -161,8 +167,15 @@ class TournamentRounds(Games):
                 return forfeits + await self._watch_tables(event, now)
             return forfeits
 
-    def _event_tx(self) -> contextlib.AbstractAsyncContextManager[Transaction]:
-        return self._transaction(duplicate="tournament_moved_on")
+    @contextlib.asynccontextmanager
+    async def _event_tx(self) -> AsyncIterator[Transaction]:
+        """A write of the event: another process's write first (its version moved, or its table
+        keys are taken) is ``Refusal("tournament_moved_on")``, nothing written here."""
+        try:
+            async with self._transaction(duplicate=MOVED_ON) as tx:
+                yield tx
+        except VersionConflict as exc:
+            raise Refusal(MOVED_ON) from exc
 
     # ---------------------------------------------------------------- the start and each round
     async def _start_event(self, event: EventRow, now: float) -> list[EventChange]:
