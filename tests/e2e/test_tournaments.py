@@ -170,6 +170,10 @@ async def test_an_eight_player_swiss_in_gin_from_signup_to_the_podium(table: Tab
     standings = await fake.wait_for_message(lambda m: "tras la ronda 1 de 3" in m.content, timeout=20)
     assert standings.attachments  # the standings picture
     assert "Buchholz" in standings.content  # the tiebreaks named
+    # A player's own view, privately and in their language (Bea reads English).
+    mine = answers(await (await fake.slash(bea, "rummy tournament", {})).settled(timeout=20))[-1]
+    assert mine.ephemeral and mine.visible_to == bea.id and mine.attachments
+    assert "Swiss night" in mine.content and "Ties broken by: Buchholz" in mine.content
     # A restart between rounds: the next round is paired and started by the new process.
     await t.bot.terminate()
     t.bot = await boot(fake, t.db_path, tmp_path / "bot2.log", {"RUMMY_FLOOD": "off", "RUMMY_BOT_DELAY": "0"})
