@@ -190,6 +190,7 @@ async def test_an_eight_player_swiss_in_gin_from_signup_to_the_podium(table: Tab
         assert t.query("SELECT status FROM games WHERE id = ?", (g,))[0][0] == "finished"
         assert t.query("SELECT COUNT(*) FROM results WHERE game_id = ?", (g,))[0][0] == 2
     scan_for_leaks(fake, t.users)
+    assert fake.violations == []
 
 
 async def test_a_six_player_knockout_with_byes_in_rami(table: Table) -> None:
@@ -229,3 +230,5 @@ async def test_a_six_player_knockout_with_byes_in_rami(table: Table) -> None:
     assert podium.attachments
     bracket = [m for m in fake.public_messages() if any(a.filename.startswith("bracket") for a in m.attachments)]
     assert bracket
+    scan_for_leaks(fake, t.users)
+    assert fake.violations == []
