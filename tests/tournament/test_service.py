@@ -237,3 +237,29 @@ async def test_two_processes_start_a_round_once(tenv):
         assert games[0]["n"] == 2  # no game was made twice
     finally:
         await other_db.close()
+
+
+async def test_swiss_at_rami_tables_of_four_grouped_by_score(tenv):
+    """Eight computer players at Rami tables of four: two tables a round, each game played out,
+    round 2's tables grouped by the points of round 1 (a table of four gives 1, ⅔, ⅓, 0)."""
+    svc, clock = tenv.svc, tenv.clock
+    eid = (await svc.create_tournament(GUILD, CHANNEL, MANAGER, plan(
+        clock, variant="rami", options="rounds_per_game=1", table_size=4, rounds=2))).event.id
+    for _ in range(8):
+        await svc.tournament_add_bot(eid, MANAGER, "easy")
+    clock.advance(901)
+    await svc.tournament_tick(eid)
+    [start] = await svc.tournament_tick(eid)
+    assert [len(c.game.seats) for c in start.games] == [4, 4]
+    await drive(svc, clock, eid, until=lambda e: e.stage == Stage.BETWEEN)
+    after_one = (await svc.tournament_view(eid)).standings
+    clock.advance(31)
+    seen = await drive(svc, clock, eid)
+    assert seen[-1].kind == EventKind.FINISHED
+    view = await svc.tournament_view(eid)
+    order = after_one.order()
+    round_two = [set(t.players) for t in view.tables if t.round == 2]
+    assert len(round_two) == 2 and all(len(t) == 4 for t in round_two)
+    top = next(t for t in round_two if order[0] in t)
+    assert top == {order[0], *[p for p in order[1:] if p in top]}  # the leader's table ...
+    assert sum(order.index(p) for p in top) < sum(order.index(p) for p in set(order) - top)  # ... is the top half's
