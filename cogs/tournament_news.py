@@ -186,7 +186,7 @@ async def announce_event(publisher: EventPublisher, service: GameService, change
 
 async def _announce(publisher: EventPublisher, service: GameService, change: EventChange) -> None:
     event, loc = change.event, change.event.locale
-    if change.kind == EventKind.ROUND:
+    if change.kind in (EventKind.ROUND, EventKind.OWED):
         await _post_round(publisher, service, change)
     else:
         for game_change in change.games:
@@ -214,7 +214,7 @@ async def _post_round(publisher: EventPublisher, service: GameService, change: E
     event, loc = change.event, change.event.locale
     view = await service.tournament_view(event.id)
     byes = [t for t in view.tables if t.round == change.round and len(t.players) == 1]
-    if byes:
+    if byes and change.kind == EventKind.ROUND:
         await publisher.delivery.post(event.channel_id, translate(
             "tournament.byes", loc, name=nm(event.name), round=change.round,
             players=", ".join(nm(view.names.get(t.players[0], "?")) for t in byes)))

@@ -263,3 +263,18 @@ async def test_swiss_at_rami_tables_of_four_grouped_by_score(tenv):
     top = next(t for t in round_two if order[0] in t)
     assert top == {order[0], *[p for p in order[1:] if p in top]}  # the leader's table ...
     assert sum(order.index(p) for p in top) < sum(order.index(p) for p in set(order) - top)  # ... is the top half's
+
+
+async def test_games_left_unposted_by_a_stopped_process_are_handed_over_again(tenv):
+    svc, clock = tenv.svc, tenv.clock
+    eid = await four_bots(svc, clock)
+    [start] = await svc.tournament_tick(eid)  # committed; the process "stops" before posting them
+    assert all(c.game.thread_id == 0 for c in start.games)
+    clock.advance(5)
+    assert [c.kind for c in await svc.tournament_tick(eid)] == []  # not owed yet: it may be posting them
+    clock.advance(30)
+    owed = [c for c in await svc.tournament_tick(eid) if c.kind == EventKind.OWED]
+    assert owed and {c.game.id for c in owed[0].games} <= {c.game.id for c in start.games}
+    for c in owed[0].games:  # the wing posts them: each gets its thread
+        await svc.set_thread(c.game.id, 9000 + c.game.id)
+    assert not [c for c in await svc.tournament_tick(eid) if c.kind == EventKind.OWED]

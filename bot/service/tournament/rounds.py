@@ -44,6 +44,7 @@ from .standings import Standings, standings
 log = logging.getLogger(__name__)
 
 MOVED_ON = "tournament_moved_on"
+OWED_AFTER = 30.0  # seconds: a round's game not posted by then was left unposted by a stopped process
 ENDED_GAME = (GameStatus.FINISHED, GameStatus.CANCELLED, GameStatus.EXPIRED, GameStatus.ABANDONED)
 
 
@@ -67,6 +68,7 @@ class EventKind(StrEnum):
     SIGNUP = "signup"  # someone joined or left, or checked in: the sign-up message changes
     CHECKIN = "checkin"  # the check-in opened
     ROUND = "round"  # a round was paired and its games started (``games``: their START changes)
+    OWED = "owed"  # games of the round never posted (a crash between the commit and the posts): ``games``
     FORFEIT = "forfeit"  # a first-turn no-show forfeited (``games``: the resignation)
     ROUND_OVER = "round_over"  # the round's last table ended (``standings``)
     FINISHED = "finished"  # the podium (``standings``)
@@ -164,7 +166,7 @@ class TournamentRounds(Games):
             if event.stage == Stage.BETWEEN and event.next_at is not None and event.next_at <= now:
                 return [await self._next_round(event, now)]
             if event.stage == Stage.RUNNING:
-                return forfeits + await self._watch_tables(event, now)
+                return forfeits + await self._owed_posts(event, now) + await self._watch_tables(event, now)
             return forfeits
 
     @contextlib.asynccontextmanager
@@ -277,6 +279,20 @@ class TournamentRounds(Games):
         return game_id
 
     # ---------------------------------------------------------------- a running round
+    async def _owed_posts(self, event: EventRow, now: float) -> list[EventChange]:
+        """Games of the round still without a place (``thread_id`` 0) ``OWED_AFTER`` seconds after
+        they started: the process that started them stopped before posting them (their thread is
+        made from the post, so it was never made). Handed to the wing again, to post them now."""
+        owed = []
+        for t in await store.tables(self.db, event.id):
+            if t.round != event.round or t.game_id is None or t.ended_at is not None:
+                continue
+            row = await self.get(t.game_id)
+            if row is not None and row.thread_id == 0 and row.status == GameStatus.PLAYING \
+                    and now - row.created_at >= OWED_AFTER:
+                owed.append(Change(ChangeKind.START, row, self.engine(row), turn_changed=True))
+        return [EventChange(EventKind.OWED, event, owed, round=event.round)] if owed else []
+
     async def _first_turn_forfeits(self, event_id: int) -> list[EventChange]:
         """A person who has not moved in their first turn ``grace_seconds`` after it began
         forfeits the game (resigned for them; the table is marked a forfeit)."""
