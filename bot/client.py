@@ -43,6 +43,7 @@ from bot.words.i18n import catalog
 from cogs.announcer import Announcer
 from cogs.anywhere import RoutedDelivery, TokenBook, is_place_of_anywhere
 from cogs.guard import Guard
+from cogs.tournament_news import announce_event
 
 log = logging.getLogger(__name__)
 
@@ -268,6 +269,10 @@ class RummyBot(commands.AutoShardedBot):
                 except Exception:
                     log.exception("clock tick of game %s failed", game_id)
             try:
+                await self._tournaments()
+            except Exception:
+                log.exception("clock: reading the due tournaments failed")
+            try:
                 await self._new_seasons()
             except Exception:
                 log.exception("clock: starting the scheduled seasons failed")
@@ -314,6 +319,16 @@ class RummyBot(commands.AutoShardedBot):
             return 1.0
         wait = 1.0 if nxt is None else nxt - time.time()
         return 1.0 if wait <= 0 else min(1.0, max(0.02, wait))
+
+    async def _tournaments(self) -> None:
+        """Serve each due tournament (issue 22): check-in, the start, a round's tables and end, the
+        next round, the podium; each event fails alone."""
+        for event_id in await self.service.tournaments_due():
+            try:
+                for change in await self.service.tournament_tick(event_id):
+                    await announce_event(self.announcer, self.service, change)
+            except Exception:
+                log.exception("clock tick of tournament %s failed", event_id)
 
     async def _archive_threads(self) -> None:
         """Archive the threads of games that ended ``RUMMY_THREAD_ARCHIVE_AFTER`` ago (issue 12);

@@ -31,10 +31,23 @@ from cogs.base import L, RummyClient, channel_game, client_of, public_locale, us
 from cogs.guard import guarded
 from cogs.settings import bar_member, change_settings, option_choices
 from cogs.standings import audit_message, scores_message, standings_info
+from cogs.tournament import ACTIONS as TOURNAMENT_ACTIONS
+from cogs.tournament import event_choices, manage_tournament, new_tournament, tournament_button
+from cogs.tournament_news import TOURNAMENT_ID, TournamentButton, use_button_handler
 from cogs.ui import nm, variant_name
 from renderers.standings import render_standings
 
 CONFIRM_SECONDS = 60
+TOURNAMENT_OPTIONS = {key: L(text, f"cmd.tournament.{key}") for key, text in (
+    ("name", "The event's name"), ("variant", "Which game"),
+    ("format", "swiss: rounds of similar scores; knockout: seeded bracket; league: all play all"),
+    ("start", "Round 1 starts in this many minutes"), ("signup", "Sign-up closes in this many minutes"),
+    ("rounds", "Rounds (Swiss only)"),
+    ("table", "Players per table (over two only in a Swiss, where the game allows it)"),
+    ("timer", "Turn timer in minutes (0: none)"), ("rated", "Whether the games count for the skill ratings"),
+    ("cap", "Most players"), ("options", "Game options (as in /rummy new)"),
+    ("preset", "A server preset for the options"),
+    ("grace", "Minutes a player has for their first turn before they forfeit"), ("pause", "Minutes between rounds"))}
 # The reason of a void (or restore) of a closed season's game while its confirmation lasts, by
 # (v|r, game, manager, until); a restart forgets it and the manager asks again.
 PENDING: dict[tuple[str, int, int, int], str] = {}
@@ -451,6 +464,51 @@ class AdminCog(commands.Cog, name="AdminCog"):
         await interaction.response.send_message(audit_message(rows, user_locale(interaction)), ephemeral=True)
 
 
+    # ------------------------------------------------------------------ tournaments (issue 22: cogs.tournament)
+    tournament = app_commands.Group(name=L("tournament", "cmd.tournament"), parent=admin,
+                                    description=L("Tournaments: create one, or manage a running one",
+                                                  "cmd.tournament.desc"))
+
+    @tournament.command(name=L("new", "cmd.tournament.new"), description=L(
+        "Create a tournament in this channel (Swiss, knockout or league)", "cmd.tournament.new.desc"))
+    @app_commands.describe(**TOURNAMENT_OPTIONS)
+    @app_commands.choices(variant=[Choice(name=L(v, f"variant.{v}"), value=v) for v in VARIANTS],
+                          format=[Choice(name=L(f, f"tournament.format.{f}"), value=f)
+                                  for f in ("swiss", "knockout", "league")])
+    @guarded
+    async def tournament_new(
+        self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60], variant: Choice[str],
+        format: Choice[str], start: app_commands.Range[float, 0.05, 10080.0],
+        signup: app_commands.Range[float, 0.01, 10080.0] | None = None,
+        rounds: app_commands.Range[int, 1, 15] | None = None,
+        table: app_commands.Range[int, 2, 8] = 2, timer: app_commands.Range[float, 0.0, 1440.0] | None = None,
+        rated: bool = True, cap: app_commands.Range[int, 2, 128] = 32, options: str | None = None,
+        preset: app_commands.Range[str, 1, 20] | None = None, grace: app_commands.Range[float, 0.0, 60.0] | None = None,
+        pause: app_commands.Range[float, 0.0, 60.0] | None = None,
+    ) -> None:
+        await new_tournament(interaction, name=name, variant=variant.value, format=format.value, start=start,
+                             signup=signup, rounds=rounds, table=table, timer=timer, rated=rated, cap=cap,
+                             options=options, preset=preset, grace=grace, pause=pause)
+
+    @tournament.command(name=L("manage", "cmd.tournament.manage"), description=L(
+        "A manager's action on a running tournament", "cmd.tournament.manage.desc"))
+    @app_commands.describe(action=L("What to do", "cmd.tournament.action"),
+                           event=L("Which tournament (default: this server's latest)", "cmd.tournament.event"),
+                           member=L("Whom (drop, replace)", "cmd.tournament.member"),
+                           game=L("Which game (void)", "cmd.tournament.game"))
+    @app_commands.choices(action=[Choice(name=L(a, f"tournament.action.{a}"), value=a) for a in TOURNAMENT_ACTIONS])
+    @guarded
+    async def tournament_manage(self, interaction: discord.Interaction, action: Choice[str],
+                                event: app_commands.Range[int, 1, 10**12] | None = None,
+                                member: discord.User | None = None,
+                                game: app_commands.Range[int, 1, 10**12] | None = None) -> None:
+        await manage_tournament(interaction, action.value, event, member, game)
+
+    @tournament_manage.autocomplete("event")
+    async def tournament_event_autocomplete(self, interaction: discord.Interaction,
+                                            current: str) -> list[Choice[int]]:
+        return await event_choices(interaction, current)
+
 def summary(game: FinishedGame, locale: str) -> dict[str, Any]:
     """What identifies a finished game to people: its number, variant and players by place."""
     players = ", ".join(f"{place}. {nm(name)}" for _, name, place in game.players)
@@ -467,6 +525,7 @@ def choice_name(game: FinishedGame, locale: str) -> str:
 async def setup(bot: commands.Bot) -> None:
     """The extension's entry point (``bot.load_extension("cogs.admin")``)."""
     client = cast(RummyClient, bot)  # typed structurally (cogs.base), never imported
-    bot.add_dynamic_items(NewSeasonButton, ResetRatingsButton, AmendButton)
-    client.item_patterns += [SEASON_ID, RESET_ID, AMEND_ID]
+    bot.add_dynamic_items(NewSeasonButton, ResetRatingsButton, AmendButton, TournamentButton)
+    client.item_patterns += [SEASON_ID, RESET_ID, AMEND_ID, TOURNAMENT_ID]
+    use_button_handler(tournament_button)
     await bot.add_cog(AdminCog(client))

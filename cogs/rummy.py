@@ -59,6 +59,7 @@ from cogs.settings import option_choices, preset_choices, rules_options
 from cogs.standings import history_message, scores_message, standings_info, stats_message
 from cogs.suggest import move_choices, resolve_token
 from cogs.table import TABLE_ID, TableButton
+from cogs.tournament import show_tournaments
 from cogs.ui import custom_ids_of, file_of
 from renderers.ladder import render_chart, render_ladder
 from renderers.standings import render_standings
@@ -356,6 +357,13 @@ class RummyCog(commands.Cog, name="RummyCog"):
     @record.autocomplete("game")
     async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
         return await game_choices(interaction, current)
+
+    @rummy.command(name=L("tournament", "cmd.tournament"), description=L(
+        "Your next table in a tournament, and its standings", "cmd.tournament.player.desc"))
+    @guarded
+    async def tournament(self, interaction: discord.Interaction,
+                         event: app_commands.Range[int, 1, 10**12] | None = None) -> None:
+        await show_tournaments(interaction, event)
 
     # ------------------------------------------------------------------ what no handler takes
     @commands.Cog.listener()

@@ -106,6 +106,31 @@ def _standings() -> Rendered:
     return render_standings(StandingsInfo(2, 17, rows, reader=3), locale="es")
 
 
+def _tournament_standings() -> Rendered:
+    """An eight-player Swiss after round 2: the tiebreaks in their columns, a dropped player faded."""
+    from renderers.tournament import EventStandingsInfo, render_event_standings
+
+    lines = [("Ana García", "2", "2–2", ("3", "2½", "45"), False), ("🤖 Bot 1", "2", "2–2", ("2½", "2", "30"), False),
+             ("Bea", "1½", "1–2", ("3", "1¼", "20"), False), ("Carlos", "1", "1–2", ("3½", "½", "12"), False),
+             ("Dani", "1", "1–2", ("2", "0", "10"), False), ("Eva", "½", "0–2", ("2", "¼", "3"), False),
+             ("Fede", "0", "0–2", ("3", "0", "0"), True), ("Gus", "0", "0–1", ("0", "0", "0"), False)]
+    rows = tuple((i + 1, *line) for i, line in enumerate(lines))
+    info = EventStandingsInfo("Suizo de los jueves", 2, False, ("Buchholz", "Sonneborn-Berger", "puntos de partida"),
+                              rows)  # type: ignore[arg-type]
+    return render_event_standings(info, locale="es")
+
+
+def _bracket() -> Rendered:
+    """A six-player knockout: seeds 1 and 2 with byes in round 1, the final being played."""
+    from renderers.tournament import BracketInfo, render_bracket
+
+    return render_bracket(BracketInfo("Season Cup", (
+        (("Ana", None, 0), ("Dani", "Eva", 1), ("Bea", None, 0), ("Carlos", "Fede", 0)),
+        (("Ana", "Eva", 1), ("Bea", "Carlos", 0)),
+        (("Eva", "Bea", None),),
+    )), locale="en")
+
+
 def _rated_season() -> tuple[list[dict[int, object]], list[str]]:
     """Forty rated games among seven players of different strength, rated by ``bot.service.skill``
     (openskill) as the bot rates them: the ratings after each game, and the names."""
@@ -196,6 +221,9 @@ GALLERY: dict[str, Callable[[], Rendered]] = {
     "lobby-basic-rematch.png": lambda: render_lobby(LobbyInfo(
         "basic", (), ("Ana", "🤖 Bot 1 (fuerte)", "🤖 Bot 2 (fácil)"), "Ana", 2, 6, 5, invited=("Bea", "Carlos"))),
     "standings-season-2.png": _standings,
+    # Tournaments (issue 22): a Swiss's standings with its tiebreaks, a knockout's bracket.
+    "tournament-swiss-standings.png": _tournament_standings,
+    "tournament-knockout-bracket-en.png": _bracket,
     "ladder-es.png": _ladder,
     "rating-chart-en.png": _rating_chart,
     # A server's settings card (issue 12): two rummies closed, defaults, presets, two barred members.

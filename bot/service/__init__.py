@@ -25,6 +25,7 @@ The package, by job (``GameService`` is all of them together):
 - ``options``: what people type into a lobby, checked and cleaned;
 - ``drafts``: the rearrange builder's drafts, stored per game and seat (issue 13).
 - ``threads``: games in threads of their own, and finding the game of a thread, member or channel.
+- ``tournament``: Swiss, knockout and league events (issue 22): pairing, standings, rounds.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ from .records import FinishedGame, Records
 from .settings import DEFAULT_TIMER, FORGET, LobbyPlan, ServerSettings, SettingsChange, merge_options
 from .threads import THREAD_ARCHIVE_AFTER, Threads
 from .tokens import TokenRow, Tokens
+from .tournament import Tournaments
 
 __all__ = [
     "BOT_DELAY",
@@ -106,7 +108,7 @@ __all__ = [
 ]
 
 
-class GameService(Games, ClockJobs, History, Records, Ratings, ServerSettings, Reading, Endings, Drafts, Threads,
-                  Tokens):
+class GameService(Tournaments, Games, ClockJobs, History, Records, Ratings, ServerSettings, Reading, Endings, Drafts,
+                  Threads, Tokens):
     """Lobbies, moves and timers, serialized per game and committed before announced; seasons,
     history and the audit log beside them."""

@@ -25,6 +25,7 @@ from typing import Any
 from bot import robot
 from bot.engine import Event, Game, IllegalMove, Phase, load_game
 from bot.store import repo
+from bot.store import tournaments as tournament_store
 from bot.store.rows import ActionKind, AuditAction, GameRow, GameStatus
 
 from .changes import Change, ChangeKind, Stale
@@ -167,7 +168,8 @@ class ClockJobs(ServiceCore):
                 game = self._working_game(row)
             except Exception as exc:  # the record no longer loads: set the game aside, once
                 return await self._quarantine(row.id, exc)
-            if any(s.is_bot for s in row.seats) and not people_playing(row, game):
+            if (any(s.is_bot for s in row.seats) and not people_playing(row, game)
+                    and await tournament_store.table_of_game(self.db, row.id) is None):  # an event's game is played out
                 # Everybody left but the computer players: nobody is watching, so stop (unrated anyway).
                 async with self._transaction(row) as tx:
                     version = await repo.bump(tx, row, now, status=GameStatus.CANCELLED, turn_deadline=None,

@@ -41,8 +41,11 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("drafts", "game_id, seat"),  # issue 13
     ("interaction_tokens", "interaction_id"),  # issue 24: live ones only
     ("token_messages", "message_id"),
+    ("tournaments", "id"),  # issue 22
+    ("tournament_entrants", "tournament_id, user_id"),
+    ("tournament_tables", "tournament_id, round, number"),
 )
-SEQUENCES = ("games", "actions", "audit", "adjustments")  # tables whose ids PostgreSQL hands out
+SEQUENCES = ("games", "actions", "audit", "adjustments", "tournaments")  # tables whose ids PostgreSQL hands out
 
 
 class CopyError(RuntimeError):

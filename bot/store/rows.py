@@ -73,6 +73,7 @@ class AuditAction(StrEnum):
     UNBAN = "unban"
     ADJUST = "adjust"  # a manager added or took points in the season (detail: "<adjustment> <user> <±points> <reason>")
     UNDO = "undo"  # a manager undid an adjustment (detail: "<audit entry> <user> <±points>")
+    TOURNAMENT = "tournament"  # a manager's tournament action (detail: "<event> <what> [<whom or game>]", issue 22)
 
 
 class _Fields:

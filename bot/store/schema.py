@@ -369,6 +369,76 @@ MIGRATIONS: list[str] = [
         expires_at     REAL    NOT NULL
     );
     """,
+    # 6 -> 7: tournaments (issue 22): events, their entrants and their tables (one game each).
+    """
+    -- An event run by the bot: a Swiss, knockout or league of games of one variant in one channel.
+    -- ``stage``: 'signup', 'checkin', 'running' (a round's games are on), 'between' (the pause
+    -- before the next round), 'finished', 'cancelled'. ``next_at``: the stage's next deadline
+    -- (check-in opens, the start, the next round); NULL while paused or when none. ``version``
+    -- moves with every change, so two shard processes never both pair a round.
+    CREATE TABLE tournaments (
+        id               INTEGER PRIMARY KEY,
+        guild_id         INTEGER NOT NULL,
+        channel_id       INTEGER NOT NULL,
+        name             TEXT    NOT NULL,
+        variant          TEXT    NOT NULL,
+        options          TEXT    NOT NULL DEFAULT '',
+        format           TEXT    NOT NULL CHECK (format IN ('swiss', 'knockout', 'league')),
+        rounds           INTEGER NOT NULL DEFAULT 0,
+        table_size       INTEGER NOT NULL DEFAULT 2,
+        timer_minutes    REAL    NOT NULL,
+        rated            INTEGER NOT NULL DEFAULT 1,
+        cap              INTEGER NOT NULL,
+        signup_closes_at REAL    NOT NULL,
+        checkin_opens_at REAL    NOT NULL,
+        starts_at        REAL    NOT NULL,
+        grace_seconds    REAL    NOT NULL,
+        pause_seconds    REAL    NOT NULL,
+        seed             TEXT    NOT NULL,
+        locale           TEXT    NOT NULL,
+        stage            TEXT    NOT NULL,
+        round            INTEGER NOT NULL DEFAULT 0,
+        next_at          REAL,
+        paused           INTEGER NOT NULL DEFAULT 0,
+        version          INTEGER NOT NULL DEFAULT 1,
+        created_by       INTEGER NOT NULL,
+        created_at       REAL    NOT NULL,
+        updated_at       REAL    NOT NULL,
+        message_id       INTEGER,
+        finished_at      REAL
+    );
+    CREATE INDEX tournaments_due ON tournaments(stage, next_at);
+    -- A player of an event. Computer players have negative ids; ``robot_level`` set on a person's
+    -- line: a manager replaced a no-show with a computer player (their games from then unrated).
+    CREATE TABLE tournament_entrants (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+        user_id       INTEGER NOT NULL,
+        name          TEXT    NOT NULL,
+        rating        REAL    NOT NULL DEFAULT 0,
+        robot_level   TEXT,
+        checked_in    INTEGER NOT NULL DEFAULT 0,
+        dropped       INTEGER NOT NULL DEFAULT 0,
+        joined_at     REAL    NOT NULL,
+        PRIMARY KEY (tournament_id, user_id)
+    );
+    -- A table of a round: its players (entrant ids in seat order, comma separated), its game (none
+    -- for a bye or a forfeit decided before it began) and, once it ended, the places and game
+    -- points in the same order. The key makes a round paired once, whoever pairs it.
+    CREATE TABLE tournament_tables (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+        round         INTEGER NOT NULL,
+        number        INTEGER NOT NULL,
+        players       TEXT    NOT NULL,
+        game_id       INTEGER UNIQUE REFERENCES games(id),
+        places        TEXT,
+        points        TEXT,
+        forfeit       INTEGER NOT NULL DEFAULT 0,
+        void          INTEGER NOT NULL DEFAULT 0,
+        started_at    REAL    NOT NULL,
+        ended_at      REAL,
+        PRIMARY KEY (tournament_id, round, number)
+    );
+    """,
 ]
 
 # Migrations PostgreSQL runs differently from SQLite's text (by index in ``MIGRATIONS``).

@@ -110,14 +110,18 @@ async def test_one_games_failing_tick_stops_neither_the_other_games_nor_the_seas
     async def archive_threads() -> None:
         done.append("threads")
 
+    async def tournaments() -> None:
+        done.append("tournaments")
+
     async def doze(_: float) -> None:
         return None
 
     bot = SimpleNamespace(stopping=False, wait_until_ready=ready, service=SimpleNamespace(due=due, tick=tick),
                           announcer=SimpleNamespace(announce=announce), _new_seasons=new_seasons,
-                          _archive_threads=archive_threads, _until_next_deadline=a_second, _doze=doze)
+                          _archive_threads=archive_threads, _until_next_deadline=a_second, _doze=doze,
+                          _tournaments=tournaments)
     # One pass (the seasons stop it); a pass that never reaches the seasons would loop forever.
     await asyncio.wait_for(RummyBot._clock(bot), 5)  # type: ignore[arg-type]
-    assert done == ["change of 3", "seasons", "threads"]
+    assert done == ["change of 3", "tournaments", "seasons", "threads"]
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == [
         "clock tick of game 1 failed", "clock tick of game 2 failed"]

@@ -23,7 +23,7 @@ from tests.fakediscord import FakeDiscord
 from tests.fakediscord.process import BotProcess
 
 CARD_LIST = re.compile(r"`(?:(?:[2-9TJQKA][SHDC]|JK) ?){3,}`")  # a hand as codes, as the hand message shows it
-PUBLIC_FILES = re.compile(r"^(lobby|table|deal|replay|standings|ladder)\.(png|gif|webp)$")
+PUBLIC_FILES = re.compile(r"^(lobby|table|deal|replay|standings|ladder|tournament|bracket)\.(png|gif|webp)$")
 
 # Moves that end deals sooner, tried first when a test plays "well enough" (the bot does not care).
 PREFERRED = ("knock", "meld", "layoff", "auto", "done")
