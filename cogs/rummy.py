@@ -30,7 +30,6 @@ from cogs.base import (
     RummyClient,
     guild_locale,
     missing_permission,
-    place_games,
     public_locale,
     thread_blocker,
     user_locale,
@@ -55,7 +54,7 @@ from cogs.history import replay as replay_any
 from cogs.ladder import chart_info, ladder_info, ladder_message, rating_line
 from cogs.lobby import LOBBY_ID, OPTIONS_MODAL_ID, REMOVE_ID, LobbyButton, RemoveSelect, lobby_action, submit_options
 from cogs.pick import PICK_ID, PickSelect, game_here, repost_table
-from cogs.settings import option_choices, preset_choices, rules_options
+from cogs.settings import option_choices, preset_choices, send_rules
 from cogs.standings import history_message, scores_message, standings_info, stats_message
 from cogs.suggest import move_choices, resolve_token
 from cogs.table import TABLE_ID, TableButton
@@ -217,16 +216,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
     @app_commands.choices(variant=[Choice(name=L(v, f"variant.{v}"), value=v) for v in VARIANTS])
     @guarded
     async def rules(self, interaction: discord.Interaction, variant: Choice[str] | None = None) -> None:
-        loc = user_locale(interaction)
-        rows = await place_games(interaction)
-        row = rows[0] if len(rows) == 1 else None
-        name = variant.value if variant else (row.variant if row else "basic")
-        text = translate(f"rules.{name}", loc)
-        if row is not None and row.variant == name:
-            text += "\n\n" + translate("rules.options_header", loc) + " " + (
-                f"`{row.options}`" if row.options else translate("lobby.defaults", loc))
-        # Every option of the variant, its default and its values, in a card under the rules.
-        await interaction.response.send_message(text[:2000], embed=rules_options(name, loc), ephemeral=True)
+        await send_rules(interaction, variant.value if variant else None)
 
     @rummy.command(name=L("scores", "cmd.scores"), description=L("This server's season standings",
                    "cmd.scores.desc"))

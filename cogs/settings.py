@@ -21,10 +21,10 @@ from discord.app_commands import Choice
 
 from bot.engine import VARIANTS
 from bot.service import DEFAULT_TIMER, ServerConfig, SettingsChange
-from bot.words.i18n import timer_text
+from bot.words.i18n import timer_text, translate
 from bot.words.options import option_lines, option_suggestions, option_words
 from cogs.anywhere import place_key
-from cogs.base import client_of, user_locale
+from cogs.base import client_of, place_games, user_locale
 from cogs.ui import file_of, nm, t, variant_name
 from renderers.settings import BANNED, SettingsInfo, info_options, render_settings
 
@@ -174,3 +174,17 @@ def rules_options(variant: str, locale: str) -> discord.Embed:
     text = "\n".join(lines)
     return discord.Embed(title=t("rules.options_list", locale, variant=variant_name(variant, locale))[:256],
                          description=text[:4000], colour=SETTINGS_COLOUR)
+
+
+async def send_rules(interaction: discord.Interaction, variant: str | None) -> None:
+    """``/rummy rules``: a rummy's rules in the reader's language (the game here's by default,
+    with the options it is played with), and every option of it in a card under the rules."""
+    loc = user_locale(interaction)
+    rows = await place_games(interaction)
+    row = rows[0] if len(rows) == 1 else None
+    name = variant or (row.variant if row else "basic")
+    text = translate(f"rules.{name}", loc)
+    if row is not None and row.variant == name:
+        text += "\n\n" + translate("rules.options_header", loc) + " " + (
+            f"`{row.options}`" if row.options else translate("lobby.defaults", loc))
+    await interaction.response.send_message(text[:2000], embed=rules_options(name, loc), ephemeral=True)
