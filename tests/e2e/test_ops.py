@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import socket
 import urllib.error
 import urllib.request
@@ -25,6 +26,7 @@ from tests.fakediscord import FakeDiscord
 from tests.fakediscord.process import BotProcess
 
 pytestmark = pytest.mark.e2e
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def free_port() -> int:
@@ -140,6 +142,10 @@ async def test_health_readiness_metrics_and_json_logs_of_a_game(fake: FakeDiscor
         assert ("rummy_gateway_latency_seconds", frozenset({("shard", "0")})) in found
         families = {f.name for f in text_string_to_metric_families(text)}
         assert {"rummy_discord_http_errors", "rummy_discord_rate_limits", "rummy_db_conflicts"} <= families
+        # Every metric the dashboard and the alert rules (docs/ops) name is one this bot serves.
+        ops = "".join(f.read_text() for f in (ROOT / "docs" / "ops").iterdir())
+        named = {re.sub(r"_(total|bucket|count|sum)$", "", n) for n in re.findall(r"\brummy_[a-z_]+", ops)}
+        assert named and named <= families, named - families
         scan_for_leaks(fake, [ana])
         assert fake.violations == []
     finally:
