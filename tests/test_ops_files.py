@@ -357,3 +357,28 @@ def test_json_log_lines_carry_the_context_and_never_a_token(capsys: pytest.Captu
     assert (data["game_id"], data["guild_id"], data["shard"], data["level"]) == (7, 5 << 22, 1, "WARNING")
     assert "secret" not in line and "aW50ZXJhY3Rpb24" not in line and "abc.def" not in line
     assert "/interactions/123/<token>/callback" in data["message"]
+
+
+def test_the_clocks_next_game_does_not_inherit_the_last_games_guild() -> None:
+    import contextvars
+    import logging
+
+    from bot.ops import logs
+
+    def seen(*binds: tuple[int, int | None]) -> dict[str, Any]:
+        record = logging.LogRecord("t", logging.INFO, __file__, 1, "m", None, None)
+        for game, guild in binds:
+            logs.bind_game(game, guild)
+        logs.ContextFilter().filter(record)
+        return {k: getattr(record, k, None) for k in ("game_id", "guild_id")}
+
+    logs.set_shard_count(1)
+    # The clock's task: game 1 committed (its guild bound), then game 2 locked.
+    assert contextvars.Context().run(seen, (1, 77 << 22), (2, None)) == {"game_id": 2, "guild_id": None}
+
+    # A click's task: its guild stays while the service locks its game.
+    def click() -> dict[str, Any]:
+        logs.bind_interaction(99 << 22, 0)
+        return seen((3, None))
+
+    assert contextvars.Context().run(click) == {"game_id": 3, "guild_id": 99 << 22}

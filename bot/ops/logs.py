@@ -22,6 +22,7 @@ from pythonjsonlogger.json import JsonFormatter
 _GAME: ContextVar[int | None] = ContextVar("rummy_game_id", default=None)
 _GUILD: ContextVar[int | None] = ContextVar("rummy_guild_id", default=None)
 _SHARD: ContextVar[int | None] = ContextVar("rummy_shard", default=None)
+_CLICK: ContextVar[bool] = ContextVar("rummy_in_interaction", default=False)  # the guard bound guild and shard
 _SHARD_COUNT: list[int | None] = [None]  # the process's, set by the client once connected
 
 # An interaction token or webhook token in a Discord URL: /interactions/<id>/<token>/...,
@@ -35,6 +36,7 @@ def bind_interaction(guild_id: int | None, shard: int | None) -> None:
     _GUILD.set(guild_id)
     _SHARD.set(shard)
     _GAME.set(None)
+    _CLICK.set(True)
 
 
 def set_shard_count(count: int | None) -> None:
@@ -43,8 +45,13 @@ def set_shard_count(count: int | None) -> None:
 
 
 def bind_game(game_id: int | None, guild_id: int | None = None) -> None:
-    """The service works on this game now (in this task), of ``guild_id`` when given."""
+    """The service works on this game now (in this task), of ``guild_id`` when given. Outside an
+    interaction (the clock's task serves one game after another) a game bound without its guild
+    forgets the previous game's guild and shard."""
     _GAME.set(game_id)
+    if guild_id is None and not _CLICK.get():
+        _GUILD.set(None)
+        _SHARD.set(None)
     if guild_id is not None:
         _GUILD.set(guild_id)
         count = _SHARD_COUNT[0]
