@@ -16,6 +16,9 @@ change to the announcer. On SIGTERM it stops gracefully (reliability.md R3): new
 refused (``cogs.guard``), the work in flight (moves, their answers, table edits, the clock's
 tick) is finished within ``STOP_GRACE`` seconds, and only then are the gateway, HTTP and the
 database closed.
+With ``RUMMY_METRICS_PORT`` it serves ``/metrics``, ``/healthz`` and ``/readyz`` (``bot.ops.server``)
+from before the gateway connects, handing that server the database check, the shards' readiness
+and the game counts; its HTTP trace tells the metrics every Discord REST answer (issue 21).
 What it is not: no game rules (``bot.engine``), no SQL (``bot.store``), no pictures
 (``renderers``), no messages (``cogs.announcer``, ``cogs``).
 """
