@@ -15,7 +15,10 @@ Printed, over every ``/rummy play`` interaction: the acknowledgement (dispatch â
 callback, what Discord's 3-second rule is about; goal p99 < 1 s), the answer (dispatch â†’ the
 last request the bot made with the interaction's token: the hand picture delivered), and the
 autocomplete answer; then the moves committed against the moves sent (nothing may be lost), and
-how many "heartbeat blocked" warnings discord.py logged (the event loop stalled). With
+how many "heartbeat blocked" warnings discord.py logged (the event loop stalled). At the end it
+reads the bot's own ``/metrics`` (``RUMMY_METRICS_PORT``, summed over its processes) and prints
+them beside the bench's figures: its acknowledgement and whole-turn histograms, moves committed,
+interactions by outcome, transaction time and conflicts, render time, clock lag. With
 ``--processes N`` (PostgreSQL only) the bot runs as N shard processes of one cluster, the fake
 Discord has a guild on each shard and the games are spread over them. Nothing here asserts a time.
 """
@@ -26,11 +29,14 @@ import argparse
 import asyncio
 import os
 import platform
+import socket
 import sqlite3
 import statistics
 import sys
 import tempfile
 import time
+import urllib.request
+from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +46,8 @@ from bot.engine import load_game
 from tests.e2e.helpers import PgReader, custom_ids, new_lobby
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.process import BotProcess
+
+Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
 
 def pct(values: list[float], q: float) -> float:
@@ -51,6 +59,71 @@ def line(name: str, values: list[float]) -> str:
     ms = [v * 1000 for v in values]
     return (f"{name:<34} n={len(ms):>4}  p50 {statistics.median(ms):7.1f} ms  p90 {pct(ms, 0.9):7.1f} ms  "
             f"p99 {pct(ms, 0.99):7.1f} ms  max {max(ms):7.1f} ms")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def scrape(ports: list[int]) -> Samples:
+    """Every sample of the bots' /metrics, summed over the processes (Prometheus's text parser)."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    out: Samples = defaultdict(float)
+    for port in ports:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as r:
+            text = r.read().decode()
+        for family in text_string_to_metric_families(text):
+            for s in family.samples:
+                if not s.name.endswith("_created"):
+                    out[(s.name, frozenset(s.labels.items()))] += s.value
+    return out
+
+
+def summed(found: Samples, name: str, **labels: str) -> float:
+    return sum(v for (n, ls), v in found.items() if n == name and set(labels.items()) <= ls)
+
+
+def quantile(found: Samples, name: str, q: float, **labels: str) -> float:
+    """The upper bound of the histogram bucket holding the q-quantile (what the bot can tell)."""
+    buckets: dict[float, float] = defaultdict(float)
+    for (n, ls), v in found.items():
+        if n == f"{name}_bucket" and set(labels.items()) <= ls:
+            buckets[float(dict(ls)["le"])] += v
+    if not buckets or not buckets[max(buckets)]:
+        return float("nan")
+    total = buckets[max(buckets)]
+    return next(le for le in sorted(buckets) if buckets[le] >= q * total)
+
+
+def metrics_lines(found: Samples, acks: list[float], committed: int) -> list[str]:
+    """The bot's own figures beside the bench's."""
+    def hist(name: str, **labels: str) -> str:
+        n = int(summed(found, f"{name}_count", **labels))
+        return (f"n={n:>4}  p50 <= {quantile(found, name, 0.5, **labels) * 1000:6.0f} ms  "
+                f"p99 <= {quantile(found, name, 0.99, **labels) * 1000:6.0f} ms")
+
+    outcomes: defaultdict[str, float] = defaultdict(float)
+    for (n, ls), v in found.items():
+        if n == "rummy_interactions_total":
+            outcomes[dict(ls)["outcome"]] += v
+    ms = [a * 1000 for a in acks]
+    return [
+        "== the bot's own /metrics, beside the bench's figures ==",
+        f"acknowledgement, every interaction (bot)  {hist('rummy_ack_seconds')};  /rummy play (bench) "
+        f"p50 {statistics.median(ms):.0f} ms p99 {pct(ms, 0.99):.0f} ms",
+        f"whole turn, guarded interactions (bot)    {hist('rummy_turn_seconds')}",
+        f"moves committed (bot) {int(summed(found, 'rummy_moves_committed_total', kind='move'))} person, "
+        f"{int(summed(found, 'rummy_moves_committed_total'))} in all; (bench) {committed} in the timed rounds",
+        "interactions by outcome (bot) " + ", ".join(f"{k} {int(v)}" for k, v in sorted(outcomes.items())),
+        f"database transaction (bot)  {hist('rummy_db_transaction_seconds')};  conflicts "
+        f"{int(summed(found, 'rummy_db_conflicts_total'))}",
+        f"render (bot)  {hist('rummy_render_seconds')};  clock lag {hist('rummy_clock_lag_seconds')}",
+        f"Discord HTTP errors (bot) {int(summed(found, 'rummy_discord_http_errors_total'))}; rate limited "
+        f"{int(summed(found, 'rummy_discord_rate_limits_total'))}",
+    ]
 
 
 class Game:
@@ -139,8 +212,9 @@ async def run(args: argparse.Namespace) -> None:
     await fake.start()
     guilds = [fake.guild] + [fake.add_guild(f"Servidor {k}", shard=k) for k in range(1, args.processes)]
     bots = []
+    ports = [free_port() for _ in range(args.processes)]
     for k in range(args.processes):
-        env = {"RUMMY_FLOOD": "off"}
+        env = {"RUMMY_FLOOD": "off", "RUMMY_METRICS_PORT": str(ports[k])}
         if url:
             env["RUMMY_DATABASE_URL"] = url
         if args.processes > 1:
@@ -186,6 +260,8 @@ async def run(args: argparse.Namespace) -> None:
               f"refused or lost: {sent - committed}")
         print(f"'heartbeat blocked' warnings: {log.count('heartbeat blocked')}; tracebacks: {log.count('Traceback')}; "
               f"fake Discord violations: {len(fake.violations)}")
+        for text in metrics_lines(await asyncio.to_thread(scrape, ports), acks, committed):
+            print(text)
     finally:
         for b in bots:
             if b.proc is not None and b.returncode is None:

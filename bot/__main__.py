@@ -18,8 +18,11 @@ import sys
 from bot.config import ConfigError, db_path, load_config
 
 
-def setup_logging(level: str) -> None:
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+def setup_logging(level: str, fmt: str = "text", secrets: tuple[str, ...] = ()) -> None:
+    """Text or JSON lines on stderr (``bot.ops.logs``), ``secrets`` (the token) scrubbed."""
+    from bot.ops.logs import setup
+
+    setup(level, fmt, secrets)
     # discord.py logs gateway payloads and interaction tokens at DEBUG, aiosqlite logs SQL parameters
     # (hands) at DEBUG: never below INFO, whatever the bot's own level (reliability.md §4.1).
     for name in ("discord", "aiosqlite", "asyncpg"):
@@ -68,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
-    setup_logging(config.log_level)
+    setup_logging(config.log_level, config.log_format, (config.token,))
     from bot.client import RummyBot  # imported late: discord.py is only needed once configured
 
     bot = RummyBot(config, force_sync=args.sync)

@@ -16,6 +16,9 @@ change to the announcer. On SIGTERM it stops gracefully (reliability.md R3): new
 refused (``cogs.guard``), the work in flight (moves, their answers, table edits, the clock's
 tick) is finished within ``STOP_GRACE`` seconds, and only then are the gateway, HTTP and the
 database closed.
+With ``RUMMY_METRICS_PORT`` it serves ``/metrics``, ``/healthz`` and ``/readyz`` (``bot.ops.server``)
+from before the gateway connects, handing that server the database check, the shards' readiness
+and the game counts; its HTTP trace tells the metrics every Discord REST answer (issue 21).
 What it is not: no game rules (``bot.engine``), no SQL (``bot.store``), no pictures
 (``renderers``), no messages (``cogs.announcer``, ``cogs``).
 """
@@ -32,13 +35,16 @@ import time
 from collections.abc import Coroutine
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
+from bot.ops import logs, metrics
+from bot.ops.server import OpsServer
 from bot.service import Change, GameService
-from bot.store import Store, open_database, repo
+from bot.store import Store, health, open_database, repo
 from bot.words.i18n import catalog
 from cogs.announcer import Announcer
 from cogs.anywhere import RoutedDelivery, TokenBook, is_place_of_anywhere
@@ -65,6 +71,19 @@ class CatalogTranslator(app_commands.Translator):
         return catalog("es").get(key)
 
 
+def discord_trace() -> aiohttp.TraceConfig:
+    """Every Discord REST answer, told to the metrics: acknowledgements (interaction callbacks),
+    error statuses and rate limits (``bot.ops.metrics.discord_response``)."""
+
+    async def on_end(session: aiohttp.ClientSession, context: Any, params: aiohttp.TraceRequestEndParams) -> None:
+        metrics.discord_response(params.method, params.url.path, params.response.status,
+                                 params.response.headers.get("X-RateLimit-Scope"))
+
+    trace = aiohttp.TraceConfig()
+    trace.on_request_end.append(on_end)
+    return trace
+
+
 class RummyBot(commands.AutoShardedBot):
     def __init__(self, config: Config, *, force_sync: bool = False) -> None:
         if config.api_base:
@@ -85,6 +104,7 @@ class RummyBot(commands.AutoShardedBot):
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
             shard_count=config.shard_count,
+            http_trace=discord_trace(),
             **shards,
         )
         self.config = config
@@ -102,6 +122,9 @@ class RummyBot(commands.AutoShardedBot):
         self.tokens = TokenBook(config.token_lifetime)
         self._alarm = asyncio.Event()  # set when a commit writes a deadline (``_deadline_written``)
         self._soonest = math.inf  # the soonest deadline written since the clock's pass began
+        self._ready_shards: set[int] = set()  # READY (or resumed) and not disconnected since: /readyz
+        self._ops: OpsServer | None = None  # /metrics, /healthz, /readyz when RUMMY_METRICS_PORT is set
+        self._counted_at = -math.inf  # when the game gauges were last refreshed
 
     @property
     def service(self) -> GameService:
@@ -115,6 +138,10 @@ class RummyBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         self.db = await open_database(self.config.database)
+        if self.config.metrics_port is not None:  # up before the gateway: /readyz says "not yet" meanwhile
+            self._ops = OpsServer(self.config.metrics_host, self.config.metrics_port, healthy=self._healthy,
+                                  ready=self.shards_ready, refresh=self._refresh_gauges)
+            await self._ops.start()
         self._service = GameService(self.db, bot_delay=self.config.bot_delay, shards=self.config.shards,
                                     member_games=self.config.member_games, server_games=self.config.server_games,
                                     idle_days=self.config.idle_days)
@@ -197,13 +224,36 @@ class RummyBot(commands.AutoShardedBot):
         log.info("shard %s connected", shard_id)
 
     async def on_shard_ready(self, shard_id: int) -> None:
+        self._ready_shards.add(shard_id)
+        logs.set_shard_count(self.shard_count)
         log.info("shard %s ready", shard_id)
 
     async def on_shard_resumed(self, shard_id: int) -> None:
+        self._ready_shards.add(shard_id)
         log.info("shard %s resumed", shard_id)
 
     async def on_shard_disconnect(self, shard_id: int) -> None:
+        self._ready_shards.discard(shard_id)
         log.info("shard %s disconnected", shard_id)
+
+    # ------------------------------------------------------------------ operations (issue 21)
+    def shards_ready(self) -> bool:
+        """/readyz: every shard this process holds is READY, and not stopping."""
+        return self.is_ready() and not self.stopping and bool(self.shards) and all(
+            sid in self._ready_shards and not info.is_closed() for sid, info in self.shards.items())
+
+    async def _healthy(self) -> None:
+        """/healthz: the database answers (the loop does, since this runs on it)."""
+        assert self.db is not None
+        await health.ping(self.db)
+
+    async def _refresh_gauges(self) -> None:
+        """/metrics: the shards' state every scrape, the game counts at most every 10 s (a scan)."""
+        metrics.set_shards((sid, sid in self._ready_shards and not info.is_closed(), info.latency)
+                           for sid, info in self.shards.items())
+        if self.db is not None and time.monotonic() - self._counted_at >= 10.0:
+            self._counted_at = time.monotonic()
+            metrics.set_games(*await health.game_counts(self.db, self.config.shards))
 
     # ------------------------------------------------------------------ places that go away
     # A game's channel or thread deleted, or the bot out of the server: its games end unscored
@@ -356,6 +406,8 @@ class RummyBot(commands.AutoShardedBot):
             log.info("stopping: new interactions are refused; finishing the work in flight")
             await self._finish_in_flight(STOP_GRACE)
         await super().close()
+        if self._ops is not None:
+            await self._ops.stop()
         if self.db is not None:
             await self.db.close()
             self.db = None

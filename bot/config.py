@@ -8,6 +8,8 @@ RUMMY_FORBIDDEN_GRACE (how long posts refused for missing access may last before
 RUMMY_MEMBER_GAMES and RUMMY_SERVER_GAMES (games at once per member and per server), RUMMY_IDLE_DAYS
 (when a game with no turn timer ends for idleness), RUMMY_THREAD_ARCHIVE_AFTER (seconds from a game's
 end to the archiving of its thread),
+RUMMY_METRICS_PORT / RUMMY_METRICS_HOST (where /metrics, /healthz and /readyz are served; off without a port),
+RUMMY_LOG_FORMAT (text or json),
 and RUMMY_DISCORD_API / RUMMY_DISCORD_GATEWAY (tests only: where the fake Discord listens). Values already
 in the environment win over ``.env``. What it is not: no Discord and no secrets in logs.
 """
@@ -53,6 +55,9 @@ class Config:
     idle_days: float = 7.0  # a game with no turn timer ends after this long with no move
     thread_archive_after: float = 600.0  # seconds from a game's final message to archiving its thread
     token_lifetime: float = 900.0  # Discord's interaction token lifetime (issue 24; tests shorten it)
+    metrics_port: int | None = None  # /metrics, /healthz, /readyz (docs/deploy.md, Watching it); None: off
+    metrics_host: str = "127.0.0.1"  # the image sets 0.0.0.0, so the container's port can be published
+    log_format: str = "text"  # or "json": one object per line
 
     @property
     def database(self) -> str:
@@ -175,7 +180,14 @@ def load_config(env: dict[str, str] | None = None, env_file: Path | None = Path(
         raise ConfigError(f"RUMMY_BOT_DELAY must be a number of seconds from 0 to 60, not {delay!r}.")
     shard_count, shard_ids = parse_shards(values.get("RUMMY_SHARD_COUNT", "").strip(),
                                           values.get("RUMMY_SHARD_IDS", "").strip())
+    log_format = values.get("RUMMY_LOG_FORMAT", "text").strip().lower() or "text"
+    if log_format not in ("text", "json"):
+        raise ConfigError(f"RUMMY_LOG_FORMAT must be text or json, not {log_format!r}.")
+    port = values.get("RUMMY_METRICS_PORT", "").strip()
     return Config(
+        metrics_port=parse_limit(values, "RUMMY_METRICS_PORT", "", int, 1, 65535, "a port number") if port else None,
+        metrics_host=values.get("RUMMY_METRICS_HOST", "").strip() or "127.0.0.1",
+        log_format=log_format,
         member_games=parse_limit(values, "RUMMY_MEMBER_GAMES", "3", int, 1, 100, "a whole number of games"),
         server_games=parse_limit(values, "RUMMY_SERVER_GAMES", "25", int, 1, 10000, "a whole number of games"),
         idle_days=parse_limit(values, "RUMMY_IDLE_DAYS", "7", float, 1, 365, "a number of days"),

@@ -34,6 +34,7 @@ from typing import Any, ParamSpec
 import discord
 
 from bot.engine import IllegalMove
+from bot.ops import logs, metrics
 from bot.service import GameStatus, Refusal, Stale
 from bot.words.i18n import translate
 from bot.words.moves import refusal_text
@@ -53,6 +54,15 @@ def refusal_for(exc: Exception, locale: str, names: Mapping[str, str] | None = N
     if isinstance(exc, Refusal):
         return translate(f"refusal.{exc.code}", locale, **exc.params)
     return translate("refusal.error", locale)
+
+
+def where(interaction: discord.Interaction) -> tuple[str, float]:
+    """Bind the interaction's guild and shard as the log context of its work; its kind and Unix
+    creation time for the metrics (test doubles may lack what a real interaction has)."""
+    guild = getattr(interaction, "guild_id", None)
+    shards = getattr(interaction.client, "shard_count", None) or 1
+    logs.bind_interaction(guild, None if guild is None else (guild >> 22) % shards)
+    return getattr(getattr(interaction, "type", None), "name", "unknown"), metrics.snowflake_seconds(interaction.id)
 
 
 class Guard:
@@ -78,49 +88,61 @@ class Guard:
         return self.reposts.take(channel_id)
 
     async def run(self, interaction: discord.Interaction, work: Coroutine[Any, Any, None]) -> None:
-        """Run ``work`` (a handler's coroutine, not started yet) for ``interaction`` under the guard."""
+        """Run ``work`` (a handler's coroutine, not started yet) for ``interaction`` under the guard;
+        its guild and shard are the log context of the work (``bot.ops.logs``), and it is counted by
+        kind and outcome (``bot.ops.metrics``)."""
+        kind, created = where(interaction)
         if client_of(interaction).stopping:
             # Shutting down (reliability.md R3): nothing new starts; the player is told to retry.
             work.close()
             await reply_privately(interaction, translate("refusal.restarting", user_locale(interaction)))
+            metrics.interaction(kind, "restarting", created)
             return
         self._in_flight += 1
         self._idle.clear()
         book = client_of(interaction).tokens
         book.hold(interaction)  # a place the bot is not in: its token shows what happens (issue 24)
+        outcome = "error"
         try:
-            await self._run(interaction, work)
+            outcome = await self._run(interaction, work)
             book.settle(interaction)
             await self._show_owed(interaction)
         finally:
+            metrics.interaction(kind, outcome, created)
             self._in_flight -= 1
             if self._in_flight == 0:
                 self._idle.set()
 
-    async def _run(self, interaction: discord.Interaction, work: Coroutine[Any, Any, None]) -> None:
+    async def _run(self, interaction: discord.Interaction, work: Coroutine[Any, Any, None]) -> str:
+        """Run the work; its outcome: ok, answered, flood, stale, refused, discord_error or error."""
         if self.clicks is not None and not self.clicks.allow(interaction.user.id):
             # Flooding: answer at once, touch nothing (no database, no render) (reliability.md R20).
             work.close()
             wait = max(1, round(self.clicks.retry_after(interaction.user.id)))
             await reply_privately(interaction, translate("refusal.slow_down", user_locale(interaction), seconds=wait))
-            return
+            return "flood"
         try:
             await work
         except Answered:  # the handler asked the user something privately: that is its answer
-            pass
+            return "answered"
         except Stale as exc:
             await reply_privately(interaction, translate("refusal.stale", user_locale(interaction)))
             await client_of(interaction).announcer.post_table(exc.game.id, repost=True)
+            return "stale"
         except (Refusal, IllegalMove) as exc:
             names = interaction.extras.get("names")
             await reply_privately(interaction, refusal_for(exc, user_locale(interaction), names))
+            return "refused"
         except discord.HTTPException as exc:
             # Discord's answer is the whole story (10062: the acknowledgement came too late or the
             # interaction was lost); nothing was committed before the acknowledgement.
             log.warning("Discord refused a reply to interaction %s: %s", interaction.id, exc)
+            return "discord_error"
         except Exception as exc:
             log.exception("interaction %s failed", interaction.id)
             await reply_privately(interaction, refusal_for(exc, user_locale(interaction)))
+            return "error"
+        return "ok"
 
     async def _show_owed(self, interaction: discord.Interaction) -> None:
         """Where the bot is not a member, a change made with no token to show it (a timer, a

@@ -22,6 +22,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from bot.ops import metrics
 from renderers import Rendered
 
 log = logging.getLogger(__name__)
@@ -82,8 +83,9 @@ class Renders:
 
     async def render(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         """Pillow off the event loop, bounded (reliability.md §1.4, style.md pattern 10)."""
-        async with self._slots:
-            return await asyncio.to_thread(fn, *args, **kwargs)
+        with metrics.rendered(getattr(fn, "__name__", "render")):
+            async with self._slots:
+                return await asyncio.to_thread(fn, *args, **kwargs)
 
     async def replay(self, key: ReplayKey, fn: Callable[..., Rendered], /, *args: Any, **kwargs: Any) -> Rendered:
         """The replay of a finished deal: from the cache, else drawn by ``fn(*args, **kwargs)`` in
@@ -94,7 +96,8 @@ class Renders:
             async with self._replay_slots:
                 image = self.replays.get(key)  # drawn meanwhile by the ask that held the slot
                 if image is None:
-                    image = await asyncio.to_thread(fn, *args, **kwargs)
+                    with metrics.rendered("replay"):
+                        image = await asyncio.to_thread(fn, *args, **kwargs)
                     self.replays.put(key, image)
                     log.info("replay of game %s deal %s rendered (%d bytes)", game_id, deal, len(image.data))
                     return image

@@ -149,6 +149,11 @@ LOAD_FIGURES = (
     r"autocomplete answered \(wall clock\) +n= *\d+ +p50 +{n} ms .*",
     r"turns per second {n}; moves sent \d+, committed \d+; refused or lost: -?\d+",
     r"'heartbeat blocked' warnings: \d+; tracebacks: \d+; fake Discord violations: \d+",
+    # The bot's own /metrics, read at the end (issue 21).
+    r"== the bot's own /metrics, beside the bench's figures ==",
+    r"acknowledgement, every interaction \(bot\) +n= *\d+ +p50 <= +{n} ms +p99 <= +{n} ms;.*",
+    r"moves committed \(bot\) \d+ person, \d+ in all; \(bench\) \d+ in the timed rounds",
+    r"database transaction \(bot\) +n= *\d+ .*conflicts \d+",
 )
 
 

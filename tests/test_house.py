@@ -320,3 +320,14 @@ def test_storage_imports_no_domain_module():
     bad = {m: sorted(t for t in targets if any(t == d or t.startswith(d + ".") for d in domain))
            for m, targets in graph.items() if m == "bot.store" or m.startswith("bot.store.")}
     assert not {m: t for m, t in bad.items() if t}, bad
+
+
+def test_ops_imports_no_floor():
+    """Issue 21: ``bot/ops`` (metrics, logs, the health server) is called by every floor like
+    logging, so it imports none of them: no Discord, no store, no service, no engine."""
+    graph = import_graph()
+    bad = {m: sorted(t for t in targets if not (t == "bot.ops" or t.startswith("bot.ops.")))
+           for m, targets in graph.items() if m == "bot.ops" or m.startswith("bot.ops.")}
+    assert not {m: t for m, t in bad.items() if t}, bad
+    assert not [m for m in graph if m.startswith("bot.ops") and "discord" in _external_imports(
+        modules_of(ROOT, PACKAGES)[m][0])]

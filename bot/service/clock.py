@@ -24,6 +24,7 @@ from typing import Any
 
 from bot import robot
 from bot.engine import Event, Game, IllegalMove, Phase, load_game
+from bot.ops import metrics
 from bot.store import repo
 from bot.store import tournaments as tournament_store
 from bot.store.rows import ActionKind, AuditAction, GameRow, GameStatus
@@ -152,6 +153,7 @@ class ClockJobs(ServiceCore):
         async with self.lock(game_id):
             row = await self._row(game_id)
             now = self.clock()
+            metrics.clock_lag(now, (row.turn_deadline, row.window_deadline, row.next_deal_at, row.lobby_expires_at))
             if row.status == GameStatus.LOBBY:
                 if row.lobby_expires_at is not None and row.lobby_expires_at <= now:
                     async with self._transaction(row) as tx:

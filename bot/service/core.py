@@ -15,6 +15,7 @@ Discord, no SQL (``bot.store.repo``).
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 import weakref
 from collections import OrderedDict
@@ -24,6 +25,7 @@ from dataclasses import fields, replace
 from typing import Any
 
 from bot.engine import Event, Game, Move, Verb, load_game, log_moves, parse_line
+from bot.ops import logs, metrics
 from bot.store import Duplicate, Store, Transaction, repo
 from bot.store import drafts as draft_store
 from bot.store.rows import AuditAction, GameRow, GameStatus, ResultRow
@@ -31,6 +33,8 @@ from bot.store.rows import AuditAction, GameRow, GameStatus, ResultRow
 from .changes import Change, ChangeKind, Refusal, Stale
 from .deadlines import deadlines
 from .ratings_update import rate_game
+
+log = logging.getLogger(__name__)
 
 LOBBY_TTL = 30 * 60  # a lobby nobody starts expires (issue: 30 minutes)
 DEAL_PAUSE = 20.0  # seconds between deals unless someone presses "Next deal"
@@ -77,7 +81,9 @@ class ServiceCore:
 
     # ------------------------------------------------------------------ reading
     def lock(self, game_id: int) -> asyncio.Lock:
-        """The game's lock: every change to one game runs under it, one at a time."""
+        """The game's lock: every change to one game runs under it, one at a time (and the game is
+        the log context of the work from here on, ``bot.ops.logs``)."""
+        logs.bind_game(game_id)
         lock = self._locks.get(game_id)
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
@@ -157,7 +163,7 @@ class ServiceCore:
         with the fresh row. ``duplicate``: the refusal code for a write that breaks a unique key
         (without it that error is raised as it is)."""
         try:
-            async with self.db.transaction() as tx:
+            async with metrics.transaction(self.db.transaction()) as tx:
                 if row is not None:
                     # Across processes (PostgreSQL) the row lock, then the version check in the
                     # write, make a move atomic; in one process the game's asyncio lock already does.
@@ -165,11 +171,13 @@ class ServiceCore:
                 yield tx
         except Duplicate as exc:
             self._forget(row)
+            metrics.conflict("duplicate")
             if duplicate is None:
                 raise
             raise Refusal(duplicate) from exc
         except repo.VersionConflict as exc:
             self._forget(row)
+            metrics.conflict("version")
             if row is None:
                 raise
             raise Stale(await self._row(row.id)) from exc
@@ -193,6 +201,7 @@ class ServiceCore:
     ) -> Change:
         """Store ``game`` after an engine change to ``row`` (see the module's docstring). A
         repeated interaction id is ``Refusal("already_done")``."""
+        logs.bind_game(row.id, row.guild_id)
         now = self.clock()
         values = self._deadlines(row, before[0], game, now, renew=kind == ChangeKind.BOT)
         values["record"] = game.record()
@@ -223,8 +232,10 @@ class ServiceCore:
             if audit is not None:
                 await repo.add_audit(tx, row.guild_id, audit[0], audit[1], now, game_id=row.id, detail=audit[2])
         self._cache[row.id] = (version, game)
+        metrics.committed(kind.value, row.variant)
         if game.game_over:
             self._cache.pop(row.id, None)
+            log.info("game %s over (%s, %s)", row.id, row.variant, kind.value)
         due = [v for k in ("turn_deadline", "window_deadline", "next_deal_at") if (v := values.get(k)) is not None]
         if due and self.on_deadline is not None:
             self.on_deadline(min(due))

@@ -339,6 +339,8 @@ class Gateway:
             self._record(pair, "4014")
             await ws.close(code=4014, message=b"Disallowed intent(s).")
             return None
+        if self.fake.hold_identify is not None:  # a test holds READY back (FakeDiscord.hold_identify)
+            await self.fake.hold_identify.wait()
         record = self._record(pair, "ready")
         if record.too_fast and self.fake.enforce_identify_pacing:
             record.outcome = "rate_limited"

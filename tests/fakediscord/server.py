@@ -178,6 +178,8 @@ class FakeDiscord:
         self.shard_count = shard_count
         self.max_concurrency = max_concurrency
         self.enforce_identify_pacing = enforce_identify_pacing
+        # An Event to hold every IDENTIFY before its READY until set (a readiness probe's test); None: no hold.
+        self.hold_identify: asyncio.Event | None = None
         self.large_bot_sharding = large_bot_sharding
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.privileged_intents = privileged_intents
