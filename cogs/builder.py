@@ -26,7 +26,8 @@ from bot.engine import Game
 from bot.service import DraftState, Refusal
 from bot.service.builder import AMBIGUOUS, INVALID, BuilderError, Draft
 from bot.service.drafts import draft_status
-from bot.words.moves import card_text, cards_text, describe_move
+from bot.words.cards import card_text, cards_text
+from bot.words.moves import describe_move
 from cogs.base import client_of, user_locale
 from cogs.guard import guarded
 from cogs.ui import file_of, t

@@ -37,7 +37,7 @@ from bot.engine import IllegalMove
 from bot.ops import logs, metrics
 from bot.service import GameStatus, Refusal, Stale
 from bot.words.i18n import translate
-from bot.words.moves import refusal_text
+from bot.words.refusals import refusal_text
 from cogs.base import Answered, client_of, user_locale
 from cogs.delivery import reply_privately
 from cogs.ratelimit import REPOST_COOLDOWN, TYPING_BURST, TYPING_RATE, Cooldown, FloodGate

@@ -27,7 +27,7 @@ from bot.service import GameRow, GameStatus, Refusal, Stale
 from bot.service.builder import AMBIGUOUS, check_meld
 from bot.service.drafts import builder_allowed
 from bot.service.hints import hints_apply
-from bot.words.moves import card_text, cards_text
+from bot.words.cards import card_text, cards_text
 from cogs.anywhere import place_key
 from cogs.base import client_of, user_locale
 from cogs.builder import open_builder

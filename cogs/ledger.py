@@ -19,7 +19,7 @@ from bot.engine import Game, keeps_ledger
 from bot.engine.scoring import Number
 from bot.service import GameRow
 from bot.words.i18n import format_number
-from bot.words.moves import ledger_text
+from bot.words.refusals import ledger_text
 from cogs.ui import nm, t
 
 FIELD_MAX = 1024  # Discord's cap on an embed field's value

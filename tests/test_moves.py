@@ -19,17 +19,10 @@ from textwrap import dedent
 import pytest
 
 from bot.engine import IllegalMove, Move, Verb, load_game, new_game
+from bot.words.cards import card_text, cards_text
 from bot.words.i18n import LOCALES, catalog, has_key, translate
-from bot.words.moves import (
-    VERBS,
-    card_text,
-    cards_text,
-    describe_move,
-    ledger_text,
-    normalize_move,
-    rank_moves,
-    refusal_text,
-)
+from bot.words.moves import VERBS, describe_move, normalize_move, rank_moves
+from bot.words.refusals import ledger_text, refusal_text
 
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE = ROOT / "bot" / "engine"

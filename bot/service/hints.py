@@ -22,8 +22,9 @@ from bot.engine import Game, IllegalMove, Move, Verb, load_game
 from bot.engine.views import PublicView, SeatView
 from bot.service import Refusal
 from bot.store.rows import GameRow, GameStatus, SeatRow
+from bot.words.cards import card_text
 from bot.words.i18n import translate
-from bot.words.moves import card_text, describe_move
+from bot.words.moves import describe_move
 
 HINT_LEVEL = "strong"
 

@@ -17,7 +17,7 @@ import pytest
 
 from bot.engine import load_game
 from bot.service import Change, ChangeKind
-from bot.words.moves import ledger_text
+from bot.words.refusals import ledger_text
 from cogs.ui import nm
 from scripts.played import played_game
 from tests.cogs.test_game_end import announcer, row_for
