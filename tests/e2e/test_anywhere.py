@@ -165,9 +165,16 @@ async def test_server_without_the_bot(fake: FakeDiscord, tmp_path: Path):
     assert channel is not None
     t = Anywhere(fake, await start(fake, tmp_path), tmp_path / "rummy.sqlite3", users, channel=channel)
     try:
-        await t.open("gin", options="target=1")
-        await t.play_until_over(random.Random(7))
+        rnd = random.Random(7)
+        await t.open("rami", options="rounds_per_game=1")  # a whole rami deal, then a gin game
+        await t.play_until_over(rnd)
         clean(fake)
+        rami = t.game_id
+        t.moves = 0
+        await t.open("gin", options="target=1")
+        await t.play_until_over(rnd)
+        clean(fake)
+        assert t.query("SELECT guild_id FROM games WHERE id = ?", (rami,))[0][0] == -channel
         scan_for_leaks(fake, users)
         assert t.row()["guild_id"] == -channel  # the channel's own standings, not the server's
         # /rummy scores there shows that place's figures: the game just played.
