@@ -262,3 +262,38 @@ async def test_timer_without_a_token_is_shown_with_the_next_click(tmp_path: Path
         await t.bot.terminate()
         check_log(t)
         await fake.stop()
+
+
+async def test_friends_who_never_installed_the_app_join_and_play_by_clicks(fake: FakeDiscord, tmp_path: Path):
+    """Only the host installed the app: the others join the lobby and play every move by clicking
+    the table's Draw and their private hand's select and Discard (Discord shows them the
+    installer's components, whose owners are the installer's)."""
+    users = players(fake)
+    for friend in users[1:]:
+        fake.uninstall_for_user(friend)
+    channel = fake.add_group_dm(*users)
+    t = Anywhere(fake, await start(fake, tmp_path), tmp_path / "rummy.sqlite3", users, channel=channel)
+    try:
+        await t.open("basic")
+        for _ in range(6):  # two whole rounds of the table
+            game = t.game()
+            user = t.user_of(game.actors[0])
+            version = t.row()["version"]
+            draw = f"rummy:draw:{t.game_id}:{version}"
+            await t.wait_until(lambda d=draw: d in custom_ids(t.newest_table()), timeout=20)
+            rec = await (await fake.click(user, t.newest_table(), draw)).settled(timeout=20)
+            hand = answers(rec)[-1]
+            assert hand.ephemeral and hand.visible_to == user.id and hand.attachments
+            assert t.row()["version"] == version + 1
+            select = next(c for c in custom_ids(hand) if c.startswith("rummy:s0:"))
+            await (await fake.select(user, hand, select, ["0"])).settled(timeout=20)
+            discard = next(c for c in custom_ids(hand) if c.startswith("rummy:h:discard:"))
+            await (await fake.click(user, hand, discard)).settled(timeout=20)
+            await t.wait_until(lambda v=version: t.row()["version"] == v + 2, timeout=20)
+            await t.wait_until(t.table_is_current, timeout=20)
+        assert not any(fake.has_installed(friend) for friend in users[1:])
+        clean(fake)
+        scan_for_leaks(fake, users)
+    finally:
+        await t.bot.terminate()
+        check_log(t)
