@@ -37,8 +37,7 @@ from typing import Any, Final, Protocol, Unpack
 import discord
 
 from bot.service import Refusal, TokenRow
-from cogs.delivery import ChannelDelivery, Edit, Parts, _mentions, reply_privately
-from cogs.ui import file_of
+from cogs.delivery import ChannelDelivery, Edit, Parts, edit_arguments, post_arguments, reply_privately
 
 log = logging.getLogger(__name__)
 
@@ -298,13 +297,7 @@ class TokenDelivery:
         if token is None:
             self.book.owe(place)
             raise NoLiveToken(f"no live token with follow-ups left in place {place}")
-        kwargs: dict[str, Any] = {"allowed_mentions": _mentions(parts.get("ping")), "wait": True}
-        if "image" in parts:
-            kwargs["file"] = file_of(parts["image"])
-        if parts.get("view") is not None:
-            kwargs["view"] = parts["view"]
-        if "embed" in parts:
-            kwargs["embed"] = parts["embed"]
+        kwargs = post_arguments(parts) | {"wait": True}
         token.reply_free = False  # a public "thinking" reply is filled by the first follow-up
         token.sent += 1  # Discord counts that one too
         message = await self._webhook(token).send(content, **kwargs)
@@ -318,16 +311,7 @@ class TokenDelivery:
         if token is None:
             self.book.owe(place)
             raise NoLiveToken(f"the token of message {message_id} no longer lives")
-        kwargs: dict[str, Any] = {}
-        if "content" in parts:
-            kwargs["content"] = parts["content"]
-        if "image" in parts:
-            kwargs["attachments"] = [file_of(parts["image"])]
-        if "view" in parts:
-            kwargs["view"] = parts["view"]
-        if "embed" in parts:
-            kwargs["embed"] = parts["embed"]
-        await self._webhook(token).edit_message(message_id, **kwargs)
+        await self._webhook(token).edit_message(message_id, **edit_arguments(parts))
 
     async def delete(self, place: int, message_id: int) -> None:
         token = await self.book.for_message(message_id)

@@ -77,11 +77,40 @@ class Delivery(Protocol):
         ...
 
 
-def _mentions(users: Sequence[int] | None) -> discord.AllowedMentions:
+def mentions(users: Sequence[int] | None) -> discord.AllowedMentions:
     """Only these users may be notified, never roles or everyone; nobody when None."""
     if users is None:
         return discord.AllowedMentions.none()
     return discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(u) for u in users])
+
+
+def post_arguments(parts: Parts) -> dict[str, Any]:
+    """discord.py's keyword arguments for a new message with these parts (every implementation
+    of the seam posts the same message: the picture as a file, the buttons, the embed, who may be
+    notified)."""
+    kwargs: dict[str, Any] = {"allowed_mentions": mentions(parts.get("ping"))}
+    if "image" in parts:
+        kwargs["file"] = file_of(parts["image"])
+    if parts.get("view") is not None:
+        kwargs["view"] = parts["view"]
+    if "embed" in parts:
+        kwargs["embed"] = parts["embed"]
+    return kwargs
+
+
+def edit_arguments(parts: Edit) -> dict[str, Any]:
+    """discord.py's keyword arguments for an edit: only the parts given change (``view=None``
+    takes the buttons away; a new picture replaces the attachments)."""
+    kwargs: dict[str, Any] = {}
+    if "content" in parts:
+        kwargs["content"] = parts["content"]
+    if "image" in parts:
+        kwargs["attachments"] = [file_of(parts["image"])]
+    if "view" in parts:
+        kwargs["view"] = parts["view"]
+    if "embed" in parts:
+        kwargs["embed"] = parts["embed"]
+    return kwargs
 
 
 async def reply_privately(interaction: discord.Interaction, content: str) -> None:
@@ -106,27 +135,11 @@ class ChannelDelivery:
         return self.client.get_partial_messageable(place)
 
     async def post(self, place: int, content: str, **parts: Unpack[Parts]) -> int:
-        kwargs: dict[str, Any] = {"allowed_mentions": _mentions(parts.get("ping"))}
-        if "image" in parts:
-            kwargs["file"] = file_of(parts["image"])
-        if parts.get("view") is not None:
-            kwargs["view"] = parts["view"]
-        if "embed" in parts:
-            kwargs["embed"] = parts["embed"]
-        message = await self._channel(place).send(content, **kwargs)
+        message = await self._channel(place).send(content, **post_arguments(parts))
         return int(message.id)
 
     async def edit(self, place: int, message_id: int, **parts: Unpack[Edit]) -> None:
-        kwargs: dict[str, Any] = {}
-        if "content" in parts:
-            kwargs["content"] = parts["content"]
-        if "image" in parts:
-            kwargs["attachments"] = [file_of(parts["image"])]
-        if "view" in parts:
-            kwargs["view"] = parts["view"]
-        if "embed" in parts:
-            kwargs["embed"] = parts["embed"]
-        await self._channel(place).get_partial_message(message_id).edit(**kwargs)
+        await self._channel(place).get_partial_message(message_id).edit(**edit_arguments(parts))
 
     async def delete(self, place: int, message_id: int) -> None:
         await self._channel(place).get_partial_message(message_id).delete()
