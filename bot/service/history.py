@@ -12,6 +12,7 @@ SQL ``bot.store.history`` (which only returns rows and stores what it is given).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from bot.service.seasons import Standing
@@ -24,6 +25,20 @@ from .options import REASON_LENGTH, clean_name, clean_text
 from .records import Records, live_standings
 
 MAX_ADJUST = 1000  # points one adjustment may add or take: a typo of 10000 is refused, not counted
+ADJUST_DETAIL = re.compile(r"(?P<adjustment>[0-9]+) ")  # an ADJUST audit entry: "<adjustment> <user> <points> <reason>"
+
+
+def adjust_detail(adjustment: int, user_id: int, points: int, reason: str) -> str:
+    """The audit detail of an adjustment: its id first, so that undoing it finds it again."""
+    return f"{adjustment} {user_id} {points:+d} {reason}"
+
+
+def adjustment_of(detail: str) -> int:
+    """The adjustment an ADJUST audit entry records (``adjust_detail``)."""
+    found = ADJUST_DETAIL.match(detail)
+    if found is None:
+        raise ValueError(f"not an adjustment's audit detail: {detail!r}")
+    return int(found["adjustment"])
 
 
 @dataclass(frozen=True)
@@ -58,7 +73,7 @@ class History(Records):
             adjustment = await store.add_adjustment(tx, guild_id, season.number, user_id, clean_name(name), points,
                                                     reason, manager_id, now)
             entry = await store.add_audit(tx, guild_id, manager_id, AuditAction.ADJUST, now,
-                                          f"{adjustment} {user_id} {points:+d} {reason}")
+                                          adjust_detail(adjustment, user_id, points, reason))
             await store.set_entry(tx, adjustment, entry)
         found = await store.get_adjustment(self.db, guild_id, adjustment)
         assert found is not None
@@ -74,7 +89,7 @@ class History(Records):
                 raise Refusal("no_entry", entry=entry)
             if row.action != AuditAction.ADJUST:
                 raise Refusal("not_undoable", entry=entry)
-            adjustment = await store.get_adjustment(tx, guild_id, int(row.detail.split()[0]))
+            adjustment = await store.get_adjustment(tx, guild_id, adjustment_of(row.detail))
             if adjustment is None:
                 raise Refusal("no_entry", entry=entry)
             if adjustment.season != (await repo.current_season(tx, guild_id)).number:
