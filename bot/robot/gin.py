@@ -22,8 +22,11 @@ What it is: two players that read the game only through a ``Sight`` (``bot.robot
   the opponent hands it samples from those chances say an undercut (layoffs included) is more
   likely than not; where it costs ``WAIT_BONUS`` or more (the EAAI scoring's 25) it knocks only
   with ``WAIT_AT`` or less and otherwise plays on for gin or for undercutting the opponent's
-  knock, its look-ahead weighing the deadwood it holds more (``EXPOSURE_WAIT``). With the stock
-  nearly gone it knocks when the sampled hands make the knock's value positive on average.
+  knock. There the look-ahead counts points rather than draws (``Stakes``): before each sampled
+  draw the opponent may knock, which scores an undercut if strong's deadwood is at or below
+  their count and costs the difference otherwise, and reaching gin scores the gin bonus and
+  their deadwood. With the stock nearly gone it knocks when the sampled hands make the knock's
+  value positive on average.
 
 Every random choice comes from a generator seeded with the public record of the deal and the
 seat, so a move is deterministic for a given game (and the no-peek test can replay it).
@@ -62,13 +65,15 @@ DEPTH = 10  # draws looked ahead
 CANDIDATES = 6  # discards (the lowest-deadwood ones) given the look-ahead
 DEADWOOD_WEIGHT = 0.04  # draws one point of deadwood left at the end of a look-ahead is worth
 EXPOSURE_WEIGHT = 0.3  # draws one point of deadwood held while the opponent may knock is worth
-EXPOSURE_WAIT = 0.8  # the same where undercuts cost ``WAIT_BONUS`` or more (low counts undercut them)
 RISK_BASE = 0.02  # the chance the opponent knocks on their first turn ...
 RISK_STEP = 0.03  # ... and what each of their turns adds
 UNDERCUT_SHARE = 0.5  # a knock undercut in more than this share of the samples waits ...
 UNDERCUT_STOCK = 6  # ... while the stock holds more than this many cards
 WAIT_BONUS = 20  # with an undercut bonus this big, a knock above ``WAIT_AT`` waits for a lower count
 WAIT_AT = 0  # the deadwood knocked at without waiting when undercuts cost that much
+OPP_KNOCK_LOW = 5  # the opponent's knock is taken to come with a count spread evenly from here to the limit
+GIN_POINTS = 20  # what the opponent's deadwood is taken to be when strong goes gin
+DANGER_POINTS = 4.0  # points lost, on average, by handing the opponent a card that completes a meld
 ROLLOUT_TO_WAIT = False  # the look-ahead counts draws to the count it would knock at (else the limit)
 
 
@@ -244,10 +249,72 @@ def turns_to_knock_drawing(
     return total / len(seqs)
 
 
+@dataclass(frozen=True)
+class Stakes:
+    """What strong's look-ahead counts where it plays on for gin (the EAAI scoring, issue 23):
+    points rather than draws. ``caught[d]``: the points strong expects when the opponent knocks
+    while it holds ``d`` deadwood (an undercut when ``d`` is at or below their count, a loss of
+    the difference otherwise; their count is spread evenly over ``OPP_KNOCK_LOW``..limit)."""
+
+    caught: tuple[float, ...]
+    gin: float  # the points of going gin
+    risk: float  # the chance the opponent knocks on their next turn ...
+    step: float  # ... and what each later turn adds
+
+    @staticmethod
+    def of(sight: Sight, risk: float) -> Stakes:
+        limit = int(sight.option("knock_limit", 10))
+        bonus = float(sight.option("undercut_bonus", 25))
+        counts = range(min(OPP_KNOCK_LOW, limit), limit + 1)
+        caught = tuple(
+            sum((bonus + k - d) if d <= k else -(d - k) for k in counts) / len(counts) for d in range(120)
+        )
+        return Stakes(caught, float(sight.option("gin_bonus", 25)) + GIN_POINTS, risk, RISK_STEP)
+
+
+def points_waiting(hand: int, seqs: list[list[int]], stakes: Stakes) -> float:
+    """Expected points of playing on with the 10-card ``hand`` (the opponent moves next): each
+    sequence is drawn in turn, discarding greedily; the opponent may knock before each draw
+    (``stakes.caught``), and a hand that reaches gin scores ``stakes.gin``. A hand still playing
+    when the sequence ends is scored as if caught then."""
+    total = 0.0
+    caught = stakes.caught
+    for seq in seqs:
+        h = hand
+        d = min_deadwood(h, "low", LOW_VALUES)
+        alive, hazard, points = 1.0, stakes.risk, 0.0
+        for u in seq:
+            points += alive * hazard * caught[d]
+            alive *= 1.0 - hazard
+            hazard = min(0.4, hazard + stakes.step)
+            d, c = greedy_discard(h | 1 << u)
+            h = (h | 1 << u) & ~(1 << c)
+            if d == 0:
+                points += alive * stakes.gin
+                alive = 0.0
+                break
+        total += points + alive * caught[d]
+    return total / len(seqs)
+
+
+def points_drawing(hand: int, seqs: list[list[int]], stakes: Stakes) -> float:
+    """``points_waiting`` for a hand that draws first: each sequence's first card is this draw."""
+    total = 0.0
+    for seq in seqs:
+        d, c = greedy_discard(hand | 1 << seq[0])
+        h = (hand | 1 << seq[0]) & ~(1 << c)
+        total += stakes.gin if d == 0 else points_waiting(h, [seq[1:]], stakes)
+    return total / len(seqs)
+
+
+def opponent_turns(sight: Sight) -> int:
+    """The turns the opponent has had this deal (each starts with a draw or a take)."""
+    return sum(1 for s in sight.history if s.seat != sight.seat and s.verb in (Verb.DRAW, Verb.TAKE))
+
+
 def knock_risk(sight: Sight) -> float:
     """The chance the opponent knocks on their next turn, growing with the turns they have had."""
-    turns = sum(1 for s in sight.history if s.seat != sight.seat and s.verb in (Verb.DRAW, Verb.TAKE))
-    return min(0.4, RISK_BASE + RISK_STEP * turns)
+    return min(0.4, RISK_BASE + RISK_STEP * opponent_turns(sight))
 
 
 def danger(k: Knowledge, card: int) -> float:
@@ -356,7 +423,7 @@ def choose_strong(sight: Sight) -> str:
     k = knowledge(sight)
     hand = k.hand
     risk = knock_risk(sight)
-    cost = exposure(sight)
+    cost = EXPOSURE_WEIGHT
     if Verb.DRAW in moves or Verb.PASS in moves:
         plain = Verb.DRAW if Verb.DRAW in moves else Verb.PASS
         if Verb.TAKE in moves and k.top is not None:
@@ -365,6 +432,16 @@ def choose_strong(sight: Sight) -> str:
             up = k.top
             limit = target(sight)
             seqs = sequences(k, rng_for(sight), ROLLOUTS, DEPTH)
+            if waits(sight):
+                stakes = Stakes.of(sight, risk)
+                with_up = hand | 1 << up
+                kept = sorted((d, c) for d, c in deadwood_after_each_discard(with_up, "low", LOW_VALUES) if c != up)
+                gain = max(
+                    (stakes.gin if d == 0 else points_waiting(with_up & ~(1 << c), seqs, stakes))
+                    - DANGER_POINTS * danger(k, c)
+                    for d, c in kept[:CANDIDATES]
+                )
+                return Verb.TAKE if gain > points_drawing(hand, seqs, stakes) else plain
             after = sorted((d, c) for d, c in deadwood_after_each_discard(hand | 1 << up, "low", LOW_VALUES) if c != up)
             take = min(
                 (1.0 if d <= limit else 1 + turns_to_knock((hand | 1 << up) & ~(1 << c), seqs, limit, risk, cost))
@@ -385,6 +462,13 @@ def choose_strong(sight: Sight) -> str:
     ranked = sorted(discards, key=lambda m: (base[parse_card(card_of(m))], -value(parse_card(card_of(m)))))
     seqs = sequences(k, rng_for(sight), ROLLOUTS, DEPTH)
     scores = {}
+    if waits(sight):
+        stakes = Stakes.of(sight, risk)
+        for m in ranked[:CANDIDATES]:
+            card = parse_card(card_of(m))
+            ev = points_waiting(hand & ~(1 << card), seqs, stakes) - DANGER_POINTS * danger(k, card)
+            scores[m] = (-ev, -value(card), m)
+        return min(scores, key=scores.__getitem__)
     for m in ranked[:CANDIDATES]:
         card = parse_card(card_of(m))
         rest = hand & ~(1 << card)
@@ -404,11 +488,6 @@ def wait_at(sight: Sight) -> int:
 def waits(sight: Sight) -> bool:
     """Whether an undercut costs enough (``WAIT_BONUS``) for strong to wait for low counts."""
     return bool(sight.option("undercut_bonus", 10) >= WAIT_BONUS)
-
-
-def exposure(sight: Sight) -> float:
-    """What a point of deadwood held while the opponent may knock costs, by the rules in force."""
-    return EXPOSURE_WAIT if waits(sight) else EXPOSURE_WEIGHT
 
 
 def target(sight: Sight) -> int:
