@@ -210,3 +210,28 @@ def test_normal_claims_and_cuts_in_for_a_card_that_fits(variant: str, verb: str)
             made += move.split()[0] == verb
             game.play(seat, move)
     assert made >= 2, made
+
+
+ALL_SEVEN = """[Variant "wrotham"]
+[Seats "a b"]
+[Deal "4"]
+[Hand "a" "{hand}"]
+[Discard "{pile}"]
+[Turn "a"]
+[Phase "{phase}"]
+"""
+
+
+def test_wrotham_strong_keeps_the_cards_that_go_down_all_seven_at_once() -> None:
+    """Issue 23, rules.md §1.9: in deals 4-6 nothing goes down until all seven cards do. Strong
+    throws the seven of spades and keeps ten-queen-king, so a jack or a joker next puts the hand
+    down (four cards can do it); normal throws the lone ten and keeps nothing that one draw completes."""
+    game = load_game(ALL_SEVEN.format(hand="3S 5S 7S TS QS KS 5H 5D", pile="AC QD", phase="play"))
+    assert choose(game, "a", level="strong") == "discard 7S"
+    assert choose(game, "a", level="normal") == "discard TS"
+
+
+@pytest.mark.parametrize("level", ["normal", "strong"])
+def test_wrotham_takes_the_discard_that_puts_all_seven_down(level: str) -> None:
+    game = load_game(ALL_SEVEN.format(hand="3H 4H 5H 6H 9C 9D KS", pile="AC 9S", phase="draw"))
+    assert choose(game, "a", level=level) == "take"

@@ -21,6 +21,7 @@ What it is not: no look at another hand or the stock; no randomness, so it is de
 
 from __future__ import annotations
 
+from bot.engine import Verb
 from bot.engine.cards import parse_card
 from bot.engine.dummy import CONTRACTS
 from bot.engine.melds import Reading
@@ -34,6 +35,7 @@ from .turnover import plan_discard
 __all__ = ["TURNS", "VARIANTS", "RummyTurn", "choose", "used_by"]
 
 # Dummy contracts (rules.md §5.3): what each one asks for, by kind.
+TAKE_MARGIN = 2  # wrotham deals 4-6: the discard is taken when it adds this many outs (by copies)
 CONTRACT_KINDS = {n: tuple(kind for kind, _ in need) for n, need in CONTRACTS.items()}
 
 
@@ -54,7 +56,50 @@ class WrothamTurn(BasicTurn):
     def after_plan(self, ranked: list[str]) -> str:
         # Deals 4-6 go out with all seven cards at once (§1.9): counting cards in melds one card
         # ahead did worse there than the live-card ranking (18% v 25% of 200 deals).
-        return ranked[0] if self.sight.all_seven else super().after_plan(ranked)
+        if not self.sight.all_seven:
+            return super().after_plan(ranked)
+        return self.nearest_seven(ranked) if self.strong else ranked[0]
+
+    def draw_choice(self, top: str, takes: list[str]) -> str | None:
+        # Deals 4-6 (§1.9): the strong player takes the discard when it puts the hand down at
+        # once, or when, after the best discard, it leaves clearly more cards that would.
+        if not (self.strong and self.sight.all_seven) or self.wild(top) or Verb.DRAW not in self.moves:
+            return None
+        ints = [parse_card(c) for c in self.hand]
+        memo: dict[tuple[int, ...], int] = {}
+        with_top = [*ints, parse_card(top)]
+        if self.melded(tuple(sorted(with_top)), memo) >= len(ints):
+            return self.take(takes)
+        now = self.outs(ints, memo)
+        after = max(
+            self.outs([c for j, c in enumerate(ints) if j != i] + [parse_card(top)], memo) for i in range(len(ints))
+        )
+        return self.take(takes) if after >= now + TAKE_MARGIN else str(Verb.DRAW)
+
+    def nearest_seven(self, ranked: list[str]) -> str:
+        """Deals 4-6 (§1.9): the discard that leaves most unseen cards with which the next draw
+        puts every card but one down at once (each counted by its copies unseen); on equal
+        counts the live-card ranking ``ranked`` decides."""
+        ints = [parse_card(c) for c in self.hand]
+        memo: dict[tuple[int, ...], int] = {}
+        best: tuple[int, int, str] | None = None
+        for i, move in enumerate(ranked):
+            rest = list(ints)
+            rest.remove(parse_card(card_of(move)))
+            outs = self.outs(rest, memo)
+            if best is None or (outs, -i) > best[:2]:
+                best = (outs, -i, move)
+        assert best is not None
+        return best[2]
+
+    def outs(self, rest: list[int], memo: dict[tuple[int, ...], int]) -> int:
+        """Unseen cards (by copies) that, drawn, let ``rest`` and the card go down but one."""
+        unseen = self.unseen_counts()
+        return sum(
+            unseen[u]
+            for u in self.connectors(rest, unseen)
+            if self.melded(tuple(sorted([*rest, u])), memo) >= len(rest)
+        )
 
 
 class RamiTurn(RummyTurn):
