@@ -50,7 +50,7 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 def pct(k: int, n: int) -> str:
     lo, hi = wilson(k, n)
-    return f"{k}/{n} = {100 * k / max(n, 1):.0f}% (95% CI {100 * lo:.0f}–{100 * hi:.0f})"
+    return f"{k}/{n} = {100 * k / max(n, 1):.1f}% (95% CI {100 * lo:.1f}–{100 * hi:.1f})"
 
 
 class Stats:
