@@ -19,6 +19,7 @@ from typing import Literal
 from bot.engine import Game
 
 from .heuristic import connections, deadwood, value
+from .rummy import all_seven_outs as _all_seven_outs
 from .sight import Sight, see
 from .strategy import STRATEGIES, Strategy
 
@@ -31,6 +32,7 @@ __all__ = [
     "Level",
     "Sight",
     "Strategy",
+    "all_seven_outs",
     "choose",
     "choose_from",
     "connections",
@@ -51,3 +53,9 @@ def choose_from(sight: Sight, level: str) -> str:
     """The move of ``level`` given only what the seat sees (``"yardstick"``: the gin bench's EAAI
     simple player, not offered to hosts; the strong table search needs the sight's ``Judge``)."""
     return str(STRATEGIES[sight.variant].from_sight(sight, level))
+
+
+def all_seven_outs(game: Game, seat: str, card: str) -> int | None:
+    """Wrotham deals 4-6: the unseen cards (by copies) that would put ``seat``'s hand less
+    ``card`` down all at once on the next draw, from what the seat sees; None in other deals."""
+    return _all_seven_outs(see(game, seat), card)

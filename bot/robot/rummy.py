@@ -32,7 +32,7 @@ from .sight import Sight
 from .turn import RummyTurn, used_by
 from .turnover import plan_discard
 
-__all__ = ["TURNS", "VARIANTS", "RummyTurn", "choose", "used_by"]
+__all__ = ["TURNS", "VARIANTS", "RummyTurn", "all_seven_outs", "choose", "used_by"]
 
 # Dummy contracts (rules.md §5.3): what each one asks for, by kind.
 TAKE_MARGIN = 2  # wrotham deals 4-6: the discard is taken when it adds this many outs (by copies)
@@ -234,3 +234,13 @@ def choose(sight: Sight, *, strong: bool = False) -> str:
     if not sight.moves:
         raise ValueError(f"{sight.seat} has no legal move")
     return TURNS[sight.variant](sight, strong).pick()
+
+
+def all_seven_outs(sight: Sight, card: str) -> int | None:
+    """Wrotham deals 4-6 (rules.md §1.9): how many unseen cards (by copies) would, drawn next,
+    put the hand left after discarding ``card`` down all at once; None in any other deal."""
+    if not sight.all_seven or card not in sight.hand:
+        return None
+    rest = [parse_card(c) for c in sight.hand]
+    rest.remove(parse_card(card))
+    return WrothamTurn(sight, True).outs(rest, {})

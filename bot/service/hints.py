@@ -86,6 +86,9 @@ def _why(game: Game, seat: str, move: str) -> tuple[str, dict[str, str | int]]:
         if gin:
             return ("knock" if verb is Verb.KNOCK else "deadwood"), {"before": robot.deadwood(hand),
                                                                       "after": robot.deadwood(rest)}
+        outs = robot.all_seven_outs(game, seat, card)
+        if outs:  # Wrotham deals 4-6 (rules.md §1.9): what the discard keeps is a way to go out
+            return "all_seven", {"card": card_text(card), "outs": outs}
         return "discard", {"card": card_text(card)}
     if verb is Verb.DRAW:
         return ("draw", {"card": card_text(pile[-1])}) if pile else ("draw_any", {})

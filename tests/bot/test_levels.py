@@ -193,6 +193,24 @@ async def test_hints_only_in_unrated_games_on_your_turn_and_they_change_nothing(
     assert await repo.results_of(env.db, off.id) == []
 
 
+def test_a_wrotham_hint_in_an_all_seven_deal_says_which_draws_put_the_hand_down() -> None:
+    """Issue 23: the hint follows the strong player in Wrotham's deals 4-6 (rules.md §1.9) and
+    explains its discard in the player's language: four cards (the jack of spades, three jokers)
+    would let ten-queen-king and the fives go down at once."""
+    game = load_game("""[Variant "wrotham"]
+[Seats "a b"]
+[Deal "4"]
+[Hand "a" "3S 5S 7S TS QS KS 5H 5D"]
+[Discard "AC QD"]
+[Turn "a"]
+[Phase "play"]
+""")
+    found = hint(game, "a")
+    assert found.move == "discard 7S"
+    assert "4 of the cards you could draw next would put all seven down at once" in found.text("en")
+    assert "4 de las cartas que puedes robar ahora te dejarían bajar las siete" in found.text("es")
+
+
 async def test_a_bot_past_its_time_budget_moves_at_the_easy_level(env, monkeypatch):
     row = await lobby(env.svc, "gin", 1)
     await env.svc.add_bot(row.id, 1, level="strong")
