@@ -152,7 +152,11 @@ async def test_group_dm_rami_deal_and_gin_game(gdm: Anywhere):
     shown = " ".join(m.content or "" for m in answers(rec))
     assert "Ana" in shown and "Bea" in shown, shown
     rec = await (await gdm.fake.slash(gdm.users[0], "rummy ladder", {}, channel=gdm.channel)).settled(timeout=15)
-    assert "Nivel de juego" in " ".join(m.content or "" for m in answers(rec))
+    ladder = " ".join(m.content or "" for m in answers(rec))
+    assert "Nivel de juego" in ladder and "servidor" not in ladder, ladder  # a group DM is no server
+    rec = await (await gdm.fake.slash(gdm.users[0], "rummy stats", {}, channel=gdm.channel)).settled(timeout=15)
+    stats = " ".join(m.content or "" for m in answers(rec))
+    assert "aquí" in stats and "servidor" not in stats, stats
     clean(gdm.fake)
 
 
