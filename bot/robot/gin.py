@@ -432,17 +432,16 @@ def choose_strong(sight: Sight) -> str:
             up = k.top
             limit = target(sight)
             seqs = sequences(k, rng_for(sight), ROLLOUTS, DEPTH)
+            with_up = hand | 1 << up
+            after = sorted((d, c) for d, c in deadwood_after_each_discard(with_up, "low", LOW_VALUES) if c != up)
             if waits(sight):
                 stakes = Stakes.of(sight, risk)
-                with_up = hand | 1 << up
-                kept = sorted((d, c) for d, c in deadwood_after_each_discard(with_up, "low", LOW_VALUES) if c != up)
                 gain = max(
                     (stakes.gin if d == 0 else points_waiting(with_up & ~(1 << c), seqs, stakes))
                     - DANGER_POINTS * danger(k, c)
-                    for d, c in kept[:CANDIDATES]
+                    for d, c in after[:CANDIDATES]
                 )
                 return Verb.TAKE if gain > points_drawing(hand, seqs, stakes) else plain
-            after = sorted((d, c) for d, c in deadwood_after_each_discard(hand | 1 << up, "low", LOW_VALUES) if c != up)
             take = min(
                 (1.0 if d <= limit else 1 + turns_to_knock((hand | 1 << up) & ~(1 << c), seqs, limit, risk, cost))
                 for d, c in after[:CANDIDATES]
