@@ -26,10 +26,8 @@ import os
 import re
 import shlex
 import shutil
-import socket
 import subprocess
 import sys
-import urllib.request
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -41,6 +39,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from bot.config import load_config, parse_shards
 from bot.ops import metrics
 from bot.ops.server import OpsServer
+from tests.http_probe import free_port, get
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCKERFILE = ROOT / "Dockerfile"
@@ -152,23 +151,6 @@ def test_the_build_stages_install_steps_make_a_working_bot(tmp_path: Path) -> No
 
 
 # ------------------------------------------------------------------ the ops server
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-async def fetch(url: str) -> tuple[int, str]:
-    def get() -> tuple[int, str]:
-        try:
-            with urllib.request.urlopen(url, timeout=5) as r:
-                return r.status, r.read().decode()
-        except urllib.error.HTTPError as exc:
-            return exc.code, ""
-
-    return await asyncio.to_thread(get)
-
-
 async def exercise_every_metric() -> None:
     """Move every metric once, as the seams would (labelled ones have no sample until then)."""
 
@@ -204,12 +186,12 @@ async def test_the_ops_server_answers_metrics_health_and_readiness() -> None:
     await server.start()
     try:
         base = f"http://127.0.0.1:{port}"
-        assert await fetch(f"{base}/healthz") == (200, "ok\n")
-        assert (await fetch(f"{base}/readyz"))[0] == 503
+        assert await get(f"{base}/healthz") == (200, "ok\n")
+        assert (await get(f"{base}/readyz"))[0] == 503
         state["ready"] = True
-        assert (await fetch(f"{base}/readyz"))[0] == 200
+        assert (await get(f"{base}/readyz"))[0] == 200
         await exercise_every_metric()
-        status, text = await fetch(f"{base}/metrics")
+        status, text = await get(f"{base}/metrics")
         assert status == 200
         found = {s.name: s for f in text_string_to_metric_families(text) for s in f.samples}
         assert found["rummy_games"].labels == {"status": "playing", "variant": "gin"}
@@ -223,7 +205,7 @@ async def test_the_ops_server_answers_metrics_health_and_readiness() -> None:
         proc = await asyncio.create_subprocess_exec(*argv, env=env, stderr=asyncio.subprocess.DEVNULL)
         assert await proc.wait() == 0
         state["healthy"] = False
-        assert (await fetch(f"{base}/healthz"))[0] == 503
+        assert (await get(f"{base}/healthz"))[0] == 503
         proc = await asyncio.create_subprocess_exec(*argv, env=env, stderr=asyncio.subprocess.DEVNULL)
         assert await proc.wait() != 0
     finally:

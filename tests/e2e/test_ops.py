@@ -13,9 +13,6 @@ import asyncio
 import json
 import random
 import re
-import socket
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -24,30 +21,12 @@ from prometheus_client.parser import text_string_to_metric_families
 from tests.e2e.helpers import Table, answers, custom_ids, new_lobby, scan_for_leaks
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.process import BotProcess
+from tests.http_probe import free_port, get
 
 pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-async def get(url: str) -> tuple[int, str]:
-    """(status, body) of a GET, or (0, "") when nothing listens yet."""
-
-    def fetch() -> tuple[int, str]:
-        try:
-            with urllib.request.urlopen(url, timeout=5) as r:
-                return r.status, r.read().decode()
-        except urllib.error.HTTPError as exc:
-            return exc.code, exc.read().decode()
-        except OSError:
-            return 0, ""
-
-    return await asyncio.to_thread(fetch)
 
 
 async def poll(url: str, status: int, timeout: float = 30.0) -> str:
