@@ -74,6 +74,10 @@ WAIT_AT = 0  # the deadwood knocked at without waiting when undercuts cost that 
 OPP_KNOCK_LOW = 5  # the opponent's knock is taken to come with a count spread evenly from here to the limit
 GIN_POINTS = 20  # what the opponent's deadwood is taken to be when strong goes gin
 DANGER_POINTS = 4.0  # points lost, on average, by handing the opponent a card that completes a meld
+PICK_NEAR = 2.2  # how much likelier the opponent holds a close neighbour (``related`` 2) of a card it took ...
+PICK_FAR = 1.4  # ... and a card two apart in its suit
+SHUN_NEAR = 0.55  # how much less likely it holds a close neighbour of a card it discarded or passed on ...
+SHUN_FAR = 0.8  # ... and a card two apart
 ROLLOUT_TO_WAIT = False  # the look-ahead counts draws to the count it would knock at (else the limit)
 
 
@@ -177,10 +181,10 @@ def knowledge(sight: Sight) -> Knowledge:
             f = 1.0
             for p in picks:
                 r = related(c, p)
-                f *= 2.2 if r == 2 else 1.4 if r == 1 else 1.0
+                f *= PICK_NEAR if r == 2 else PICK_FAR if r == 1 else 1.0
             for s in shunned:
                 r = related(c, s)
-                f *= 0.55 if r == 2 else 0.8 if r == 1 else 1.0
+                f *= SHUN_NEAR if r == 2 else SHUN_FAR if r == 1 else 1.0
             factors[c] = f
     total = sum(factors)
     for c in range(52):
