@@ -128,6 +128,16 @@ def test_robot_bench_prints_each_pairing_and_the_move_times() -> None:
 
 
 @cpu_bench
+def test_gin_training_prints_each_weight_set_and_the_check() -> None:
+    # One iteration of two weight sets on two deals each, a two-deal check, no process pool.
+    out = run_bench("train_gin.py", "--population", "2", "--elite", "1", "--iterations", "1",
+                    "--deals", "2", "--check", "2", "--jobs", "1")
+    for label in ("iteration 0 set 0", "iteration 0 set 1", "shipped weights", "learned weights"):
+        has_lines(out, rf"{label}.*: vs yardstick \d+/\d+ = {{n}}% .*; vs normal \d+/\d+ = {{n}}% .*")
+    has_lines(out, r"learned: DANGER_WEIGHT = {n}, .*SHUN_FAR = {n}")
+
+
+@cpu_bench
 def test_robot_rummy_bench_prints_every_variant() -> None:
     # Small sizes through its own options: one deal per run, one mixed deal per variant, two tables.
     out = run_bench("robot_rummy.py", "--deals", "1", "--mixed", "1", "--tables", "2")
