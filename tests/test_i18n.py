@@ -3,19 +3,14 @@
 from __future__ import annotations
 
 import re
-import string
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
-from bot.words.i18n import LOCALES, catalog, format_number, has_key, locale_of, translate
+from bot.words.i18n import LOCALES, catalog, format_number, has_key, locale_of, placeholders, translate
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def placeholders(text: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
 def test_both_catalogs_have_the_same_keys_and_placeholders():
@@ -66,3 +61,43 @@ def test_every_key_the_renderers_name_exists():
         for value in values:
             for locale in LOCALES:
                 assert has_key(f"{prefix}.{value}", locale), (prefix, value, locale)
+
+
+PLURALS = r"(puntos|cartas|partidas|manos|rondas|points|cards|games|deals|rounds)"
+SINGULARS = r"(punto|carta|partida|mano|ronda|point|card|game|deal|round)"
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_count_of_one_takes_the_singular_noun(locale):
+    # Every text with a one/other choice, filled with 1, with 2 and with a formatted 1.5.
+    words = catalog(locale)
+    chosen = [key for key, text in words.items() if re.search(r"\{\w+\|", text)]
+    assert len(chosen) >= 20
+    for key in chosen:
+        names = placeholders(words[key])
+        one = translate(key, locale, **dict.fromkeys(names, 1))
+        two = translate(key, locale, **dict.fromkeys(names, 2))
+        half = translate(key, locale, **dict.fromkeys(names, format_number(Fraction(3, 2), locale)))
+        assert "{" not in one + two + half, key
+        assert not re.search(rf"\b1 {PLURALS}\b", one), (key, one)
+        assert not re.search(rf"\b2 {SINGULARS}\b", two), (key, two)
+        assert not re.search(rf"\b1[,.]5 {SINGULARS}\b", half), (key, half)
+
+
+def test_the_singular_reads_naturally_in_the_texts_players_see():
+    assert translate("hint.why.knock", "es", after=1) == "Te queda 1 punto suelto: puedes cerrar."
+    assert translate("hint.why.knock", "es", after=7) == "Te quedan 7 puntos sueltos: puedes cerrar."
+    assert translate("hand.count", "es", count=1) == "1 carta"
+    assert translate("hand.count", "en", count=1) == "1 card"
+    assert translate("hand.count", "en", count=0) == "0 cards"
+    assert translate("tournament.rounds", "es", count=1) == "1 ronda"
+
+
+@pytest.mark.parametrize(("locale", "expected"), [("es", "1 punto"), ("en", "1 point")])
+def test_a_ledger_line_of_one_point_is_written_out(locale, expected):
+    # The ledger goes through the refusal formatter, which checks the placeholders it can fill.
+    from bot.words.refusals import ledger_text
+
+    text = ledger_text(("ana", 1, "hand_left", {"count": 1}), locale)
+    assert text.endswith(expected), text
+    assert ledger_text(("ana", 1, "hand_left", {"count": -1}), locale).endswith(expected.replace("1", "\u22121"))

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ast
 import random
-import string
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -20,7 +19,7 @@ import pytest
 
 from bot.engine import IllegalMove, Move, Verb, load_game, new_game
 from bot.words.cards import card_text, cards_text
-from bot.words.i18n import LOCALES, catalog, has_key, translate
+from bot.words.i18n import LOCALES, catalog, has_key, placeholders, translate
 from bot.words.moves import VERBS, describe_move, normalize_move, rank_moves
 from bot.words.refusals import ledger_text, refusal_text
 
@@ -28,10 +27,6 @@ ROOT = Path(__file__).resolve().parents[1]
 ENGINE = ROOT / "bot" / "engine"
 VARIANTS = ("basic", "wrotham", "gin", "rami", "tradicional", "dummy")
 PHASES = ("upcard", "draw", "play", "layoff", "window", "over")
-
-
-def placeholders(text: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
 def utf16(text: str) -> int:

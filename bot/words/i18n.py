@@ -2,17 +2,21 @@
 
 What it is: ``translate(key, locale, **params)`` looks a flat key such as ``"table.stock"`` up in
 ``bot/words/locales/<locale>.json`` (plus every ``bot/words/locales/<part>.<locale>.json``) and fills its
-``{placeholders}``; ``format_number`` writes scores the
+``{placeholders}``; a placeholder written ``{count|carta|cartas}`` is the word that agrees with
+the number ``count`` (the first form for exactly one, ±1, the second otherwise, as both Spanish
+and English count), so no text reads "1 puntos"; ``format_number`` writes scores the
 way each language does. Catalogs are loaded once, on first use. An unknown locale or a key missing
 from a catalog falls back to Spanish; a key missing everywhere comes back as the key itself, so a
 gap shows up on screen instead of crashing a render (``tests/test_i18n.py`` keeps the catalogs
 complete).
 
-What it is not: no plural engine, no gettext, no Discord locale negotiation; callers pass "es" or
-"en" (``locale_of`` maps Discord's ``es-ES``/``en-US`` style codes onto these).
+What it is not: no plural rules beyond that one/other choice, no gettext, no Discord locale
+negotiation; callers pass "es" or "en" (``locale_of`` maps Discord's ``es-ES``/``en-US`` style codes onto these).
 
 >>> translate("table.stock", "en", count=12)
 'Stock: 12'
+>>> translate("hand.count", "es", count=1), translate("hand.count", "en", count=3)
+('1 carta', '3 cards')
 >>> format_number(Fraction(25, 2), "es"), format_number(Fraction(25, 2), "en")
 ('12,5', '12.5')
 """
@@ -20,12 +24,23 @@ What it is not: no plural engine, no gettext, no Discord locale negotiation; cal
 from __future__ import annotations
 
 import json
+import string
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DEFAULT_LOCALE", "LOCALES", "catalog", "format_number", "has_key", "locale_of", "option_value", "translate"]
+__all__ = [
+    "DEFAULT_LOCALE",
+    "LOCALES",
+    "catalog",
+    "format_number",
+    "has_key",
+    "locale_of",
+    "option_value",
+    "placeholders",
+    "translate",
+]
 
 LOCALES = ("es", "en")
 DEFAULT_LOCALE = "es"
@@ -90,6 +105,11 @@ def translate(key: str, locale: str = DEFAULT_LOCALE, **params: Any) -> str:
     return text.format_map(_Keep(params))
 
 
+def placeholders(text: str) -> set[str]:
+    """The parameter names a catalog text uses (``{count|carta|cartas}`` uses ``count``)."""
+    return {name.partition("|")[0] for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
 def format_number(value: int | Fraction | float, locale: str = DEFAULT_LOCALE) -> str:
     """A score as people write it: halves with one decimal (``12,5`` in Spanish, ``12.5`` in
     English), thousands grouped (``12.500`` / ``12,500``; Spanish groups from five digits)."""
@@ -116,10 +136,20 @@ def format_number(value: int | Fraction | float, locale: str = DEFAULT_LOCALE) -
 
 
 class _Keep(dict[str, Any]):
-    """``format_map`` helper: unknown placeholders are written back unchanged."""
+    """``format_map`` helper: ``{name|one|other}`` picks the word that agrees with ``name``;
+    unknown placeholders are written back unchanged."""
 
     def __missing__(self, key: str) -> str:
+        name, bar, forms = key.partition("|")
+        if bar and name in self:
+            one, _, other = forms.partition("|")
+            return one if _is_one(self[name]) else other
         return "{" + key + "}"
+
+
+def _is_one(value: Any) -> bool:
+    """Whether a count (a number, or one already written by ``format_number``) is exactly ±1."""
+    return str(value).strip().lstrip("+-\u2212") == "1"
 
 
 def timer_text(minutes: float, locale: str = DEFAULT_LOCALE, *, key: str = "timer") -> str:

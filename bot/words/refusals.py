@@ -13,14 +13,13 @@ it in words), no move labels or typed moves (``bot.words.moves``), no Discord, n
 
 from __future__ import annotations
 
-import string
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 from bot.engine import IllegalMove
 from bot.words.cards import cards_text
-from bot.words.i18n import format_number, has_key, locale_of, translate
+from bot.words.i18n import format_number, has_key, locale_of, placeholders, translate
 
 __all__ = ["ledger_text", "placeholders", "refusal_text"]
 
@@ -39,10 +38,6 @@ def _verb_name(verb: str, locale: str) -> str:
     if locale == "es" and has_key(f"verb.{verb}"):
         return translate(f"verb.{verb}", locale).lower()
     return verb
-
-
-def placeholders(text: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
 def _number(value: Any, locale: str) -> str | None:
