@@ -33,6 +33,9 @@ log = logging.getLogger(__name__)
 LONGEST_ARCHIVE: Final = 10080  # minutes: a thread's longest auto-archive (a week)
 
 
+THREAD_ALREADY_MADE = 160004  # Discord: "A thread has already been created for this message"
+
+
 class Parts(TypedDict, total=False):
     """What a message carries besides its text. A part left out is left as it is: on a post it is
     not there, on an edit the message keeps it."""
@@ -41,6 +44,9 @@ class Parts(TypedDict, total=False):
     view: discord.ui.View | None  # the buttons; None on an edit takes them away
     embed: discord.Embed
     ping: Sequence[int]  # post only: the users the message may notify; without it, nobody
+    once: str  # post only, in channels: a key (25 characters at most) with which a repeated post
+    # of the same message returns the first one instead of making a second, as long as Discord
+    # remembers the key (its ``enforce_nonce``: "the past few minutes"); interaction tokens ignore it
 
 
 class Edit(Parts, total=False):
@@ -135,7 +141,10 @@ class ChannelDelivery:
         return self.client.get_partial_messageable(place)
 
     async def post(self, place: int, content: str, **parts: Unpack[Parts]) -> int:
-        message = await self._channel(place).send(content, **post_arguments(parts))
+        kwargs = post_arguments(parts)
+        if "once" in parts:
+            kwargs["nonce"] = parts["once"]  # discord.py sends it with enforce_nonce
+        message = await self._channel(place).send(content, **kwargs)
         return int(message.id)
 
     async def edit(self, place: int, message_id: int, **parts: Unpack[Edit]) -> None:
@@ -152,7 +161,12 @@ class ChannelDelivery:
         # the game ends (``archive_thread``). A message knows its server only through its channel.
         channel = self.client.get_partial_messageable(place, guild_id=guild_id)
         message = channel.get_partial_message(message_id)
-        thread = await message.create_thread(name=name[:100], auto_archive_duration=LONGEST_ARCHIVE)
+        try:
+            thread = await message.create_thread(name=name[:100], auto_archive_duration=LONGEST_ARCHIVE)
+        except discord.HTTPException as exc:
+            if exc.code == THREAD_ALREADY_MADE:
+                return message_id  # made by an earlier try: a message's thread has the message's id
+            raise
         return int(thread.id)
 
     async def archive_thread(self, thread_id: int) -> None:

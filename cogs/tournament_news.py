@@ -226,7 +226,9 @@ async def _post_round(publisher: EventPublisher, service: GameService, change: E
                                                         for s in row.seats)
         text = translate("tournament.table", loc, name=nm(event.name), round=change.round,
                          table=numbers.get(row.id, 0), players=players)
-        message_id = await publisher.delivery.post(event.channel_id, text, ping=people)
+        # Keyed by the game, so a post repeated after a stop (``rounds._owed_posts``) returns the
+        # first message while Discord remembers the key, and its thread is found rather than made twice.
+        message_id = await publisher.delivery.post(event.channel_id, text, ping=people, once=f"table-{row.id}")
         name = f"{event.name} · R{change.round} · {numbers.get(row.id, 0)}"
         try:
             thread_id = await publisher.delivery.start_thread(event.channel_id, message_id, name,

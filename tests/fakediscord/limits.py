@@ -251,6 +251,24 @@ def check_components(components: Any, *, v2: bool = False) -> list[str]:
     return problems
 
 
+NONCE_LENGTH = 25  # Create Message: "nonce? integer or string ... (up to 25 characters)"
+# enforce_nonce: "checked for uniqueness in the past few minutes". The docs give no figure; the
+# fake keeps the shortest reading of "few", so the bot may not count on a longer window.
+NONCE_WINDOW = 120.0
+
+
+def nonce_problems(payload: dict[str, Any]) -> list[str]:
+    """What Discord refuses in a message's ``nonce`` (an integer, or a string of 25 characters or fewer)."""
+    nonce = payload.get("nonce")
+    if nonce is None:
+        return []
+    if isinstance(nonce, bool) or not isinstance(nonce, int | str):
+        return [f"nonce: {nonce!r} is neither an integer nor a string"]
+    if len(str(nonce)) > NONCE_LENGTH:
+        return [f"nonce: {len(str(nonce))} characters (at most {NONCE_LENGTH})"]
+    return []
+
+
 def check_message(payload: dict[str, Any], *, old_flags: int = 0) -> list[str]:
     """Checks a create or edit body (only the fields it carries)."""
     problems = check_content(payload.get("content"))

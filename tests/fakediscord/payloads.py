@@ -343,6 +343,8 @@ def message_json(fake: FakeDiscord, msg: MessageRecord, *, gateway: bool = False
         "mention_everyone": False,
         "tts": msg.tts,
     }
+    if msg.nonce is not None:
+        data["nonce"] = msg.nonce
     if msg.webhook_id is not None:
         data["webhook_id"] = str(msg.webhook_id)
     if msg.application_id is not None:

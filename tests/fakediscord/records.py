@@ -301,6 +301,7 @@ class MessageRecord:
     webhook_id: int | None = None
     application_id: int | None = None
     allowed_mentions: dict[str, Any] | None = None
+    nonce: str | None = None  # as sent with Create Message (a string here, as Discord echoes it)
 
     @property
     def loading(self) -> bool:

@@ -678,11 +678,19 @@ class RestApi:
             if chan.archived and not chan.locked:  # a message in an archived thread unarchives it
                 chan.archived = False
                 chan.archive_timestamp = fake.clock.iso()
-        problems = self.message_problems(body)
+        problems = self.message_problems(body) + limits.nonce_problems(body)
         atts, att_problems = self.attachments(body, files, [], cid, editing=False)
         problems += att_problems
         if problems:
             return self.reject(400, 50035, "Invalid Form Body", f"{where}: {'; '.join(problems)}", problems)
+        nonce = None if body.get("nonce") is None else str(body["nonce"])
+        if nonce is not None and body.get("enforce_nonce"):
+            # Discord: the nonce is checked for uniqueness "in the past few minutes"; a message
+            # the same author created with it is returned and no new one is made.
+            first = next((m for m in reversed(fake.messages) if m.nonce == nonce and m.author_id == fake.bot_user_id
+                          and not m.deleted and fake.now() - m.created_at <= limits.NONCE_WINDOW), None)
+            if first is not None:
+                return json_response(payloads.message_json(fake, first))
         flags = body.get("flags") or 0
         if flags & EPHEMERAL:
             fake._violate(f"{where}: EPHEMERAL flag on a channel message (channel messages are never ephemeral)")
@@ -694,6 +702,7 @@ class RestApi:
         msg = fake._new_message(
             channel_id=cid, body={**body, "flags": flags}, attachments=atts or [], source="channel", author=None
         )
+        msg.nonce = nonce
         fake._note_channel_write(msg)
         await fake._gateway_message("MESSAGE_CREATE", msg)
         return json_response(payloads.message_json(fake, msg))

@@ -518,3 +518,63 @@ async def test_threads_from_messages_archiving_and_their_permissions(bare: FakeD
     status, body = await call(bare, "POST", f"/channels/{voice}/messages/{posted['id']}/threads", {"name": "x"})
     assert (status, body["code"]) == (400, 50024)
     assert bare.violations == []
+
+
+async def test_a_nonce_with_enforce_nonce_returns_the_first_message_for_a_few_minutes(bare: FakeDiscord):
+    """Create Message's ``nonce`` (25 characters at most) with ``enforce_nonce``: a second post with
+    the same nonce returns the first message and makes none; without enforce_nonce, or once the
+    window has passed, a new message is made."""
+    cid = bare.channel_id
+    path = f"/channels/{cid}/messages"
+    status, first = await call(bare, "POST", path, {"content": "mesa 1", "nonce": "table-7", "enforce_nonce": True})
+    assert status == 200 and first["nonce"] == "table-7"
+    status, again = await call(bare, "POST", path, {"content": "mesa 1", "nonce": "table-7", "enforce_nonce": True})
+    assert status == 200 and again["id"] == first["id"]
+    assert [m.content for m in bare.public_messages(cid)] == ["mesa 1"]
+    status, loose = await call(bare, "POST", path, {"content": "mesa 1", "nonce": "table-7"})
+    assert status == 200 and loose["id"] != first["id"]  # not enforced: a second message
+    status, other = await call(bare, "POST", path, {"content": "mesa 2", "nonce": "table-8", "enforce_nonce": True})
+    assert status == 200 and other["id"] != first["id"]
+    bare.advance(121)  # past the fake's reading of "the past few minutes"
+    status, late = await call(bare, "POST", path, {"content": "mesa 1", "nonce": "table-7", "enforce_nonce": True})
+    assert status == 200 and late["id"] not in (first["id"], loose["id"])
+    status, body = await call(bare, "POST", path, {"content": "x", "nonce": "n" * 26, "enforce_nonce": True})
+    assert (status, body["code"]) == (400, 50035)
+    assert len(bare.public_messages(cid)) == 4
+    bare.clear_violations()
+
+
+@pytest.mark.filterwarnings("ignore:'audioop' is deprecated:DeprecationWarning")
+async def test_a_table_post_repeated_after_a_stop_makes_one_message_and_one_thread(
+    bare: FakeDiscord, monkeypatch: pytest.MonkeyPatch
+):
+    """``ChannelDelivery`` through the real discord.py client: a post keyed with ``once`` and its
+    thread, both tried twice (a process stopped before it stored the thread), leave one of each."""
+    import discord
+
+    from cogs.delivery import ChannelDelivery
+
+    import yarl
+
+    monkeypatch.setattr(discord.http.Route, "BASE", bare.api_base)
+    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(bare.gateway_url))
+    client = discord.Client(intents=discord.Intents.default())
+    try:
+        await client.login(bare.token)
+        connected = asyncio.create_task(client.connect(reconnect=False))
+        await asyncio.wait_for(client.wait_until_ready(), 20)  # the server is known, as in the bot
+        seam = ChannelDelivery(client)
+        cid, gid = bare.channel_id, bare.guild.id
+        first = await seam.post(cid, "Ronda 1 · mesa 1", once="table-12")
+        thread = await seam.start_thread(cid, first, "Torneo · R1 · 1", guild_id=gid)
+        again = await seam.post(cid, "Ronda 1 · mesa 1", once="table-12")
+        assert again == first
+        assert await seam.start_thread(cid, again, "Torneo · R1 · 1", guild_id=gid) == thread
+        assert [m.content for m in bare.public_messages(cid)] == ["Ronda 1 · mesa 1"]
+        assert [c.id for c in bare.channels.values() if c.parent_id == cid] == [thread]
+        other = await seam.post(cid, "Ronda 1 · mesa 2", once="table-13")
+        assert other != first and len(bare.public_messages(cid)) == 2
+    finally:
+        await client.close()
+    await asyncio.wait_for(connected, 20)
+    assert bare.violations == []
