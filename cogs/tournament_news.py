@@ -166,14 +166,22 @@ def signup_message(view: EventView, locale: str) -> tuple[str, discord.ui.View |
 
 
 async def refresh_signup(publisher: EventPublisher, service: GameService, event_id: int) -> None:
-    """Post the sign-up message (the first time) or edit it to the event as it stands."""
+    """Post the sign-up message (the first time, or again if it was deleted) or edit it to the
+    event as it stands."""
     view = await service.tournament_view(event_id)
     content, buttons = signup_message(view, view.event.locale)
     if view.event.message_id is None:
         message_id = await publisher.delivery.post(view.event.channel_id, content, view=buttons)
         await service.set_tournament_message(event_id, message_id)
-    else:
+        return
+    try:
         await publisher.delivery.edit(view.event.channel_id, view.event.message_id, content=content, view=buttons)
+    except discord.NotFound:
+        # Someone deleted it: post it again so that Join, Leave and Check in stay within reach.
+        # Keyed by the deleted message, two refreshes at once post one message, not two.
+        message_id = await publisher.delivery.post(view.event.channel_id, content, view=buttons,
+                                                   once=f"s{view.event.message_id}")
+        await service.set_tournament_message(event_id, message_id)
 
 
 async def announce_event(publisher: EventPublisher, service: GameService, change: EventChange) -> None:

@@ -203,8 +203,17 @@ async def test_a_six_player_knockout_with_byes_in_rami(table: Table) -> None:
     signup = await signup_message(t, event_id)
     for user in (ana, bea):
         await (await fake.click(user, signup, f"rummy:tour:join:{event_id}")).settled(timeout=15)
+    # Someone deletes the sign-up message: the next change posts it again, with its buttons.
+    await fake.delete_by_moderator(signup)
     for _ in range(4):
         await manage(t, mod, {"action": "bot", "event": event_id})
+    again = await signup_message(t, event_id)
+    assert again.id != signup.id and event(t)["message_id"] == again.id
+    assert len([m for m in fake.public_messages() if f"rummy:tour:join:{event_id}" in custom_ids(m)
+                and not m.deleted]) == 1
+    # The one edit of the deleted message, answered 404 Unknown Message, which led to the new post.
+    broken = fake.clear_violations()
+    assert len(broken) == 1 and f"messages/{signup.id}: message was deleted" in broken[0]
     await t.wait_until(lambda: t.query("SELECT COUNT(*) FROM tournament_entrants")[0][0] == 6)
     checkin = await signup_message(t, event_id, "checkin")
     for user in (ana, bea):

@@ -1212,6 +1212,12 @@ class FakeDiscord:
         await self._gateway_message("MESSAGE_CREATE", msg)
         return msg
 
+    async def delete_by_moderator(self, message: MessageRecord | int) -> None:
+        """A member with Manage Messages deletes a message in a server (MESSAGE_DELETE follows;
+        later edits of it are answered 404 Unknown Message, as Discord does)."""
+        msg = self.message(message) if isinstance(message, int) else message
+        await self._delete_message(msg)
+
     def _new_message(
         self,
         *,

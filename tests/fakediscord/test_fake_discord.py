@@ -551,10 +551,9 @@ async def test_a_table_post_repeated_after_a_stop_makes_one_message_and_one_thre
     """``ChannelDelivery`` through the real discord.py client: a post keyed with ``once`` and its
     thread, both tried twice (a process stopped before it stored the thread), leave one of each."""
     import discord
+    import yarl
 
     from cogs.delivery import ChannelDelivery
-
-    import yarl
 
     monkeypatch.setattr(discord.http.Route, "BASE", bare.api_base)
     monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(bare.gateway_url))
