@@ -31,9 +31,7 @@ from renderers import Rendered
 log = logging.getLogger(__name__)
 
 LONGEST_ARCHIVE: Final = 10080  # minutes: a thread's longest auto-archive (a week)
-
-
-THREAD_ALREADY_MADE = 160004  # Discord: "A thread has already been created for this message"
+THREAD_ALREADY_MADE: Final = 160004  # Discord: "A thread has already been created for this message"
 
 
 class Parts(TypedDict, total=False):
