@@ -63,8 +63,8 @@ def test_every_key_the_renderers_name_exists():
                 assert has_key(f"{prefix}.{value}", locale), (prefix, value, locale)
 
 
-PLURALS = r"(puntos|cartas|partidas|manos|rondas|points|cards|games|deals|rounds)"
-SINGULARS = r"(punto|carta|partida|mano|ronda|point|card|game|deal|round)"
+PLURALS = r"(puntos|cartas|partidas|manos|rondas|días|veces|points|cards|games|deals|rounds|days|times)"
+SINGULARS = r"(punto|carta|partida|mano|ronda|día|vez|point|card|game|deal|round|day|time)"
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -91,6 +91,7 @@ def test_the_singular_reads_naturally_in_the_texts_players_see():
     assert translate("hand.count", "en", count=1) == "1 card"
     assert translate("hand.count", "en", count=0) == "0 cards"
     assert translate("tournament.rounds", "es", count=1) == "1 ronda"
+    assert translate("game.idle_ended", "es", days=1).endswith("nadie jugó en 1 día.")
 
 
 @pytest.mark.parametrize(("locale", "expected"), [("es", "1 punto"), ("en", "1 point")])
