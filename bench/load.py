@@ -29,6 +29,7 @@ import argparse
 import asyncio
 import os
 import platform
+import shutil
 import socket
 import sqlite3
 import statistics
@@ -203,7 +204,7 @@ async def run(args: argparse.Namespace) -> None:
         os.environ.setdefault("XDG_RUNTIME_DIR", str(tmp))  # before the import: pgserver keeps its locks there
         import pgserver
 
-        server = pgserver.get_server(str(tmp / "pg"), cleanup_mode="stop")
+        server = pgserver.get_server(str(tmp / "pg"), cleanup_mode="delete")
         url = server.get_uri()
     if args.processes > 1 and not url:
         raise SystemExit("--processes needs PostgreSQL (--database-url)")
@@ -271,6 +272,7 @@ async def run(args: argparse.Namespace) -> None:
             pg.close()
         if server is not None:
             server.cleanup()
+        shutil.rmtree(tmp, ignore_errors=True)  # the bots' logs and databases, and PostgreSQL's
 
 
 def main() -> None:
