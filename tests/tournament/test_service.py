@@ -278,3 +278,30 @@ async def test_games_left_unposted_by_a_stopped_process_are_handed_over_again(te
     for c in owed[0].games:  # the wing posts them: each gets its thread
         await svc.set_thread(c.game.id, 9000 + c.game.id)
     assert not [c for c in await svc.tournament_tick(eid) if c.kind == EventKind.OWED]
+
+
+async def test_two_processes_sign_people_up_and_manage_at_once(tenv):
+    """Members pressing Join on two processes at once, while a manager pauses the event from one of
+    them: every press is counted once and nobody sees an error (the event is read under its lock)."""
+    svc, clock = tenv.svc, tenv.clock
+    other_db = await tenv.open_again()
+    other = GameService(other_db, clock=clock, bot_delay=0)
+    try:
+        eid = (await svc.create_tournament(GUILD, CHANNEL, MANAGER, plan(clock, cap=16))).event.id
+        people = list(range(10, 22))
+        presses = [(svc if i % 2 else other).tournament_join(eid, p, f"p{p}") for i, p in enumerate(people)]
+        results = await asyncio.gather(*presses, svc.tournament_pause(eid, MANAGER, paused=True),
+                                       return_exceptions=True)
+        assert not [r for r in results if isinstance(r, BaseException)], results
+        view = await svc.tournament_view(eid)
+        assert sorted(e.user_id for e in view.entrants) == people
+        assert view.event.paused
+        assert view.event.version == 2 + len(people)  # created at 1; each join and the pause wrote once
+        leaves = [(other if i % 2 else svc).tournament_leave(eid, p) for i, p in enumerate(people[:6])]
+        results = await asyncio.gather(*leaves, other.tournament_pause(eid, MANAGER, paused=False),
+                                       return_exceptions=True)
+        assert not [r for r in results if isinstance(r, BaseException)], results
+        view = await other.tournament_view(eid)
+        assert sorted(e.user_id for e in view.entrants) == people[6:] and not view.event.paused
+    finally:
+        await other_db.close()

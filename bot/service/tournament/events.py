@@ -10,13 +10,17 @@ player (their games from then on are unrated, as any game with one), pause and r
 played is paired again), start the next round now, or cancel the event (its running games are
 cancelled). Each manager action writes an audit line (``AuditAction.TOURNAMENT``, detail
 ``"<event> <what> [<whom or game>]"``); the wing checks who is a manager, as for other admin
-commands, and refuses others privately.
+commands, and refuses others privately. Each of these changes is one transaction that takes the
+event's name lock and reads the event under it (``_editing``), so members pressing Join on two
+shard processes at once are both counted, neither shown an error.
 What it is not: no clock (``rounds``), no pairing (``pairing``), no Discord, no SQL.
 """
 
 from __future__ import annotations
 
+import contextlib
 import secrets
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from bot.engine import PLAYERS
@@ -33,7 +37,7 @@ from ..games import RESIGN
 from ..options import clean_name, clean_text, lobby_options
 from ..settings import check_bots, check_host, check_player, config_of
 from .model import Format
-from .rounds import OPEN_STAGES, OVER, EventChange, EventKind, Stage, TournamentRounds, event_standings
+from .rounds import MOVED_ON, OPEN_STAGES, OVER, EventChange, EventKind, Stage, TournamentRounds, event_standings
 from .standings import Standings
 
 __all__ = ["CHECKIN_LEAD", "EventView", "NewEvent", "Tournaments"]
@@ -86,6 +90,10 @@ class EventView:
                      and t.ended_at is None), None)
 
 
+async def _entrant(tx: Transaction, event_id: int, user_id: int) -> EntrantRow | None:
+    return next((e for e in await store.entrants(tx, event_id) if e.user_id == user_id), None)
+
+
 def _check_new(plan: NewEvent, now: float) -> None:
     if plan.format not in tuple(Format):
         raise Refusal("tournament_format")
@@ -104,6 +112,19 @@ def _check_new(plan: NewEvent, now: float) -> None:
 
 class Tournaments(TournamentRounds):
     """Events created, joined, checked into, managed and read."""
+
+    @contextlib.asynccontextmanager
+    async def _editing(self, event_id: int, duplicate: str = MOVED_ON) -> AsyncIterator[tuple[EventRow, Transaction]]:
+        """One person's change of an event: this process's lock, then one transaction that takes
+        the event's name lock and only then reads the event, so a write by another process (a shard
+        sharing the database) has landed before this one reads, and the version this one writes is
+        the next. A ``Refusal`` raised inside writes nothing."""
+        async with self.event_lock(event_id), self._event_tx(duplicate) as tx:
+            await tx.lock_name(f"tournament:{event_id}")
+            event = await store.get_event(tx, event_id)
+            if event is None:
+                raise Refusal("tournament_none")
+            yield event, tx
 
     # ---------------------------------------------------------------- creating
     async def create_tournament(self, guild_id: int, channel_id: int, manager_id: int, plan: NewEvent) -> EventChange:
@@ -132,18 +153,15 @@ class Tournaments(TournamentRounds):
     async def tournament_join(self, event_id: int, user_id: int, name: str) -> EventChange:
         """Sign up (refused: barred, sign-up closed, full, already in)."""
         now = self.clock()
-        async with self.event_lock(event_id):
-            event = await self._event(event_id)
+        rating = await self._seed_rating((await self._event(event_id)).guild_id, user_id)
+        async with self._editing(event_id, duplicate="tournament_already_in") as (event, tx):
             if event.stage not in OPEN_STAGES or now >= event.signup_closes_at:
                 raise Refusal("tournament_closed")
-            rating = await self._seed_rating(event.guild_id, user_id)
-            async with self._transaction(duplicate="tournament_already_in") as tx:
-                await tx.lock_name(f"tournament:{event_id}")
-                check_player(await config_of(tx, event.guild_id), user_id)
-                if len(await store.entrants(tx, event_id)) >= event.cap:
-                    raise Refusal("tournament_full", max=event.cap)
-                await store.insert_entrant(tx, event_id, user_id, clean_name(name), rating, now)
-                await store.bump(tx, event, now)
+            check_player(await config_of(tx, event.guild_id), user_id)
+            if len(await store.entrants(tx, event_id)) >= event.cap:
+                raise Refusal("tournament_full", max=event.cap)
+            await store.insert_entrant(tx, event_id, user_id, clean_name(name), rating, now)
+            await store.bump(tx, event, now)
         return EventChange(EventKind.SIGNUP, await self._event(event_id), user_id=user_id)
 
     async def _seed_rating(self, guild_id: int, user_id: int) -> float:
@@ -153,55 +171,44 @@ class Tournaments(TournamentRounds):
 
     async def tournament_leave(self, event_id: int, user_id: int) -> EventChange:
         """Leave before the start (after it, a manager drops a player)."""
-        async with self.event_lock(event_id):
-            event = await self._event(event_id)
+        async with self._editing(event_id) as (event, tx):
             if event.stage not in OPEN_STAGES:
                 raise Refusal("tournament_started")
-            now = self.clock()
-            async with self._transaction() as tx:
-                await tx.lock_name(f"tournament:{event_id}")
-                if not await store.delete_entrant(tx, event_id, user_id):
-                    raise Refusal("tournament_not_in")
-                await store.bump(tx, event, now)
+            if not await store.delete_entrant(tx, event_id, user_id):
+                raise Refusal("tournament_not_in")
+            await store.bump(tx, event, self.clock())
         return EventChange(EventKind.SIGNUP, await self._event(event_id), user_id=user_id)
 
     async def tournament_check_in(self, event_id: int, user_id: int) -> EventChange:
-        async with self.event_lock(event_id):
-            event = await self._event(event_id)
+        async with self._editing(event_id) as (event, tx):
             if event.stage != Stage.CHECKIN:
                 raise Refusal("tournament_no_checkin")
-            now = self.clock()
-            async with self._transaction() as tx:
-                await tx.lock_name(f"tournament:{event_id}")
-                entrant = next((e for e in await store.entrants(tx, event_id) if e.user_id == user_id), None)
-                if entrant is None:
-                    raise Refusal("tournament_not_in")
-                if entrant.checked_in:
-                    raise Refusal("tournament_checked_in")
-                await store.set_entrant(tx, event_id, user_id, checked_in=1)
-                await store.bump(tx, event, now)
+            entrant = await _entrant(tx, event_id, user_id)
+            if entrant is None:
+                raise Refusal("tournament_not_in")
+            if entrant.checked_in:
+                raise Refusal("tournament_checked_in")
+            await store.set_entrant(tx, event_id, user_id, checked_in=1)
+            await store.bump(tx, event, self.clock())
         return EventChange(EventKind.SIGNUP, await self._event(event_id), user_id=user_id)
 
     async def tournament_add_bot(self, event_id: int, manager_id: int, level: str = "normal") -> EventChange:
         """A manager seats a computer player in the field (checked in; its games are unrated)."""
         if level not in LEVELS:
             raise Refusal("bad_level")
-        async with self.event_lock(event_id):
-            event = await self._event(event_id)
+        async with self._editing(event_id) as (event, tx):
             if event.stage not in OPEN_STAGES:
                 raise Refusal("tournament_started")
             now = self.clock()
-            async with self._transaction() as tx:
-                await tx.lock_name(f"tournament:{event_id}")
-                check_bots(await config_of(tx, event.guild_id))
-                entrants = await store.entrants(tx, event_id)
-                if len(entrants) >= event.cap:
-                    raise Refusal("tournament_full", max=event.cap)
-                bot_id = min([e.user_id for e in entrants if e.is_bot], default=0) - 1
-                await store.insert_entrant(tx, event_id, bot_id, f"🤖 Bot {-bot_id}", 0.0, now, robot_level=level,
-                                           checked_in=True)
-                await store.bump(tx, event, now)
-                await self._audit(tx, event, manager_id, "bot", str(bot_id))
+            check_bots(await config_of(tx, event.guild_id))
+            entrants = await store.entrants(tx, event_id)
+            if len(entrants) >= event.cap:
+                raise Refusal("tournament_full", max=event.cap)
+            bot_id = min([e.user_id for e in entrants if e.is_bot], default=0) - 1
+            await store.insert_entrant(tx, event_id, bot_id, f"🤖 Bot {-bot_id}", 0.0, now, robot_level=level,
+                                       checked_in=True)
+            await store.bump(tx, event, now)
+            await self._audit(tx, event, manager_id, "bot", str(bot_id))
         return EventChange(EventKind.SIGNUP, await self._event(event_id), user_id=bot_id)
 
     # ---------------------------------------------------------------- managers
@@ -216,23 +223,18 @@ class Tournaments(TournamentRounds):
     async def tournament_drop(self, event_id: int, manager_id: int, user_id: int) -> EventChange:
         """Drop a player: before the start they leave; after it, their running game is resigned
         (a forfeit) and they are paired no more (a bracket or schedule place becomes forfeits)."""
-        event = await self._event(event_id)
-        if event.stage in OVER:
-            raise Refusal("tournament_over")
-        async with self.event_lock(event_id):
-            event = await self._event(event_id)
-            now = self.clock()
-            async with self._transaction() as tx:
-                await tx.lock_name(f"tournament:{event_id}")
-                entrant = next((e for e in await store.entrants(tx, event_id) if e.user_id == user_id), None)
-                if entrant is None or entrant.dropped:
-                    raise Refusal("tournament_not_in")
-                if event.stage in OPEN_STAGES:
-                    await store.delete_entrant(tx, event_id, user_id)
-                else:
-                    await store.set_entrant(tx, event_id, user_id, dropped=1)
-                await store.bump(tx, event, now)
-                await self._audit(tx, event, manager_id, "drop", str(user_id))
+        async with self._editing(event_id) as (event, tx):
+            if event.stage in OVER:
+                raise Refusal("tournament_over")
+            entrant = await _entrant(tx, event_id, user_id)
+            if entrant is None or entrant.dropped:
+                raise Refusal("tournament_not_in")
+            if event.stage in OPEN_STAGES:
+                await store.delete_entrant(tx, event_id, user_id)
+            else:
+                await store.set_entrant(tx, event_id, user_id, dropped=1)
+            await store.bump(tx, event, self.clock())
+            await self._audit(tx, event, manager_id, "drop", str(user_id))
         changes = []
         table = await self._running_game_of(event, user_id)
         if table is not None and table.game_id is not None:
@@ -248,26 +250,21 @@ class Tournaments(TournamentRounds):
         """A computer player plays a person's games from the next one on (those games unrated)."""
         if level not in LEVELS:
             raise Refusal("bad_level")
-        async with self.event_lock(event_id):
-            event = await self._event(event_id)
+        async with self._editing(event_id) as (event, tx):
             if event.stage in OVER:
                 raise Refusal("tournament_over")
-            now = self.clock()
-            async with self._transaction() as tx:
-                await tx.lock_name(f"tournament:{event_id}")
-                check_bots(await config_of(tx, event.guild_id))
-                entrant = next((e for e in await store.entrants(tx, event_id) if e.user_id == user_id), None)
-                if entrant is None or entrant.is_bot or entrant.dropped:
-                    raise Refusal("tournament_not_in")
-                await store.set_entrant(tx, event_id, user_id, robot_level=level, checked_in=1)
-                await store.bump(tx, event, now)
-                await self._audit(tx, event, manager_id, "replace", str(user_id))
+            check_bots(await config_of(tx, event.guild_id))
+            entrant = await _entrant(tx, event_id, user_id)
+            if entrant is None or entrant.is_bot or entrant.dropped:
+                raise Refusal("tournament_not_in")
+            await store.set_entrant(tx, event_id, user_id, robot_level=level, checked_in=1)
+            await store.bump(tx, event, self.clock())
+            await self._audit(tx, event, manager_id, "replace", str(user_id))
         return EventChange(EventKind.REPLACED, await self._event(event_id), user_id=user_id)
 
     async def tournament_pause(self, event_id: int, manager_id: int, *, paused: bool) -> EventChange:
         """Pause (no new round starts; games being played go on) or resume."""
-        async with self.event_lock(event_id):
-            event = await self._event(event_id)
+        async with self._editing(event_id) as (event, tx):
             if event.stage in OVER:
                 raise Refusal("tournament_over")
             if event.paused == paused:
@@ -276,23 +273,18 @@ class Tournaments(TournamentRounds):
             values: dict[str, object] = {"paused": int(paused)}
             if event.stage == Stage.BETWEEN:
                 values["next_at"] = None if paused else now + event.pause_seconds
-            async with self._event_tx() as tx:
-                await tx.lock_name(f"tournament:{event_id}")
-                await store.bump(tx, event, now, **values)
-                await self._audit(tx, event, manager_id, "pause" if paused else "resume")
+            await store.bump(tx, event, now, **values)
+            await self._audit(tx, event, manager_id, "pause" if paused else "resume")
         return EventChange(EventKind.PAUSED if paused else EventKind.RESUMED, await self._event(event_id))
 
     async def tournament_next_round(self, event_id: int, manager_id: int) -> list[EventChange]:
         """A manager's button: the next round now (also resumes a paused event)."""
-        async with self.event_lock(event_id):
-            event = await self._event(event_id)
+        async with self._editing(event_id) as (event, tx):
             if event.stage != Stage.BETWEEN:
                 raise Refusal("tournament_round_running")
             now = self.clock()
-            async with self._event_tx() as tx:
-                await tx.lock_name(f"tournament:{event_id}")
-                await store.bump(tx, event, now, next_at=now, paused=0)
-                await self._audit(tx, event, manager_id, "next_round", str(event.round + 1))
+            await store.bump(tx, event, now, next_at=now, paused=0)
+            await self._audit(tx, event, manager_id, "next_round", str(event.round + 1))
         return await self.tournament_tick(event_id)
 
     async def tournament_void(self, event_id: int, manager_id: int, game_id: int) -> EventChange:
@@ -311,26 +303,20 @@ class Tournaments(TournamentRounds):
         row = await self.get(game_id)
         if row is not None and row.status == GameStatus.PLAYING:
             changes.append(await self.cancel(game_id, manager_id, is_admin=True))
-        async with self.event_lock(event_id):
-            event = await self._event(event_id)
-            async with self._event_tx() as tx:
-                await tx.lock_name(f"tournament:{event_id}")
-                await store.mark_table(tx, event_id, table.round, table.number, void=1)
-                await store.bump(tx, event, self.clock())
-                await self._audit(tx, event, manager_id, "void", str(game_id))
+        async with self._editing(event_id) as (event, tx):
+            await store.mark_table(tx, event_id, table.round, table.number, void=1)
+            await store.bump(tx, event, self.clock())
+            await self._audit(tx, event, manager_id, "void", str(game_id))
         return EventChange(EventKind.VOIDED, await self._event(event_id), changes, round=table.round)
 
     async def tournament_cancel(self, event_id: int, manager_id: int) -> EventChange:
         """Cancel the event: its running games are cancelled, unscored."""
-        async with self.event_lock(event_id):
-            event = await self._event(event_id)
+        async with self._editing(event_id) as (event, tx):
             if event.stage in OVER:
                 raise Refusal("tournament_over")
             now = self.clock()
-            async with self._event_tx() as tx:
-                await tx.lock_name(f"tournament:{event_id}")
-                await store.bump(tx, event, now, stage=Stage.CANCELLED, next_at=None, finished_at=now)
-                await self._audit(tx, event, manager_id, "cancel")
+            await store.bump(tx, event, now, stage=Stage.CANCELLED, next_at=None, finished_at=now)
+            await self._audit(tx, event, manager_id, "cancel")
         changes = []
         for t in await store.tables(self.db, event_id):
             row = await self.get(t.game_id) if t.game_id is not None else None

@@ -170,11 +170,12 @@ class TournamentRounds(Games):
             return forfeits
 
     @contextlib.asynccontextmanager
-    async def _event_tx(self) -> AsyncIterator[Transaction]:
+    async def _event_tx(self, duplicate: str = MOVED_ON) -> AsyncIterator[Transaction]:
         """A write of the event: another process's write first (its version moved, or its table
-        keys are taken) is ``Refusal("tournament_moved_on")``, nothing written here."""
+        keys are taken) is ``Refusal("tournament_moved_on")``, nothing written here.
+        ``duplicate``: the refusal for a broken unique key, where it means something else."""
         try:
-            async with self._transaction(duplicate=MOVED_ON) as tx:
+            async with self._transaction(duplicate=duplicate) as tx:
                 yield tx
         except VersionConflict as exc:
             raise Refusal(MOVED_ON) from exc
