@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any, Final, Protocol, TypedDict, Unpack
 
 import aiohttp
@@ -32,6 +33,7 @@ log = logging.getLogger(__name__)
 
 LONGEST_ARCHIVE: Final = 10080  # minutes: a thread's longest auto-archive (a week)
 THREAD_ALREADY_MADE: Final = 160004  # Discord: "A thread has already been created for this message"
+ADOPT_LOOKBACK: Final = 50  # the channel's latest messages looked through for a post to adopt
 
 
 class Parts(TypedDict, total=False):
@@ -45,6 +47,9 @@ class Parts(TypedDict, total=False):
     once: str  # post only, in channels: a key (25 characters at most) with which a repeated post
     # of the same message returns the first one instead of making a second, as long as Discord
     # remembers the key (its ``enforce_nonce``: "the past few minutes"); interaction tokens ignore it
+    adopt_after: float  # post only, in channels: a repeat after a stop that may have outlasted Discord's
+    # memory of ``once``; our own message posted since this time (Unix seconds) with the very same
+    # text, among the channel's latest ``ADOPT_LOOKBACK``, is taken as the post instead of a second one
 
 
 class Edit(Parts, total=False):
@@ -139,11 +144,30 @@ class ChannelDelivery:
         return self.client.get_partial_messageable(place)
 
     async def post(self, place: int, content: str, **parts: Unpack[Parts]) -> int:
+        if "adopt_after" in parts:
+            found = await self._own_post(place, content, parts["adopt_after"])
+            if found is not None:
+                return found
         kwargs = post_arguments(parts)
         if "once" in parts:
             kwargs["nonce"] = parts["once"]  # discord.py sends it with enforce_nonce
         message = await self._channel(place).send(content, **kwargs)
         return int(message.id)
+
+    async def _own_post(self, place: int, content: str, since: float) -> int | None:
+        """Our newest message in ``place`` posted after ``since`` with exactly ``content``. Without
+        Read Message History Discord lists no messages, and without access it refuses: then none."""
+        me = self.client.user
+        if me is None:
+            return None
+        after = datetime.fromtimestamp(since, UTC)
+        try:
+            async for message in self._channel(place).history(limit=ADOPT_LOOKBACK, after=after, oldest_first=False):
+                if message.author.id == me.id and message.content == content:
+                    return int(message.id)
+        except (discord.Forbidden, discord.NotFound):
+            return None
+        return None
 
     async def edit(self, place: int, message_id: int, **parts: Unpack[Edit]) -> None:
         await self._channel(place).get_partial_message(message_id).edit(**edit_arguments(parts))

@@ -29,7 +29,7 @@ from bot.service.tournament import EventChange, EventKind, EventRow, EventView, 
 from bot.service.tournament.pairing import knockout_winner
 from bot.service.tournament.rounds import model_entrants, outcomes
 from bot.words.i18n import format_number, translate
-from cogs.delivery import Delivery
+from cogs.delivery import Delivery, Parts
 from cogs.ui import nm, variant_name
 from renderers.tournament import BracketInfo, EventStandingsInfo, render_bracket, render_event_standings
 
@@ -38,6 +38,7 @@ T = TypeVar("T")
 
 TOURNAMENT_ID = re.compile(r"rummy:tour:(?P<verb>join|leave|checkin|next):(?P<event>[0-9]{1,12})")
 TEXT_LINES = 10  # standings lines written out (the picture shows more)
+ADOPT_MARGIN = 60.0  # seconds: how far our clock and Discord's may disagree when a table post is looked for
 
 
 class EventPublisher(Protocol):
@@ -236,7 +237,11 @@ async def _post_round(publisher: EventPublisher, service: GameService, change: E
                          table=numbers.get(row.id, 0), players=players)
         # Keyed by the game, so a post repeated after a stop (``rounds._owed_posts``) returns the
         # first message while Discord remembers the key, and its thread is found rather than made twice.
-        message_id = await publisher.delivery.post(event.channel_id, text, ping=people, once=f"table-{row.id}")
+        # A repeat also looks for that first post in the channel, in case the stop outlasted the key.
+        parts: Parts = {"ping": people, "once": f"table-{row.id}"}
+        if change.kind == EventKind.OWED:
+            parts["adopt_after"] = row.created_at - ADOPT_MARGIN
+        message_id = await publisher.delivery.post(event.channel_id, text, **parts)
         name = f"{event.name} · R{change.round} · {numbers.get(row.id, 0)}"
         try:
             thread_id = await publisher.delivery.start_thread(event.channel_id, message_id, name,

@@ -577,3 +577,44 @@ async def test_a_table_post_repeated_after_a_stop_makes_one_message_and_one_thre
         await client.close()
     await asyncio.wait_for(connected, 20)
     assert bare.violations == []
+
+
+@pytest.mark.filterwarnings("ignore:'audioop' is deprecated:DeprecationWarning")
+async def test_a_table_post_repeated_after_a_long_stop_adopts_the_first_message(
+    bare: FakeDiscord, monkeypatch: pytest.MonkeyPatch
+):
+    """A stop longer than Discord remembers ``once``: the repeat (``adopt_after``) finds our own
+    earlier post with the same text in the channel and takes it, so its thread is found too; a
+    message posted before ``adopt_after``, or with other text, is not taken."""
+    import time
+
+    import discord
+    import yarl
+
+    from cogs.delivery import ChannelDelivery
+
+    monkeypatch.setattr(discord.http.Route, "BASE", bare.api_base)
+    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(bare.gateway_url))
+    client = discord.Client(intents=discord.Intents.default())
+    try:
+        await client.login(bare.token)
+        connected = asyncio.create_task(client.connect(reconnect=False))
+        await asyncio.wait_for(client.wait_until_ready(), 20)
+        seam = ChannelDelivery(client)
+        cid, gid = bare.channel_id, bare.guild.id
+        since = time.time() - 60
+        first = await seam.post(cid, "Ronda 2 · mesa 1", once="table-21")
+        thread = await seam.start_thread(cid, first, "Torneo · R2 · 1", guild_id=gid)
+        bare.advance(300)  # Discord no longer remembers the key
+        again = await seam.post(cid, "Ronda 2 · mesa 1", once="table-21", adopt_after=since)
+        assert again == first
+        assert await seam.start_thread(cid, again, "Torneo · R2 · 1", guild_id=gid) == thread
+        other = await seam.post(cid, "Ronda 2 · mesa 2", once="table-22", adopt_after=since)
+        late = await seam.post(cid, "Ronda 2 · mesa 1", once="table-21", adopt_after=time.time() + 3600)
+        assert len({first, other, late}) == 3
+        assert [m.content for m in bare.public_messages(cid) if m.author_id == bare.bot_user_id] == [
+            "Ronda 2 · mesa 1", "Ronda 2 · mesa 2", "Ronda 2 · mesa 1"]
+    finally:
+        await client.close()
+    await asyncio.wait_for(connected, 20)
+    assert bare.violations == []
