@@ -10,11 +10,13 @@ What this is not: tests of the rummy bot (those use `BotProcess` with the defaul
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
 import subprocess
 import sys
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -550,19 +552,7 @@ async def test_a_table_post_repeated_after_a_stop_makes_one_message_and_one_thre
 ):
     """``ChannelDelivery`` through the real discord.py client: a post keyed with ``once`` and its
     thread, both tried twice (a process stopped before it stored the thread), leave one of each."""
-    import discord
-    import yarl
-
-    from cogs.delivery import ChannelDelivery
-
-    monkeypatch.setattr(discord.http.Route, "BASE", bare.api_base)
-    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(bare.gateway_url))
-    client = discord.Client(intents=discord.Intents.default())
-    try:
-        await client.login(bare.token)
-        connected = asyncio.create_task(client.connect(reconnect=False))
-        await asyncio.wait_for(client.wait_until_ready(), 20)  # the server is known, as in the bot
-        seam = ChannelDelivery(client)
+    async with channel_delivery(bare, monkeypatch) as seam:
         cid, gid = bare.channel_id, bare.guild.id
         first = await seam.post(cid, "Ronda 1 · mesa 1", once="table-12")
         thread = await seam.start_thread(cid, first, "Torneo · R1 · 1", guild_id=gid)
@@ -573,9 +563,6 @@ async def test_a_table_post_repeated_after_a_stop_makes_one_message_and_one_thre
         assert [c.id for c in bare.channels.values() if c.parent_id == cid] == [thread]
         other = await seam.post(cid, "Ronda 1 · mesa 2", once="table-13")
         assert other != first and len(bare.public_messages(cid)) == 2
-    finally:
-        await client.close()
-    await asyncio.wait_for(connected, 20)
     assert bare.violations == []
 
 
@@ -588,19 +575,7 @@ async def test_a_table_post_repeated_after_a_long_stop_adopts_the_first_message(
     message posted before ``adopt_after``, or with other text, is not taken."""
     import time
 
-    import discord
-    import yarl
-
-    from cogs.delivery import ChannelDelivery
-
-    monkeypatch.setattr(discord.http.Route, "BASE", bare.api_base)
-    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(bare.gateway_url))
-    client = discord.Client(intents=discord.Intents.default())
-    try:
-        await client.login(bare.token)
-        connected = asyncio.create_task(client.connect(reconnect=False))
-        await asyncio.wait_for(client.wait_until_ready(), 20)
-        seam = ChannelDelivery(client)
+    async with channel_delivery(bare, monkeypatch) as seam:
         cid, gid = bare.channel_id, bare.guild.id
         since = time.time() - 60
         first = await seam.post(cid, "Ronda 2 · mesa 1", once="table-21")
@@ -614,7 +589,26 @@ async def test_a_table_post_repeated_after_a_long_stop_adopts_the_first_message(
         assert len({first, other, late}) == 3
         assert [m.content for m in bare.public_messages(cid) if m.author_id == bare.bot_user_id] == [
             "Ronda 2 · mesa 1", "Ronda 2 · mesa 2", "Ronda 2 · mesa 1"]
+    assert bare.violations == []
+
+
+@contextlib.asynccontextmanager
+async def channel_delivery(bare: FakeDiscord, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Any]:
+    """The bot's ``ChannelDelivery`` on a real discord.py client connected to ``bare``, with the
+    server known as in the bot; the client is closed and its gateway task awaited afterwards."""
+    import discord
+    import yarl
+
+    from cogs.delivery import ChannelDelivery
+
+    monkeypatch.setattr(discord.http.Route, "BASE", bare.api_base)
+    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(bare.gateway_url))
+    client = discord.Client(intents=discord.Intents.default())
+    await client.login(bare.token)
+    connected = asyncio.create_task(client.connect(reconnect=False))
+    try:
+        await asyncio.wait_for(client.wait_until_ready(), 20)
+        yield ChannelDelivery(client)
     finally:
         await client.close()
-    await asyncio.wait_for(connected, 20)
-    assert bare.violations == []
+        await asyncio.wait_for(connected, 20)
