@@ -33,6 +33,10 @@ GAMES = [
     ("tradicional", "game_end=hands:1 hand_turn_limit=40", ("easy", "normal", "strong")),
     ("dummy", "", ("easy", "normal", "strong")),
 ]
+# Ana's moves before a game is taken not to end. Dummy's twelve contracts, with her random picks
+# and a shuffle nobody fixes, once took more than 400 (CI, 2026-11-27); no deal cap can shorten it
+# (a capped dummy deal is void and dealt again, rules.md §0.4).
+MOVE_CAP = {"dummy": 2000}
 
 
 def seat_user(table: Table, seat: str) -> int:
@@ -66,7 +70,7 @@ async def test_each_level_plays_a_whole_game_seated_from_the_lobby(table: Table,
 
     rnd = random.Random(variant)
     while table.row()["status"] == "playing":
-        assert table.moves < 400, "the game did not end"
+        assert table.moves < MOVE_CAP.get(variant, 400), "the game did not end"
         row = table.row()
         game = load_game(row["record"])  # the position of that version (the bots move on meanwhile)
         if game.hand_over:
