@@ -94,6 +94,12 @@ async def _entrant(tx: Transaction, event_id: int, user_id: int) -> EntrantRow |
     return next((e for e in await store.entrants(tx, event_id) if e.user_id == user_id), None)
 
 
+async def _seed_rating(tx: Transaction, guild_id: int, user_id: int) -> float:
+    """The overall rating seeds are drawn by (a new player's is the starting one)."""
+    row = (await rating_store.get(tx, guild_id, OVERALL, [user_id])).get(user_id)
+    return float((Rating.of(row) if row is not None else Rating()).value)
+
+
 def _check_new(plan: NewEvent, now: float) -> None:
     if plan.format not in tuple(Format):
         raise Refusal("tournament_format")
@@ -153,21 +159,16 @@ class Tournaments(TournamentRounds):
     async def tournament_join(self, event_id: int, user_id: int, name: str) -> EventChange:
         """Sign up (refused: barred, sign-up closed, full, already in)."""
         now = self.clock()
-        rating = await self._seed_rating((await self._event(event_id)).guild_id, user_id)
         async with self._editing(event_id, duplicate="tournament_already_in") as (event, tx):
             if event.stage not in OPEN_STAGES or now >= event.signup_closes_at:
                 raise Refusal("tournament_closed")
             check_player(await config_of(tx, event.guild_id), user_id)
             if len(await store.entrants(tx, event_id)) >= event.cap:
                 raise Refusal("tournament_full", max=event.cap)
+            rating = await _seed_rating(tx, event.guild_id, user_id)
             await store.insert_entrant(tx, event_id, user_id, clean_name(name), rating, now)
             await store.bump(tx, event, now)
         return EventChange(EventKind.SIGNUP, await self._event(event_id), user_id=user_id)
-
-    async def _seed_rating(self, guild_id: int, user_id: int) -> float:
-        """The overall rating seeds are drawn by (a new player's is the starting one)."""
-        row = (await rating_store.get(self.db, guild_id, OVERALL, [user_id])).get(user_id)
-        return float((Rating.of(row) if row is not None else Rating()).value)
 
     async def tournament_leave(self, event_id: int, user_id: int) -> EventChange:
         """Leave before the start (after it, a manager drops a player)."""
