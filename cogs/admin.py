@@ -41,7 +41,8 @@ CONFIRM_SECONDS = 60
 TOURNAMENT_OPTIONS = {key: L(text, f"cmd.tournament.{key}") for key, text in (
     ("name", "The event's name"), ("variant", "Which game"),
     ("format", "swiss: rounds of similar scores; knockout: seeded bracket; league: all play all"),
-    ("start", "Round 1 starts in this many minutes"), ("signup", "Sign-up closes in this many minutes"),
+    ("start", "When round 1 starts: minutes (90), a duration (2h, 1d 3h) or a timestamp <t:…>"),
+    ("signup", "When sign-up closes (default: at the start), written the same way"),
     ("rounds", "Rounds (Swiss only)"),
     ("table", "Players per table (over two only in a Swiss, where the game allows it)"),
     ("timer", "Turn timer in minutes (0: none)"), ("rated", "Whether the games count for the skill ratings"),
@@ -478,8 +479,8 @@ class AdminCog(commands.Cog, name="AdminCog"):
     @guarded
     async def tournament_new(
         self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60], variant: Choice[str],
-        format: Choice[str], start: app_commands.Range[float, 0.05, 10080.0],
-        signup: app_commands.Range[float, 0.01, 10080.0] | None = None,
+        format: Choice[str], start: app_commands.Range[str, 1, 40],
+        signup: app_commands.Range[str, 1, 40] | None = None,
         rounds: app_commands.Range[int, 1, 15] | None = None,
         table: app_commands.Range[int, 2, 8] = 2, timer: app_commands.Range[float, 0.0, 1440.0] | None = None,
         rated: bool = True, cap: app_commands.Range[int, 2, 128] = 32, options: str | None = None,

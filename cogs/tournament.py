@@ -2,8 +2,9 @@
 and the sign-up message's buttons.
 
 What it is: ``new_tournament`` (a manager creates an event in the channel: name, variant, options
-or a server preset, format, rounds, table size, turn timer, minutes until sign-up closes and until
-round 1, rated, cap, first-turn grace and the pause between rounds), ``manage_tournament`` (a
+or a server preset, format, rounds, table size, turn timer, when sign-up closes and round 1
+starts (minutes, a duration or a Discord timestamp: ``bot.service.tournament.when``), rated, cap,
+first-turn grace and the pause between rounds), ``manage_tournament`` (a
 manager adds a computer player, drops a player, replaces a no-show with a computer player,
 pauses, resumes, voids a game, starts the next round now, cancels), ``show_tournaments`` (a
 player's next table and the standings, privately, in their language) and ``tournament_button``
@@ -24,7 +25,7 @@ import discord
 from discord.app_commands import Choice
 
 from bot.service import Refusal
-from bot.service.tournament import EventChange, NewEvent
+from bot.service.tournament import EventChange, NewEvent, parse_when
 from bot.service.tournament.events import FIRST_TURN_GRACE, ROUND_PAUSE
 from bot.words.i18n import translate
 from cogs.base import client_of, public_locale, user_locale
@@ -78,8 +79,8 @@ async def _own_event(interaction: discord.Interaction, event_id: int) -> None:
 
 
 @guarded
-async def new_tournament(interaction: discord.Interaction, *, name: str, variant: str, format: str, start: float,
-                         signup: float | None, rounds: int | None, table: int, timer: float | None, rated: bool,
+async def new_tournament(interaction: discord.Interaction, *, name: str, variant: str, format: str, start: str,
+                         signup: str | None, rounds: int | None, table: int, timer: float | None, rated: bool,
                          cap: int, options: str | None, preset: str | None, grace: float | None,
                          pause: float | None) -> None:
     _manager(interaction)
@@ -91,10 +92,11 @@ async def new_tournament(interaction: discord.Interaction, *, name: str, variant
                                             options=options or "", timer_minutes=timer, preset=preset,
                                             locale=plan_locale)
     now = client.service.clock()
+    starts_at = parse_when(start, now)
     plan = NewEvent(name=name, variant=variant, format=format, options=lobby.options, rounds=rounds or 0,
                     table_size=table, timer_minutes=lobby.timer_minutes, rated=rated, cap=cap,
-                    signup_closes_at=now + 60 * (signup if signup is not None else start),
-                    starts_at=now + 60 * start, locale=lobby.locale,
+                    signup_closes_at=starts_at if signup is None else parse_when(signup, now),
+                    starts_at=starts_at, locale=lobby.locale,
                     grace_seconds=FIRST_TURN_GRACE if grace is None else 60 * grace,
                     pause_seconds=ROUND_PAUSE if pause is None else 60 * pause)
     await interaction.response.defer(ephemeral=True, thinking=True)

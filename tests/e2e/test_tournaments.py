@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from typing import Any
 
 import pytest
@@ -134,7 +135,7 @@ async def test_an_eight_player_swiss_in_gin_from_signup_to_the_podium(table: Tab
     ana, bea, _, dani = t.users
     mod = fake.add_user("Mod", manage_guild=True)
     event_id = await create(t, mod, {"name": "Swiss night", "variant": "gin", "format": "swiss", "rounds": 3,
-                                     "start": 0.3, "signup": 0.25, "options": "target=1", "timer": 0,
+                                     "start": "0.3", "signup": "0.25", "options": "target=1", "timer": 0,
                                      "grace": 0.1, "pause": 0.05, "cap": 8})
     signup = await signup_message(t, event_id)
     assert "Swiss night" in signup.content
@@ -197,9 +198,18 @@ async def test_a_six_player_knockout_with_byes_in_rami(table: Table) -> None:
     t, fake = table, table.fake
     ana, bea, _, _ = t.users
     mod = fake.add_user("Mod", manage_guild=True)
-    event_id = await create(t, mod, {"name": "Cup", "variant": "rami", "format": "knockout", "table": 2,
-                                     "start": 0.2, "signup": 0.15, "options": "rounds_per_game=1", "timer": 0,
-                                     "grace": 0.5, "pause": 0.05})
+    plan = {"name": "Cup", "variant": "rami", "format": "knockout", "table": 2, "signup": "0.15",
+            "options": "rounds_per_game=1", "timer": 0, "grace": 0.5, "pause": 0.05}
+    # A start that is no time is refused privately, naming the forms, and creates nothing.
+    rec = await (await fake.slash(mod, "rummy-admin tournament new", {**plan, "start": "el sábado"})).settled(
+        timeout=20)
+    refused = answers(rec)[-1]
+    assert refused.ephemeral and refused.visible_to == mod.id and "<t:" in refused.content, refused.content
+    assert not t.query("SELECT id FROM tournaments")
+    # Round 1 given as a Discord timestamp: stored as that moment.
+    at = int(time.time()) + 12
+    event_id = await create(t, mod, {**plan, "start": f"<t:{at}:F>"})
+    assert event(t)["starts_at"] == at
     signup = await signup_message(t, event_id)
     for user in (ana, bea):
         await (await fake.click(user, signup, f"rummy:tour:join:{event_id}")).settled(timeout=15)

@@ -3,7 +3,8 @@
 What it is: the pure part (``model``: the shapes; ``pairing``: who plays whom; ``standings``:
 the order and the named tiebreaks), deterministic from the tables played and the event's seed;
 and the service's part (``rounds``: the clock's stages and rounds; ``events``: creating, sign-up,
-check-in, managers' actions, reading), mixed into ``GameService`` as ``Tournaments``.
+check-in, managers' actions, reading; ``when``: the moments a manager writes), mixed into
+``GameService`` as ``Tournaments``.
 What it is not: no Discord, no SQL (the store's ``tournaments`` module holds the rows), no pixels.
 """
 
@@ -27,6 +28,7 @@ from .pairing import (
 )
 from .rounds import EventChange, EventKind, Stage
 from .standings import TIEBREAKS, Standing, Standings, standings
+from .when import parse_when
 
 __all__ = [
     "BYE_POINTS",
@@ -54,6 +56,7 @@ __all__ = [
     "league_round",
     "league_schedule",
     "pair_round",
+    "parse_when",
     "rounds_for",
     "seed_order",
     "standings",
