@@ -20,6 +20,10 @@ p99) of every level, timed around ``bot.robot.choose`` only. Nothing here assert
 five variants' figures (going out with four strong bots, one strong against three normal, the table
 search's time) come from ``bench/robot_rummy.py``.
 The deals are split over ``--jobs`` processes (default 2, this machine's cores); run it niced.
+
+Ablations (``--set NAME=VALUE,...``): strong gin's module constants (``bot.robot.gin``, e.g.
+``DANGER_WEIGHT=0``) set in every process before the deals, so a change is measured on the same
+seeds as the shipped player; the header names what was set. Nothing is written back.
 """
 
 from __future__ import annotations
@@ -92,6 +96,7 @@ def play_deals(job: tuple[str, str, str, list[int]]) -> dict:
             out["a" if level[result.winner] == a else "b"] += 1
         for seat, points in game.hand_points.items():
             out["points"][level[seat]] += points
+    out["set"] = taken()
     return out
 
 
@@ -123,7 +128,42 @@ def play_matches(job: tuple[str, str, str, list[int]]) -> dict:
             out["tie"] += 1
         else:
             out["a" if totals["p1"] > totals["p2"] else "b"] += 1
+    out["set"] = taken()
     return out
+
+
+def strong_settings(text: str) -> dict[str, float | int | bool]:
+    """``NAME=VALUE,...`` as values of ``bot.robot.gin``'s numeric constants, typed as the constant."""
+    import bot.robot.gin as gin
+
+    out: dict[str, float | int | bool] = {}
+    for item in filter(None, text.split(",")):
+        name, _, raw = item.partition("=")
+        current = getattr(gin, name.strip(), None)
+        if not name.strip().isupper() or not isinstance(current, int | float):
+            raise SystemExit(f"--set: {name.strip()!r} is no numeric constant of bot.robot.gin")
+        kind = type(current)
+        out[name.strip()] = raw.strip().lower() in ("1", "true") if kind is bool else kind(float(raw))
+    return out
+
+
+SETTINGS: dict[str, float | int | bool] = {}  # what --set asked for, in this process
+
+
+def apply_settings(settings: dict[str, float | int | bool]) -> None:
+    """Set strong gin's constants in this process (a worker's initializer)."""
+    import bot.robot.gin as gin
+
+    SETTINGS.update(settings)
+    for name, value in settings.items():
+        setattr(gin, name, value)
+
+
+def taken() -> dict[str, float | int | bool]:
+    """The values the constants named by --set have in this process, as the deals were played."""
+    import bot.robot.gin as gin
+
+    return {name: getattr(gin, name) for name in SETTINGS}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -140,7 +180,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--matches", type=int, default=0, help="play N EAAI-unit matches to 100 per pairing instead")
     parser.add_argument("--prefix", default="bench", help="seed prefix")
+    parser.add_argument("--set", default="", help="strong gin's constants for an ablation: NAME=VALUE,...")
     args = parser.parse_args(argv)
+    settings = strong_settings(args.set)
+    apply_settings(settings)
     pairs = [tuple(p.split(":")) for p in args.pairs.split(",") if p]
     times: dict[str, list[float]] = {}
     count = args.matches or args.deals
@@ -150,15 +193,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"gin, {count} matches to 100 per pairing, EAAI scoring ({EAAI}), first dealer alternating")
     else:
         print(f"gin, {count} deals per pairing, seats swapped every deal")
+    if settings:
+        print("strong changed: " + ", ".join(f"{k} = {v}" for k, v in settings.items()))
     print(f"{'pairing':<22} {'won':>6} {'lost':>6} {'void/tie':>8} {'win rate':>9} {'95% CI':>15} {'goal':>6}  points")
     for a, b in pairs:
         chunks = [list(range(count))[i :: args.jobs] for i in range(args.jobs)]
         jobs = [(a, b, args.prefix, ks) for ks in chunks if ks]
         if args.jobs > 1:
-            with ProcessPoolExecutor(args.jobs) as pool:
+            with ProcessPoolExecutor(args.jobs, initializer=apply_settings, initargs=(settings,)) as pool:
                 parts = list(pool.map(play, jobs))
         else:
             parts = [play(j) for j in jobs]
+        if any(p["set"] != settings for p in parts):
+            raise SystemExit(f"--set did not reach every process: {[p['set'] for p in parts]}")
         won = sum(p["a"] for p in parts)
         lost = sum(p["b"] for p in parts)
         other = sum(p["void"] + p["tie"] for p in parts)

@@ -128,6 +128,19 @@ def test_robot_bench_prints_each_pairing_and_the_move_times() -> None:
 
 
 @cpu_bench
+def test_robot_bench_measures_an_ablation_of_strong() -> None:
+    # Strong without its feed charge, on two deals, through a process pool (the bench checks that
+    # every worker played with the setting, whatever the start method); a name that is no
+    # constant is refused.
+    out = run_bench("robot.py", "--deals", "2", "--jobs", "2", "--pairs", "strong:yardstick",
+                    "--set", "DANGER_WEIGHT=0,CANDIDATES=3")
+    has_lines(out, r"strong changed: DANGER_WEIGHT = 0.0, CANDIDATES = 3")
+    has_lines(out, r"strong vs yardstick +\d+ +\d+ +\d+ +{n}% .*")
+    with pytest.raises(AssertionError, match="no numeric constant"):
+        run_bench("robot.py", "--deals", "1", "--jobs", "1", "--set", "choose_strong=1")
+
+
+@cpu_bench
 def test_gin_training_prints_each_weight_set_and_the_check() -> None:
     # One iteration of two weight sets on two deals each, a two-deal check, no process pool.
     out = run_bench("train_gin.py", "--population", "2", "--elite", "1", "--iterations", "1",
