@@ -14,7 +14,11 @@ Match mode (``--matches N``): the unit of the EAAI 2021 Gin Rummy challenge. Eac
 matches to 100 points under its scoring (``EAAI``: knock at 10 or less, 25 for gin and for an
 undercut, no layoff against gin, no line, game or shutout bonus), the dealer alternating deal by
 deal and the first dealer alternating match by match (seeds ``<prefix>-m-<pairing>-<k>``). A match
-is won by whoever reaches 100 first (the higher total). ``--deals`` is then not played.
+is won by whoever reaches 100 first (the higher total). ``--deals`` is then not played. With
+``--seed-scoring`` the matches are whole games under the engine's defaults instead (the seed's
+scoring: knock at 10, gin 20, undercut 10, layoffs on gin, the winner of a hand deals the next,
+game, line and shutout bonuses; seeds ``<prefix>-g-<pairing>-<k>``): what a player of the bot's
+default gin meets. The issue sets no goal there; the figure shows whether the deal rate carries.
 It prints each pairing's win rate with a Wilson 95% confidence interval and the move times (p50,
 p99) of every level, timed around ``bot.robot.choose`` only. Nothing here asserts a time. The other
 five variants' figures (going out with four strong bots, one strong against three normal, the table
@@ -101,12 +105,15 @@ def play_deals(job: tuple[str, str, str, list[int]]) -> dict:
 
 
 def play_matches(job: tuple[str, str, str, list[int]]) -> dict:
-    """Play the matches numbered ``ks`` of one pairing under the EAAI scoring."""
+    """Play the matches numbered ``ks`` of one pairing under the EAAI scoring (or, with
+    ``--seed-scoring``, whole games under the engine's defaults)."""
     a, b, prefix, ks = job
+    options, tag = (None, "g") if MATCH_SCORING else (EAAI, "m")
     out: dict = {"a": 0, "b": 0, "void": 0, "tie": 0, "times": {a: [], b: []}, "points": {a: 0, b: 0}, "deals": 0}
     for k in ks:
         level = {"p1": a, "p2": b}
-        game = new_game("gin", ["p1", "p2"], seed=f"{prefix}-m-{a}-{b}-{k}", options=EAAI, dealer=("p1", "p2")[k % 2])
+        game = new_game("gin", ["p1", "p2"], seed=f"{prefix}-{tag}-{a}-{b}-{k}", options=options,
+                        dealer=("p1", "p2")[k % 2])
         deals = 1
         while not game.game_over and deals <= MAX_DEALS:
             if game.hand_over:
@@ -148,12 +155,14 @@ def strong_settings(text: str) -> dict[str, float | int | bool]:
 
 
 SETTINGS: dict[str, float | int | bool] = {}  # what --set asked for, in this process
+MATCH_SCORING: list[bool] = []  # [True] with --seed-scoring, in this process
 
 
-def apply_settings(settings: dict[str, float | int | bool]) -> None:
-    """Set strong gin's constants in this process (a worker's initializer)."""
+def apply_settings(settings: dict[str, float | int | bool], seed_scoring: bool = False) -> None:
+    """Set strong gin's constants, and the matches' scoring, in this process (a worker's initializer)."""
     import bot.robot.gin as gin
 
+    MATCH_SCORING[:] = [True] if seed_scoring else []
     SETTINGS.update(settings)
     for name, value in settings.items():
         setattr(gin, name, value)
@@ -181,15 +190,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, default=0, help="play N EAAI-unit matches to 100 per pairing instead")
     parser.add_argument("--prefix", default="bench", help="seed prefix")
     parser.add_argument("--set", default="", help="strong gin's constants for an ablation: NAME=VALUE,...")
+    parser.add_argument("--seed-scoring", action="store_true",
+                        help="with --matches: whole games to 100 under the seed's scoring (the bot's default)")
     args = parser.parse_args(argv)
     settings = strong_settings(args.set)
-    apply_settings(settings)
+    apply_settings(settings, args.seed_scoring)
     pairs = [tuple(p.split(":")) for p in args.pairs.split(",") if p]
     times: dict[str, list[float]] = {}
     count = args.matches or args.deals
     play = play_matches if args.matches else play_deals
-    goals = MATCH_GOALS if args.matches else GOALS
-    if args.matches:
+    goals = MATCH_GOALS if args.matches and not args.seed_scoring else {} if args.matches else GOALS
+    if args.matches and args.seed_scoring:
+        print(f"gin, {count} games to 100 per pairing, the seed's scoring (the engine's defaults), "
+              "first dealer alternating")
+    elif args.matches:
         print(f"gin, {count} matches to 100 per pairing, EAAI scoring ({EAAI}), first dealer alternating")
     else:
         print(f"gin, {count} deals per pairing, seats swapped every deal")
@@ -200,7 +214,8 @@ def main(argv: list[str] | None = None) -> int:
         chunks = [list(range(count))[i :: args.jobs] for i in range(args.jobs)]
         jobs = [(a, b, args.prefix, ks) for ks in chunks if ks]
         if args.jobs > 1:
-            with ProcessPoolExecutor(args.jobs, initializer=apply_settings, initargs=(settings,)) as pool:
+            with ProcessPoolExecutor(args.jobs, initializer=apply_settings,
+                                    initargs=(settings, args.seed_scoring)) as pool:
                 parts = list(pool.map(play, jobs))
         else:
             parts = [play(j) for j in jobs]

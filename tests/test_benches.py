@@ -128,6 +128,18 @@ def test_robot_bench_prints_each_pairing_and_the_move_times() -> None:
 
 
 @cpu_bench
+def test_robot_bench_plays_whole_matches_under_either_scoring() -> None:
+    # One match to 100 per mode: the EAAI unit (against its 70% goal), then a whole game under the
+    # seed's scoring, bonuses and all (no goal), each with the deals it took.
+    out = run_bench("robot.py", "--matches", "1", "--jobs", "1", "--pairs", "strong:yardstick")
+    has_lines(out, r"gin, 1 matches to 100 per pairing, EAAI scoring .*",
+              r"strong vs yardstick +[01] +[01] +0 +{n}% .* 70% (ok|NO) +\d+:\d+ +\(\d+ deals\)")
+    out = run_bench("robot.py", "--matches", "1", "--jobs", "1", "--pairs", "strong:yardstick", "--seed-scoring")
+    has_lines(out, r"gin, 1 games to 100 per pairing, the seed's scoring .*",
+              r"strong vs yardstick +[01] +[01] +0 +{n}% +{n}%–{n}% +\d+:\d+ +\(\d+ deals\)")
+
+
+@cpu_bench
 def test_robot_bench_measures_an_ablation_of_strong() -> None:
     # Strong without its feed charge, on two deals, through a process pool (the bench checks that
     # every worker played with the setting, whatever the start method); a name that is no
