@@ -36,7 +36,9 @@ import argparse
 import math
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -104,11 +106,11 @@ def play_deals(job: tuple[str, str, str, list[int]]) -> dict:
     return out
 
 
-def play_matches(job: tuple[str, str, str, list[int]]) -> dict:
+def play_matches(job: tuple[str, str, str, list[int]], seed_scoring: bool = False) -> dict:
     """Play the matches numbered ``ks`` of one pairing under the EAAI scoring (or, with
-    ``--seed-scoring``, whole games under the engine's defaults)."""
+    ``seed_scoring``, whole games under the engine's defaults)."""
     a, b, prefix, ks = job
-    options, tag = (None, "g") if MATCH_SCORING else (EAAI, "m")
+    options, tag = (None, "g") if seed_scoring else (EAAI, "m")
     out: dict = {"a": 0, "b": 0, "void": 0, "tie": 0, "times": {a: [], b: []}, "points": {a: 0, b: 0}, "deals": 0}
     for k in ks:
         level = {"p1": a, "p2": b}
@@ -155,14 +157,12 @@ def strong_settings(text: str) -> dict[str, float | int | bool]:
 
 
 SETTINGS: dict[str, float | int | bool] = {}  # what --set asked for, in this process
-MATCH_SCORING: list[bool] = []  # [True] with --seed-scoring, in this process
 
 
-def apply_settings(settings: dict[str, float | int | bool], seed_scoring: bool = False) -> None:
-    """Set strong gin's constants, and the matches' scoring, in this process (a worker's initializer)."""
+def apply_settings(settings: dict[str, float | int | bool]) -> None:
+    """Set strong gin's constants in this process (a worker's initializer)."""
     import bot.robot.gin as gin
 
-    MATCH_SCORING[:] = [True] if seed_scoring else []
     SETTINGS.update(settings)
     for name, value in settings.items():
         setattr(gin, name, value)
@@ -194,18 +194,20 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --matches: whole games to 100 under the seed's scoring (the bot's default)")
     args = parser.parse_args(argv)
     settings = strong_settings(args.set)
-    apply_settings(settings, args.seed_scoring)
+    apply_settings(settings)
     pairs = [tuple(p.split(":")) for p in args.pairs.split(",") if p]
     times: dict[str, list[float]] = {}
     count = args.matches or args.deals
-    play = play_matches if args.matches else play_deals
-    goals = MATCH_GOALS if args.matches and not args.seed_scoring else {} if args.matches else GOALS
-    if args.matches and args.seed_scoring:
+    play: Callable[[tuple[str, str, str, list[int]]], dict]
+    if args.matches and args.seed_scoring:  # no goal: the issue sets none for whole default games
+        play, goals = partial(play_matches, seed_scoring=True), {}
         print(f"gin, {count} games to 100 per pairing, the seed's scoring (the engine's defaults), "
               "first dealer alternating")
     elif args.matches:
+        play, goals = play_matches, MATCH_GOALS
         print(f"gin, {count} matches to 100 per pairing, EAAI scoring ({EAAI}), first dealer alternating")
     else:
+        play, goals = play_deals, GOALS
         print(f"gin, {count} deals per pairing, seats swapped every deal")
     if settings:
         print("strong changed: " + ", ".join(f"{k} = {v}" for k, v in settings.items()))
@@ -214,8 +216,7 @@ def main(argv: list[str] | None = None) -> int:
         chunks = [list(range(count))[i :: args.jobs] for i in range(args.jobs)]
         jobs = [(a, b, args.prefix, ks) for ks in chunks if ks]
         if args.jobs > 1:
-            with ProcessPoolExecutor(args.jobs, initializer=apply_settings,
-                                    initargs=(settings, args.seed_scoring)) as pool:
+            with ProcessPoolExecutor(args.jobs, initializer=apply_settings, initargs=(settings,)) as pool:
                 parts = list(pool.map(play, jobs))
         else:
             parts = [play(j) for j in jobs]

@@ -87,15 +87,16 @@ async def new_tournament(interaction: discord.Interaction, *, name: str, variant
     assert interaction.guild_id is not None and interaction.channel_id is not None
     client = client_of(interaction)
     loc = user_locale(interaction)
+    now = client.service.clock()
+    starts_at = parse_when(start, now)  # typed text first: a refusal needs no reading of the store
+    signup_closes_at = starts_at if signup is None else parse_when(signup, now)
     plan_locale = await public_locale(interaction)
     lobby = await client.service.lobby_plan(interaction.guild_id, interaction.user.id, variant,
                                             options=options or "", timer_minutes=timer, preset=preset,
                                             locale=plan_locale)
-    now = client.service.clock()
-    starts_at = parse_when(start, now)
     plan = NewEvent(name=name, variant=variant, format=format, options=lobby.options, rounds=rounds or 0,
                     table_size=table, timer_minutes=lobby.timer_minutes, rated=rated, cap=cap,
-                    signup_closes_at=starts_at if signup is None else parse_when(signup, now),
+                    signup_closes_at=signup_closes_at,
                     starts_at=starts_at, locale=lobby.locale,
                     grace_seconds=FIRST_TURN_GRACE if grace is None else 60 * grace,
                     pause_seconds=ROUND_PAUSE if pause is None else 60 * pause)
