@@ -27,7 +27,7 @@ MOVES = {"gin": 90, "basic": 50, "wrotham": 40, "rami": 30, "tradicional": 30, "
 def seen_codes(game: Game, seat: str) -> set[str]:
     """Every card code ``seat`` has seen: its hand, the pile, the table, spread hands and every
     card named in the public moves (all copies of a code count as seen, to stay on the safe side)."""
-    codes = set(game.hand(seat)) | set(game.discard_pile)
+    codes = set(game.hand(seat)) | set(game.discard_pile) | {card_code(c) for c in game.dealt_pile}
     for meld in game.table:
         codes |= {entry.split("=")[0] for entry in meld}
     for cards in game.revealed.values():
@@ -129,6 +129,22 @@ def test_the_sight_names_the_discards_taken_and_passed() -> None:
     # Nothing of the other hand or the stock is in the sight.
     hidden = {card_code(c) for c in game.hands[second] + game.stock} - {discard.split()[1], upcard}
     assert not hidden & (set(sight.hand) | set(sight.discard_pile))
+
+
+def test_the_first_upcard_taken_before_the_seat_moved_is_named() -> None:
+    """The dealer saw the first upcard turned face up (rules.md §2.3.1); when the non-dealer takes
+    it at once, the dealer's sight still names it, as the player at the table would know it."""
+    game = new_game("gin", ["ana", "bea"], seed="sight-first-take")
+    upcard = game.discard_pile[-1]
+    first = game.actors[0]
+    game.play(first, "take")
+    discard = next(m for m in game.legal_moves(first) if m.startswith("discard "))
+    game.play(first, discard)
+    dealer = game.actors[0]
+    assert dealer != first and upcard not in game.discard_pile
+    sight = see(game, dealer)
+    assert sight.history[0] == Seen(first, "take", "", upcard)
+    assert sight.history[1] == Seen(first, "discard", discard.split()[1], discard.split()[1])
 
 
 def test_a_timed_out_upcard_offer_is_a_pass_in_the_sight() -> None:

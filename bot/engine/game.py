@@ -91,6 +91,7 @@ class Game(TurnLoop, Scoring, RecordLayout, Answers):
         self.hands: dict[str, list[int]] = {s: [] for s in self.seats}
         self.stock: list[int] = []  # internal order: top card LAST
         self.discard: list[int] = []  # bottom first
+        self.dealt_pile: list[int] = []  # the discard pile as dealt: face up, so public (gin's first upcard)
         self.on_table: list[TableMeld] = []
         self.phase = Phase.DRAW
         self.turn = 0

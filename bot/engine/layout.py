@@ -143,6 +143,7 @@ class RecordLayout:
             self.stock = list(reversed(stock_given))
         else:
             self.stock = rest
+        self.dealt_pile = list(self.discard)
         self.turn = self.seat_after(dealer_i)
         self.phase = self.start_phase()
         self.after_layout(layout)

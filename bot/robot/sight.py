@@ -17,8 +17,10 @@ see blanked out, on which a ``table`` move is tried (too many to list among the 
 
 The log names a taken discard only as ``take``; which card that was is worked out by replaying
 the deal's pile from the log (a discard puts a card on top, a take removes the top). The pile as
-it was dealt is not in the log, so a card taken from it before anyone discarded (gin's first
-upcard) is unknown (``card=None``) unless it is still in the pile or reappears later.
+it was dealt is not in the log. In gin it is one face-up card that everyone saw (rules.md §2.3.1),
+so the replay starts from it (``Game.dealt_pile``) and a take of the first upcard is named.
+Elsewhere a card taken from the dealt pile before anyone discarded is unknown (``card=None``)
+unless it is still in the pile or reappears later.
 
 What it is not: a memory across calls or a model of the opponent (the levels build those from
 ``history``); no Discord, no SQL.
@@ -157,7 +159,10 @@ def see(game: Game, seat: str, *, judge: bool = False) -> Sight:
         opened=frozenset(s.name for s in public.seats if s.opened),
         contracts={s.name: s.contract for s in public.seats if s.contract is not None},
         revealed={s: tuple(cs) for s, cs in public.revealed},
-        history=replay(deal_lines(game.log), pile, gin=public.variant == "gin"),
+        history=replay(
+            deal_lines(game.log), pile, gin=public.variant == "gin",
+            dealt=tuple(card_code(c) for c in getattr(game, "dealt_pile", ())),
+        ),
         resigned=frozenset(s.name for s in public.seats if s.resigned),
         meld_rules=game.meld_rules,
         card_values=tuple(int(game.value(c)) for c in range(JOKER + 1)),
@@ -184,10 +189,14 @@ def _args(move: Move) -> str:
     return str(move)[len(move.verb) :].strip()
 
 
-def replay(lines: list[str], pile: tuple[str, ...], *, gin: bool = False) -> tuple[Seen, ...]:
+def replay(
+    lines: list[str], pile: tuple[str, ...], *, gin: bool = False, dealt: tuple[str, ...] = ()
+) -> tuple[Seen, ...]:
     """Name the cards of each public move by replaying the discard pile through the deal.
 
-    The pile as dealt is unknown here, so it starts as placeholders (ints); a discard pushes a
+    In gin the pile as dealt (``dealt``, the first upcard, seen by both players) starts the
+    replay. Elsewhere it starts as placeholders (ints), since a turnover (rules.md §1.4) moves
+    the pile in ways the log does not spell out; a discard pushes a
     card, a take pops. At the end the placeholders still in the pile are matched to the real pile
     bottom, which names the dealt cards that stayed; the others stay unknown. A timed-out turn
     discards a card the log does not name, except in gin before the first draw (the upcard offer:
@@ -208,7 +217,8 @@ def replay(lines: list[str], pile: tuple[str, ...], *, gin: bool = False) -> tup
             pushes += 1
         elif move.verb is Verb.TAKE:
             pops += 1  # a multiple take is counted below, when the cards are known
-    sim: list[Any] = list(range(max(0, len(pile) - pushes + pops)))
+    start = max(0, len(pile) - pushes + pops)
+    sim: list[Any] = list(dealt) if gin and len(dealt) == start else list(range(start))
     named: list[tuple[str, Move, Any]] = []
     for seat, move in moves:
         card: Any = None
