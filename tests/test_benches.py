@@ -153,6 +153,19 @@ def test_robot_bench_measures_an_ablation_of_strong() -> None:
 
 
 @cpu_bench
+def test_gin_feed_bench_prints_the_forecast_scores_and_the_blends() -> None:
+    # One deal of forecasts with two short chains, and two blends of two deals, in one process.
+    out = run_bench("gin_feed.py", "--brier", "1", "--chains", "2", "--steps", "40",
+                    "--blend", "0,1", "--deals", "2", "--jobs", "1")
+    has_lines(out, r"forecasts at strong's discards: 1 deals, \d+ decisions .*, \d+ hand cards, "
+                   r"{n}% of them feed a meld")
+    for label in ("base rate", r"strong \(per-card chances\)", r"exact posterior \(yardstick\)"):
+        has_lines(out, rf"{label} +{{n}}")
+    for share in ("0", "1"):
+        has_lines(out, rf"{share} +\d+ +\d+ +{{n}}% +{{n}}%–{{n}}%")
+
+
+@cpu_bench
 def test_gin_training_prints_each_weight_set_and_the_check() -> None:
     # One iteration of two weight sets on two deals each, a two-deal check, no process pool.
     out = run_bench("train_gin.py", "--population", "2", "--elite", "1", "--iterations", "1",
