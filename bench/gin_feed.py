@@ -43,6 +43,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import bot.robot.gin as gin
+from bench.robot import wilson
 from bot.engine import new_game
 from bot.engine.cards import parse_card
 from bot.engine.search import LOW_VALUES, best_melds, candidate_melds, mask_of
@@ -290,15 +291,6 @@ def blend_job(job: tuple[str, list[int], float, float]) -> tuple[int, int]:
             won += level[result.winner] == "strong"
             lost += level[result.winner] != "strong"
     return won, lost
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def main(argv: list[str] | None = None) -> int:
