@@ -46,9 +46,10 @@ import bot.robot.gin as gin
 from bench.robot import wilson
 from bot.engine import new_game
 from bot.engine.cards import parse_card
-from bot.engine.search import LOW_VALUES, best_melds, candidate_melds, mask_of
+from bot.engine.search import LOW_VALUES, best_melds, mask_of
 from bot.robot import choose
 from bot.robot.sight import Sight, see
+from bot.robot.yardstick import completes, highest_loose
 
 KNOCK_AT = 10  # the seed's knock limit (rules.md §2.4)
 
@@ -58,12 +59,6 @@ def bits(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
-
-
-def completes(hand: int, card: int) -> bool:
-    """Whether ``card`` and two or more cards of ``hand`` form a meld (what the yardstick takes)."""
-    bit = 1 << card
-    return any(m & bit for m in candidate_melds(hand | bit, "low"))
 
 
 _ARRANGED: dict[int, tuple[int, int]] = {}
@@ -84,11 +79,8 @@ def arranged(hand: int) -> tuple[int, int]:
 
 
 def yardstick_discard(hand: int, took: int | None) -> int:
-    """The yardstick's discard (``bot.robot.yardstick``): its highest unmelded card, never the one it took."""
-    melded = arranged(hand)[1]
-    cards = [c for c in bits(hand) if c != took]
-    loose = [c for c in cards if not melded >> c & 1] or cards
-    return max(loose, key=lambda c: (LOW_VALUES[c % 13], c % 13, c))
+    """The yardstick's discard: ``bot.robot.yardstick``'s own rule, never the card it just took."""
+    return highest_loose(hand & ~(0 if took is None else 1 << took), arranged(hand)[1])
 
 
 def could_knock(hand: int) -> bool:
@@ -182,6 +174,22 @@ def posterior(sight: Sight, rng: random.Random, chains: int, steps: int, thin: i
     if len(pool) < slots:
         return []
     hands: list[int] = []
+    def run(s: list[int]) -> tuple[int, int]:
+        """Replay one assignment: the dealt hand, then the stock draws, then the unseen take."""
+        return rec.replay(sum(1 << c for c in s[:10]), s[10 : 10 + rec.draws], s[-1] if rec.unknown_take else None)
+
+    def propose(s: list[int]) -> list[int]:
+        new = list(s)
+        if rng.random() < 0.5:
+            a, b = rng.sample(range(slots), 2)
+            new[a], new[b] = new[b], new[a]
+        else:
+            used = set(s)
+            outside = [c for c in pool if c not in used]
+            if outside:
+                new[rng.randrange(slots)] = rng.choice(outside)
+        return new
+
     for _ in range(chains):
         # the opponent's discards most likely came from its dealt hand: start them there
         shed = list(bits(rec.discarded))
@@ -191,29 +199,12 @@ def posterior(sight: Sight, rng: random.Random, chains: int, steps: int, thin: i
         state = shed[:10] + rest[: slots - min(10, len(shed))]
         if len(state) != slots:
             continue
-
-        def energy(s: list[int]) -> int:
-            return rec.replay(sum(1 << c for c in s[:10]), s[10 : 10 + rec.draws],
-                              s[-1] if rec.unknown_take else None)[0]
-
-        def propose(s: list[int]) -> list[int]:
-            new = list(s)
-            if rng.random() < 0.5:
-                a, b = rng.sample(range(slots), 2)
-                new[a], new[b] = new[b], new[a]
-            else:
-                used = set(s)
-                outside = [c for c in pool if c not in used]
-                if outside:
-                    new[rng.randrange(slots)] = rng.choice(outside)
-            return new
-
-        e, temp = energy(state), 2.0
+        e, temp = run(state)[0], 2.0
         for _ in range(20_000):
             if e == 0:
                 break
             new = propose(state)
-            en = energy(new)
+            en = run(new)[0]
             if en <= e or rng.random() < math.exp((e - en) / temp):
                 state, e = new, en
             temp = max(0.15, temp * 0.999)
@@ -221,11 +212,10 @@ def posterior(sight: Sight, rng: random.Random, chains: int, steps: int, thin: i
             continue
         for step in range(steps):
             new = propose(state)
-            if energy(new) == 0:
+            if run(new)[0] == 0:
                 state = new
             if step % thin == 0:
-                hands.append(rec.replay(sum(1 << c for c in state[:10]), state[10 : 10 + rec.draws],
-                                        state[-1] if rec.unknown_take else None)[1])
+                hands.append(run(state)[1])
     return hands
 
 

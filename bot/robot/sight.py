@@ -161,7 +161,7 @@ def see(game: Game, seat: str, *, judge: bool = False) -> Sight:
         revealed={s: tuple(cs) for s, cs in public.revealed},
         history=replay(
             deal_lines(game.log), pile, gin=public.variant == "gin",
-            dealt=tuple(card_code(c) for c in getattr(game, "dealt_pile", ())),
+            dealt=tuple(card_code(c) for c in game.dealt_pile),
         ),
         resigned=frozenset(s.name for s in public.seats if s.resigned),
         meld_rules=game.meld_rules,

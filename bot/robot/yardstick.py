@@ -23,15 +23,15 @@ from bot.engine.search import LOW_VALUES, best_melds, candidate_melds, mask_of
 from .reading import card_of, of_verb
 from .sight import Sight
 
-__all__ = ["choose", "completes_meld"]
+__all__ = ["choose", "completes", "highest_loose"]
 
 
 def choose(sight: Sight) -> str:
     moves = list(sight.moves)
     if not moves:
         raise ValueError(f"{sight.seat} has no legal move")
-    hand = [parse_card(c) for c in sight.hand]
-    if Verb.TAKE in moves and sight.discard_pile and completes_meld(hand, parse_card(sight.discard_pile[-1])):
+    hand = mask_of(parse_card(c) for c in sight.hand)
+    if Verb.TAKE in moves and sight.discard_pile and completes(hand, parse_card(sight.discard_pile[-1])):
         return Verb.TAKE
     for plain in (Verb.DRAW, Verb.PASS, Verb.AUTO):
         if plain in moves:
@@ -42,18 +42,24 @@ def choose(sight: Sight) -> str:
     discards = of_verb(moves, Verb.DISCARD)
     if not discards:
         return moves[0]
-    _, melds = best_melds(mask_of(hand), "low", LOW_VALUES)
+    _, melds = best_melds(hand, "low", LOW_VALUES)
     melded = 0
     for m in melds:
         melded |= m
-    allowed = {parse_card(card_of(m)) for m in discards}
-    loose = [c for c in hand if c in allowed and not (melded >> c) & 1] or sorted(allowed)
-    card = max(loose, key=lambda c: (LOW_VALUES[c % 13], c % 13, c))
-    return f"discard {card_code(card)}"
+    allowed = mask_of(parse_card(card_of(m)) for m in discards)
+    return f"discard {card_code(highest_loose(allowed, melded))}"
 
 
-def completes_meld(hand: list[int], card: int) -> bool:
-    """Whether ``card`` and cards of ``hand`` form a meld (a run or a set of three or more)."""
+def highest_loose(allowed: int, melded: int) -> int:
+    """The discard among ``allowed`` (a card mask): the card with the most deadwood outside the
+    ``melded`` cards of the best arrangement, or among all of them if every one is melded."""
+    loose = allowed & ~melded or allowed
+    cards = [c for c in range(52) if (loose >> c) & 1]
+    return max(cards, key=lambda c: (LOW_VALUES[c % 13], c % 13, c))
+
+
+def completes(hand: int, card: int) -> bool:
+    """Whether ``card`` and cards of ``hand`` (a card mask) form a meld (a run or a set of three or more)."""
     bit = 1 << card
-    return any(m & bit for m in candidate_melds(mask_of(hand) | bit, "low"))
+    return any(m & bit for m in candidate_melds(hand | bit, "low"))
 
