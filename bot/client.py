@@ -30,7 +30,9 @@ import hashlib
 import json
 import logging
 import math
+import os
 import re
+import secrets
 import time
 from collections.abc import Coroutine
 from typing import Any
@@ -44,7 +46,7 @@ from bot.config import Config
 from bot.ops import logs, metrics
 from bot.ops.server import OpsServer
 from bot.service import Change, GameService
-from bot.store import Store, health, open_database, repo
+from bot.store import Store, cluster, health, open_database, repo
 from bot.words.i18n import catalog
 from cogs.announcer import Announcer
 from cogs.anywhere import RoutedDelivery, TokenBook, is_place_of_anywhere
@@ -54,9 +56,10 @@ from cogs.tournament_news import announce_event
 log = logging.getLogger(__name__)
 
 STOP_GRACE = 8.0  # seconds of a graceful stop for work in flight (below a supervisor's usual 10 s)
-IDENTIFY_SPACING = 8.0  # Discord: one IDENTIFY per 5 s per max_concurrency bucket, and 3 s for a busy
-# process whose IDENTIFY leaves late (Discord counts when it arrives, after the socket's connect and
-# HELLO; seen under a loaded CI run: margins of 0.5 s and of 1.5 s were not enough)
+IDENTIFY_SPACING = 5.5  # Discord: one IDENTIFY per 5 s per max_concurrency bucket, counted on arrival;
+# the turn runs from the READY that answered it (so after Discord counted it), plus 0.5 s of clocks
+IDENTIFY_LEASE = 15.0  # a claim whose READY never comes (refused, or the process died) frees the bucket
+IDENTIFY_POLL = 1.0  # how often a waiting shard asks again (a READY elsewhere can shorten its wait)
 EXTENSIONS = ("cogs.rummy", "cogs.admin")
 
 
@@ -114,6 +117,7 @@ class RummyBot(commands.AutoShardedBot):
         self.guard = Guard(config.flood)
         self.db: Store | None = None
         self._identify_buckets = 1  # Discord's max_concurrency, read in setup_hook
+        self._identify_claims: dict[int, tuple[int, str]] = {}  # shard -> (bucket, owner) until its READY
         self._service: GameService | None = None
         self._announcer: Announcer | None = None
         self._clock_task: asyncio.Task[None] | None = None
@@ -194,7 +198,7 @@ class RummyBot(commands.AutoShardedBot):
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
         key = f"commands_hash:{guild.id if guild else 'global'}"
         async with self.db.transaction() as tx:
-            replaced = await repo.claim_command_sync(tx, key, digest, force=self.force_sync)
+            replaced = await cluster.claim_command_sync(tx, key, digest, force=self.force_sync)
         if replaced is None:
             log.info("slash commands unchanged; not syncing")
             return
@@ -210,19 +214,34 @@ class RummyBot(commands.AutoShardedBot):
         """Take this shard's turn to IDENTIFY through the database: Discord allows one IDENTIFY per
         5 seconds in each ``shard_id % max_concurrency`` bucket, counted over every process of the
         bot, so the processes of a cluster starting together wait for each other instead of being
-        refused."""
+        refused. discord.py sends the IDENTIFY as soon as this returns; the turn stays held until
+        its READY (``on_shard_connect``) or the lease runs out."""
         assert self.db is not None
-        bucket = (shard_id or 0) % self._identify_buckets
+        shard = shard_id or 0
+        bucket = shard % self._identify_buckets
+        owner = f"{os.getpid()}:{shard}:{secrets.token_hex(4)}"
         while True:
             async with self.db.transaction() as tx:
-                wait = await repo.claim_identify(tx, bucket, time.time(), IDENTIFY_SPACING)
+                wait = await cluster.claim_identify(tx, bucket, owner, time.time, lease=IDENTIFY_LEASE,
+                                                    spacing=IDENTIFY_SPACING)
             if wait <= 0:
+                self._identify_claims[shard] = (bucket, owner)
                 log.info("shard %s identifying (bucket %s)", shard_id, bucket)
                 return
-            await asyncio.sleep(wait)
+            await asyncio.sleep(min(wait, IDENTIFY_POLL))
 
     async def on_shard_connect(self, shard_id: int) -> None:
+        """READY: Discord has counted this shard's IDENTIFY, so the bucket's next one may follow
+        ``IDENTIFY_SPACING`` from now rather than at the end of the lease."""
         log.info("shard %s connected", shard_id)
+        claim = self._identify_claims.pop(shard_id, None)
+        if claim is None or self.db is None:
+            return
+        try:
+            async with self.db.transaction() as tx:
+                await cluster.identify_counted(tx, claim[0], claim[1], time.time, spacing=IDENTIFY_SPACING)
+        except Exception:  # the lease still frees the bucket; a READY is never lost over this
+            log.exception("could not record shard %s's IDENTIFY turn", shard_id)
 
     async def on_shard_ready(self, shard_id: int) -> None:
         self._ready_shards.add(shard_id)

@@ -493,33 +493,6 @@ async def set_meta(tx: Transaction, key: str, value: str) -> None:
     )
 
 
-async def claim_identify(tx: Transaction, bucket: int, now: float, spacing: float) -> float:
-    """Take the next IDENTIFY turn of rate-limit ``bucket`` (Discord allows one per ``spacing``
-    seconds in each ``shard_id % max_concurrency`` bucket, across every process of the bot). Returns
-    0 when this caller may identify now (the turn is recorded), else how long to wait and try again."""
-    await tx.lock_name(f"identify:{bucket}")
-    key = f"identify:{bucket}"
-    row = await tx.fetchone("SELECT value FROM meta WHERE key = ?", (key,))
-    last = float(row["value"]) if row is not None else 0.0
-    wait = last + spacing - now
-    if wait > 0 and last <= now:
-        return wait
-    await set_meta(tx, key, repr(now))
-    return 0.0
-
-
-async def claim_command_sync(tx: Transaction, key: str, digest: str, *, force: bool) -> str | None:
-    """Claim the one slash-command sync of a deploy: the first process that finds a new command tree
-    stores its hash and syncs; the others find the hash already there. Returns the hash it replaced
-    (to put back if the sync fails), or None when there is nothing to sync."""
-    await tx.lock_name(f"commands:{key}")
-    old = await get_meta(tx, key)
-    if old == digest and not force:
-        return None
-    await set_meta(tx, key, digest)
-    return old or ""
-
-
 async def due_games(db: Store, now: float, remind_lead: float, shards: Shards | None = None,
                     idle: tuple[float, float] | None = None) -> list[int]:
     """Games (of guilds on ``shards``) with something the clock must do: an expired lobby, a turn
