@@ -166,6 +166,17 @@ def test_gin_feed_bench_prints_the_forecast_scores_and_the_blends() -> None:
 
 
 @cpu_bench
+def test_gin_speed_bench_prints_each_levels_turns_alone() -> None:
+    # Two deals per level in one process, then strong with a constant changed through a pool.
+    out = run_bench("gin_speed.py", "--deals", "2", "--jobs", "1")
+    has_lines(out, r"gin alone against a passive seat, 2 deals per level: turns until deadwood <= 10")
+    for level in ("yardstick", "easy", "normal", "strong"):
+        has_lines(out, rf"{level} +2 +({{n}}|nan) +.* +{{n}} +[0-2]")
+    out = run_bench("gin_speed.py", "--deals", "2", "--jobs", "2", "--levels", "strong", "--set", "ROLLOUTS=4")
+    has_lines(out, r"strong changed: ROLLOUTS = 4", r"strong +2 +({n}|nan) +.* +{n} +[0-2]")
+
+
+@cpu_bench
 def test_gin_training_prints_each_weight_set_and_the_check() -> None:
     # One iteration of two weight sets on two deals each, a two-deal check, no process pool.
     out = run_bench("train_gin.py", "--population", "2", "--elite", "1", "--iterations", "1",
