@@ -16,7 +16,10 @@ not it knocks then (strong's knock test needs an opponent worth fearing). Deal `
 What it is not: the race itself (``bench/robot.py`` plays it) nor feeding, which it leaves out by
 design: the passive seat takes nothing. It prints each level's mean turns with a 95% interval
 of the mean (normal approximation), the spread, and the deals that never got there (left out of
-the mean). ``--set`` changes strong's constants as in ``bench/robot.py``.
+the mean). With the yardstick among the levels it also prints each other level's race share
+against it: how often the level would be first to a knockable hand if the two raced without
+feeding each other, their times drawn independently from these deals (ties halved, since the
+seats swap in play). ``--set`` changes strong's constants as in ``bench/robot.py``.
 """
 
 from __future__ import annotations
@@ -95,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"gin alone against a passive seat, {args.deals} deals per level: turns until deadwood <= {KNOCK_LIMIT}")
     if settings:
         print("strong changed: " + ", ".join(f"{k} = {v}" for k, v in settings.items()))
+    measured: dict[str, list[int]] = {}
     print(f"{'level':<10} {'deals':>6} {'mean':>7} {'95% CI':>13} {'sd':>6} {'never':>6}")
     for level in filter(None, args.levels.split(",")):
         chunks = [list(range(args.deals))[i :: args.jobs] for i in range(args.jobs)]
@@ -107,13 +111,32 @@ def main(argv: list[str] | None = None) -> int:
         if any(p["set"] != settings for p in parts):
             raise SystemExit(f"--set did not reach every process: {[p['set'] for p in parts]}")
         turns = [t for p in parts for t in p["turns"]]
+        measured[level] = turns
         reached = [t for t in turns if t != NEVER]
         mean = statistics.fmean(reached) if reached else math.nan
         sd = statistics.pstdev(reached) if len(reached) > 1 else 0.0
         half = 1.96 * sd / math.sqrt(len(reached)) if reached else math.nan
         print(f"{level:<10} {len(turns):>6} {mean:>7.3f} {f'{mean - half:.2f}–{mean + half:.2f}':>13} {sd:>6.2f} "
               f"{len(turns) - len(reached):>6}")
+    if "yardstick" in measured and len(measured) > 1:
+        print("race share against the yardstick, without feeding (ties halved)")
+        for level, turns in measured.items():
+            if level != "yardstick":
+                print(f"{level:<10} {race_share(turns, measured['yardstick']):>7.1%}")
     return 0
+
+
+def race_share(mine: list[int], theirs: list[int]) -> float:
+    """P(mine < theirs) + P(equal) / 2 over independent draws from the two lists (never = last)."""
+    def key(t: int) -> float:
+        return math.inf if t == NEVER else t
+
+    sooner = ties = 0
+    for a in map(key, mine):
+        for b in map(key, theirs):
+            sooner += a < b
+            ties += a == b
+    return (sooner + ties / 2) / (len(mine) * len(theirs))
 
 
 if __name__ == "__main__":

@@ -172,6 +172,7 @@ def test_gin_speed_bench_prints_each_levels_turns_alone() -> None:
     has_lines(out, r"gin alone against a passive seat, 2 deals per level: turns until deadwood <= 10")
     for level in ("yardstick", "easy", "normal", "strong"):
         has_lines(out, rf"{level} +2 +({{n}}|nan) +.* +{{n}} +[0-2]")
+    has_lines(out, "race share against the yardstick, without feeding \\(ties halved\\)", r"strong +{n}%")
     out = run_bench("gin_speed.py", "--deals", "2", "--jobs", "2", "--levels", "strong", "--set", "ROLLOUTS=4")
     has_lines(out, r"strong changed: ROLLOUTS = 4", r"strong +2 +({n}|nan) +.* +{n} +[0-2]")
 
