@@ -28,12 +28,11 @@ import argparse
 import math
 import statistics
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.robot import apply_settings, strong_settings, taken
+from bench.robot import apply_settings, run_jobs, strong_settings, taken
 from bot.engine import Game, Verb, new_game
 from bot.engine.cards import parse_card
 from bot.engine.search import mask_of, min_deadwood
@@ -103,13 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     for level in filter(None, args.levels.split(",")):
         chunks = [list(range(args.deals))[i :: args.jobs] for i in range(args.jobs)]
         jobs = [(level, args.prefix, ks) for ks in chunks if ks]
-        if args.jobs > 1:
-            with ProcessPoolExecutor(args.jobs, initializer=apply_settings, initargs=(settings,)) as pool:
-                parts = list(pool.map(play, jobs))
-        else:
-            parts = [play(j) for j in jobs]
-        if any(p["set"] != settings for p in parts):
-            raise SystemExit(f"--set did not reach every process: {[p['set'] for p in parts]}")
+        parts = run_jobs(play, jobs, args.jobs, settings)
         turns = [t for p in parts for t in p["turns"]]
         measured[level] = turns
         reached = [t for t in turns if t != NEVER]

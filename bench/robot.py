@@ -40,6 +40,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -175,6 +176,20 @@ def taken() -> dict[str, float | int | bool]:
     return {name: getattr(gin, name) for name in SETTINGS}
 
 
+def run_jobs(play: Callable[[Any], dict], jobs: list[Any], processes: int,
+             settings: dict[str, float | int | bool]) -> list[dict]:
+    """``play`` over ``jobs``, in a pool of ``processes`` with strong's ``--set`` constants applied
+    in each (or here when 1); refuses results played without them."""
+    if processes > 1:
+        with ProcessPoolExecutor(processes, initializer=apply_settings, initargs=(settings,)) as pool:
+            parts = list(pool.map(play, jobs))
+    else:
+        parts = [play(j) for j in jobs]
+    if any(p["set"] != settings for p in parts):
+        raise SystemExit(f"--set did not reach every process: {[p['set'] for p in parts]}")
+    return parts
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -215,13 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     for a, b in pairs:
         chunks = [list(range(count))[i :: args.jobs] for i in range(args.jobs)]
         jobs = [(a, b, args.prefix, ks) for ks in chunks if ks]
-        if args.jobs > 1:
-            with ProcessPoolExecutor(args.jobs, initializer=apply_settings, initargs=(settings,)) as pool:
-                parts = list(pool.map(play, jobs))
-        else:
-            parts = [play(j) for j in jobs]
-        if any(p["set"] != settings for p in parts):
-            raise SystemExit(f"--set did not reach every process: {[p['set'] for p in parts]}")
+        parts = run_jobs(play, jobs, args.jobs, settings)
         won = sum(p["a"] for p in parts)
         lost = sum(p["b"] for p in parts)
         other = sum(p["void"] + p["tie"] for p in parts)
