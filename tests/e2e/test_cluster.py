@@ -143,3 +143,26 @@ async def test_two_shard_processes_share_one_postgresql(tmp_path: Path, pg_url: 
         assert "Traceback" not in p.log_text(), p.log_text()[-3000:]
     assert "shards 0 of 2" in processes[0].log_text()
     assert "shards 1 of 2" in processes[1].log_text()
+
+
+async def test_one_process_holding_two_shards_identifies_the_second_after_the_first_ready(tmp_path: Path) -> None:
+    # One process of one bucket holds both shards: the second IDENTIFY waits for the first one's
+    # READY and 5 s more (Discord's limit), not for the claim's whole lease.
+    from bot.client import IDENTIFY_LEASE
+
+    fake = FakeDiscord(shard_count=2, guild_shard=0, enforce_identify_pacing=True)
+    await fake.start()
+    fake.add_guild("Segundo", shard=1)
+    bot = BotProcess(fake, db_path=tmp_path / "rummy.sqlite3", log_path=tmp_path / "bot.log", patch_gateway=False,
+                     env={"RUMMY_SHARD_COUNT": "2", "RUMMY_DEV_GUILD": "", "RUMMY_FLOOD": "off"})
+    try:
+        await bot.start(ready_timeout=60, shards=[0, 1])
+        accepted = [r for r in fake.gateway.identifies if r.outcome == "ready"]
+        assert [r.shard for r in accepted] == [(0, 2), (1, 2)]
+        assert fake.identify_breaches() == []
+        gap = accepted[1].at - accepted[0].at
+        assert 5.0 <= gap < IDENTIFY_LEASE - 3, gap  # the lease alone would space them 15 s
+    finally:
+        if bot.proc is not None and bot.returncode is None:
+            await bot.terminate()
+        await fake.stop()
