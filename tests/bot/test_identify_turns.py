@@ -11,16 +11,9 @@ import json
 
 from bot.store import open_database, repo
 from bot.store.cluster import claim_identify, identify_counted
+from tests.bot.helpers import Clock
 
 LEASE, SPACING = 15.0, 5.5
-
-
-class Clock:
-    def __init__(self, t: float) -> None:
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
 
 
 async def claim(db, owner: str, clock: Clock, bucket: int = 0) -> float:
