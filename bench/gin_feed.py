@@ -2,6 +2,7 @@
 
     python bench/gin_feed.py --brier 60                      # the posterior against strong's chances
     python bench/gin_feed.py --blend 0,0.25,0.5 --deals 2000 # deal rate with a partly true estimate
+    python bench/gin_feed.py --play 1000 --chains 4 --steps 800  # strong using the posterior, in play
     python bench/gin_feed.py --brier 1 --blend 0.5 --deals 2 --jobs 1 --steps 40   # smoke
 
 Under the seed's scoring a gin deal is a race to knock, settled mostly by which discards complete
@@ -24,6 +25,13 @@ could know more than this from the seat against this opponent.
 ``DANGER_WEIGHT``). L = 0 is strong as shipped; L = 1 is a player who sees the other hand. The
 Brier score of such a blend is (1 - L)^2 times the estimate's, so the two modes together say
 which deal rate a feed estimate of a given quality buys.
+
+``--play N``: the direct test of the two. Strong plays N deals against the yardstick with its
+estimate replaced, at each of its discards, by the exact posterior's share of sampled hands in
+which the card completes a meld (its own estimate where no chain finds a posterior). Nothing but
+the seat's own record goes into it, so this is the best feed estimate any player of strong's kind
+could have against this opponent. The same deals are played by strong as shipped, and the bench
+prints both rates and how many deals changed hands each way.
 
 What it is not: a player. The truth is read only here, to score forecasts or to blend them; no
 level ever sees it (``tests/test_robot_sight.py``). Nothing here asserts a figure.
@@ -283,6 +291,44 @@ def blend_job(job: tuple[str, list[int], float, float]) -> tuple[int, int]:
     return won, lost
 
 
+_HANDS: list[list[int]] = [[]]  # posterior hands for strong's current discard (play mode only)
+
+
+def from_posterior(known: gin.Knowledge, card: int) -> float:
+    hands = _HANDS[0]
+    return sum(completes(h, card) for h in hands) / len(hands) if hands else _SHIPPED(known, card)
+
+
+def play_job(job: tuple[str, list[int], int, int]) -> dict[str, list[str]]:
+    """Per deal of ``ks``, the winner's level with strong as shipped and with the posterior
+    (``""`` for a void or a tie), and how many discards fell back to strong's own estimate."""
+    prefix, ks, chains, steps = job
+    out: dict[str, list[str]] = {"shipped": [], "posterior": [], "fallbacks": []}
+    for mode in ("shipped", "posterior"):
+        gin.danger = from_posterior if mode == "posterior" else _SHIPPED  # type: ignore[assignment]
+        fallbacks = 0
+        for k in ks:
+            game = new_game("gin", ["p1", "p2"], seed=f"{prefix}-feed-{k}")
+            level = levels(k)
+            while not game.hand_over:
+                seat = game.actors[0]
+                _HANDS[0] = []
+                if mode == "posterior" and level[seat] == "strong":
+                    sight = see(game, seat)
+                    if any(m.startswith("discard") for m in sight.moves):
+                        rng = random.Random(f"{prefix}-{k}-{len(sight.history)}")
+                        _HANDS[0] = posterior(sight, rng, chains, steps)
+                        fallbacks += not _HANDS[0]
+                game.play(seat, choose(game, seat, level=level[seat]))
+            result = game.result
+            won = result is not None and result.winner is not None and result.outcome != "void"
+            out[mode].append(level[result.winner] if won and result is not None and result.winner else "")
+        if mode == "posterior":
+            out["fallbacks"].append(str(fallbacks))
+    gin.danger = _SHIPPED  # type: ignore[assignment]
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--brier", type=int, default=0, help="deals for the forecast scores (0: skip)")
@@ -291,6 +337,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--blend", default="", help="shares of the truth to play with, comma-separated")
     parser.add_argument("--deals", type=int, default=2000, help="deals per blend (default 2000)")
     parser.add_argument("--weight", type=float, default=gin.DANGER_WEIGHT, help="DANGER_WEIGHT while blending")
+    parser.add_argument("--play", type=int, default=0, help="deals played with the posterior (0: skip)")
     parser.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--prefix", default="feed", help="seed prefix")
     args = parser.parse_args(argv)
@@ -321,8 +368,25 @@ def main(argv: list[str] | None = None) -> int:
             won, lost = sum(r[0] for r in results), sum(r[1] for r in results)
             lo, hi = wilson(won, won + lost)
             print(f"{share:<12g} {won:>6} {lost:>6} {won / max(1, won + lost):>9.1%} {f'{lo:.1%}–{hi:.1%}':>15}")
-    if not args.brier and not args.blend:
-        parser.error("ask for --brier N, --blend L,... or both")
+    if args.play:
+        jobs3 = [(args.prefix, ks, args.chains, args.steps) for ks in split(args.play)]
+        with ProcessPoolExecutor(args.jobs) as pool:
+            played = list(pool.map(play_job, jobs3))
+        pairs = [pair for p in played for pair in zip(p["shipped"], p["posterior"], strict=True)]
+        fell = sum(int(x) for p in played for x in p["fallbacks"])
+        print(f"strong vs yardstick in play, {args.play} single deals, feed estimate from the posterior "
+              f"({args.chains} chains of {args.steps} steps; {fell} discards fell back to strong's own)")
+        print(f"{'strong, feed estimate':<28} {'won':>6} {'lost':>6} {'win rate':>9} {'95% CI':>15}")
+        for i, label in enumerate(("as shipped", "exact posterior")):
+            won = sum(pair[i] == "strong" for pair in pairs)
+            lost = sum(pair[i] == "yardstick" for pair in pairs)
+            lo, hi = wilson(won, won + lost)
+            print(f"{label:<28} {won:>6} {lost:>6} {won / max(1, won + lost):>9.1%} {f'{lo:.1%}–{hi:.1%}':>15}")
+        gained = sum(a != "strong" and b == "strong" for a, b in pairs)
+        lost_ = sum(a == "strong" and b != "strong" for a, b in pairs)
+        print(f"deals strong won only with the posterior: {gained}; only as shipped: {lost_}")
+    if not args.brier and not args.blend and not args.play:
+        parser.error("ask for --brier N, --blend L,..., --play N or any of them")
     return 0
 
 

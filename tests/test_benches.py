@@ -156,13 +156,18 @@ def test_robot_bench_measures_an_ablation_of_strong() -> None:
 def test_gin_feed_bench_prints_the_forecast_scores_and_the_blends() -> None:
     # One deal of forecasts with two short chains, and two blends of two deals, in one process.
     out = run_bench("gin_feed.py", "--brier", "1", "--chains", "2", "--steps", "40",
-                    "--blend", "0,1", "--deals", "2", "--jobs", "1")
+                    "--blend", "0,1", "--deals", "2", "--play", "1", "--jobs", "1")
     has_lines(out, r"forecasts at strong's discards: 1 deals, \d+ decisions .*, \d+ hand cards, "
                    r"{n}% of them feed a meld")
     for label in ("base rate", r"strong \(per-card chances\)", r"exact posterior \(yardstick\)"):
         has_lines(out, rf"{label} +{{n}}")
     for share in ("0", "1"):
         has_lines(out, rf"{share} +\d+ +\d+ +{{n}}% +{{n}}%–{{n}}%")
+    has_lines(out, r"strong vs yardstick in play, 1 single deals, feed estimate from the posterior "
+                   r"\(2 chains of 40 steps; \d+ discards fell back to strong's own\)")
+    for label in ("as shipped", "exact posterior"):
+        has_lines(out, rf"{label} +\d+ +\d+ +{{n}}% +{{n}}%–{{n}}%")
+    has_lines(out, r"deals strong won only with the posterior: \d+; only as shipped: \d+")
 
 
 @cpu_bench
