@@ -2,7 +2,7 @@
 
     python bench/gin_feed.py --brier 60                      # the posterior against strong's chances
     python bench/gin_feed.py --blend 0,0.25,0.5 --deals 2000 # deal rate with a partly true estimate
-    python bench/gin_feed.py --play 1000 --chains 4 --steps 800  # strong using the posterior, in play
+    python bench/gin_feed.py --play 1000 --chains 3 --steps 600  # strong using the posterior, in play
     python bench/gin_feed.py --brier 1 --blend 0.5 --deals 2 --jobs 1 --steps 40   # smoke
 
 Under the seed's scoring a gin deal is a race to knock, settled mostly by which discards complete
@@ -43,7 +43,7 @@ import argparse
 import math
 import random
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import bot.robot.gin as gin
 from bench.robot import wilson
-from bot.engine import new_game
+from bot.engine import Game, new_game
 from bot.engine.cards import parse_card
 from bot.engine.search import LOW_VALUES, best_melds, mask_of
 from bot.robot import choose
@@ -270,25 +270,33 @@ def blended(known: gin.Knowledge, card: int) -> float:
     return _BLEND[0] * completes(_TRUTH[0], card) + (1 - _BLEND[0]) * _SHIPPED(known, card)
 
 
+def deal_winner(prefix: str, k: int, before: Callable[[Game, str, str], None]) -> str:
+    """Play deal ``k`` (seed ``<prefix>-feed-<k>``) of strong against the yardstick, calling
+    ``before(game, seat, level)`` ahead of every move; the winner's level, or "" (void or tie)."""
+    game = new_game("gin", ["p1", "p2"], seed=f"{prefix}-feed-{k}")
+    level = levels(k)
+    while not game.hand_over:
+        seat = game.actors[0]
+        before(game, seat, level[seat])
+        game.play(seat, choose(game, seat, level=level[seat]))
+    result = game.result
+    if result is None or result.winner is None or result.outcome == "void":
+        return ""
+    return level[result.winner]
+
+
 def blend_job(job: tuple[str, list[int], float, float]) -> tuple[int, int]:
     """(strong's wins, the yardstick's) over the deals ``ks`` with the estimate blended."""
     prefix, ks, share, weight = job
     gin.danger = blended  # type: ignore[assignment]  # a diagnostic's stand-in, in this process only
     gin.DANGER_WEIGHT = weight
     _BLEND[0] = share
-    won = lost = 0
-    for k in ks:
-        game = new_game("gin", ["p1", "p2"], seed=f"{prefix}-feed-{k}")
-        level = levels(k)
-        while not game.hand_over:
-            seat = game.actors[0]
-            _TRUTH[0] = mask_of(game.hands[next(s for s in game.seats if s != seat)])
-            game.play(seat, choose(game, seat, level=level[seat]))
-        result = game.result
-        if result is not None and result.winner is not None and result.outcome != "void":
-            won += level[result.winner] == "strong"
-            lost += level[result.winner] != "strong"
-    return won, lost
+
+    def read_truth(game: Game, seat: str, _level: str) -> None:
+        _TRUTH[0] = mask_of(game.hands[next(s for s in game.seats if s != seat)])
+
+    winners = [deal_winner(prefix, k, read_truth) for k in ks]
+    return winners.count("strong"), winners.count("yardstick")
 
 
 _HANDS: list[list[int]] = [[]]  # posterior hands for strong's current discard (play mode only)
@@ -299,34 +307,31 @@ def from_posterior(known: gin.Knowledge, card: int) -> float:
     return sum(completes(h, card) for h in hands) / len(hands) if hands else _SHIPPED(known, card)
 
 
-def play_job(job: tuple[str, list[int], int, int]) -> dict[str, list[str]]:
-    """Per deal of ``ks``, the winner's level with strong as shipped and with the posterior
-    (``""`` for a void or a tie), and how many discards fell back to strong's own estimate."""
+def play_job(job: tuple[str, list[int], int, int]) -> tuple[list[str], list[str], int]:
+    """Per deal of ``ks``, the winner's level (``deal_winner``) with strong as shipped and with the
+    posterior, and how many discards fell back to strong's own estimate."""
     prefix, ks, chains, steps = job
-    out: dict[str, list[str]] = {"shipped": [], "posterior": [], "fallbacks": []}
-    for mode in ("shipped", "posterior"):
-        gin.danger = from_posterior if mode == "posterior" else _SHIPPED  # type: ignore[assignment]
-        fallbacks = 0
-        for k in ks:
-            game = new_game("gin", ["p1", "p2"], seed=f"{prefix}-feed-{k}")
-            level = levels(k)
-            while not game.hand_over:
-                seat = game.actors[0]
-                _HANDS[0] = []
-                if mode == "posterior" and level[seat] == "strong":
-                    sight = see(game, seat)
-                    if any(m.startswith("discard") for m in sight.moves):
-                        rng = random.Random(f"{prefix}-{k}-{len(sight.history)}")
-                        _HANDS[0] = posterior(sight, rng, chains, steps)
-                        fallbacks += not _HANDS[0]
-                game.play(seat, choose(game, seat, level=level[seat]))
-            result = game.result
-            won = result is not None and result.winner is not None and result.outcome != "void"
-            out[mode].append(level[result.winner] if won and result is not None and result.winner else "")
-        if mode == "posterior":
-            out["fallbacks"].append(str(fallbacks))
+    fallbacks = 0
+
+    def sample(k: int) -> Callable[[Game, str, str], None]:
+        """Before each move of deal ``k``: the posterior hands, when strong is about to discard."""
+        def before(game: Game, seat: str, level: str) -> None:
+            nonlocal fallbacks
+            _HANDS[0] = []
+            if level == "strong":
+                sight = see(game, seat)
+                if any(m.startswith("discard") for m in sight.moves):
+                    rng = random.Random(f"{prefix}-{k}-{len(sight.history)}")
+                    _HANDS[0] = posterior(sight, rng, chains, steps)
+                    fallbacks += not _HANDS[0]
+        return before
+
     gin.danger = _SHIPPED  # type: ignore[assignment]
-    return out
+    shipped = [deal_winner(prefix, k, lambda *_: None) for k in ks]
+    gin.danger = from_posterior  # type: ignore[assignment]  # a diagnostic's stand-in, in this process only
+    with_posterior = [deal_winner(prefix, k, sample(k)) for k in ks]
+    gin.danger = _SHIPPED  # type: ignore[assignment]
+    return shipped, with_posterior, fallbacks
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -372,8 +377,8 @@ def main(argv: list[str] | None = None) -> int:
         jobs3 = [(args.prefix, ks, args.chains, args.steps) for ks in split(args.play)]
         with ProcessPoolExecutor(args.jobs) as pool:
             played = list(pool.map(play_job, jobs3))
-        pairs = [pair for p in played for pair in zip(p["shipped"], p["posterior"], strict=True)]
-        fell = sum(int(x) for p in played for x in p["fallbacks"])
+        pairs = [pair for shipped, found, _ in played for pair in zip(shipped, found, strict=True)]
+        fell = sum(p[2] for p in played)
         print(f"strong vs yardstick in play, {args.play} single deals, feed estimate from the posterior "
               f"({args.chains} chains of {args.steps} steps; {fell} discards fell back to strong's own)")
         print(f"{'strong, feed estimate':<28} {'won':>6} {'lost':>6} {'win rate':>9} {'95% CI':>15}")
