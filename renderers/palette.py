@@ -4,7 +4,8 @@ What it is: a palette computed once per process from a sheet of sample pictures 
 variants in both deck colourings, an end-of-deal screen, hands with their marks), so it holds our
 theme's colours and the antialiased blends between them. Mapping a picture onto a known palette
 takes about 2 ms where computing a palette per picture takes 8–14 (bench/render.py), and it gives
-a GIF the shared palette it needs. Index 255 stays free (the GIF's "unchanged" pixel).
+a GIF the shared palette it needs. Index 255 stays free (the GIF's "unchanged" pixel). The
+sheet's views are ``samples.py``'s, built from plain data: no game is loaded or played here.
 
 What it is not: no drawing of its own and no encoding; ``encode.py`` applies it. A new colour in
 the theme is picked up automatically, since the sheet is drawn by the real renderers;
@@ -18,15 +19,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable
-from dataclasses import replace
 
 from PIL import Image
 
-from bot.engine import load_game
-
 from .hand import draw_hand
 from .result import draw_result
-from .samples import NAMES, built_result, built_view
+from .samples import NAMES, built_hand, built_result, built_view
 from .table import draw_table
 
 __all__ = ["TRANSPARENT", "palette_of", "shared_palette"]
@@ -61,15 +59,13 @@ def palette_of(samples: Iterable[Image.Image]) -> Image.Image:
 
 
 def _build() -> Image.Image:
-    gin = load_game('[Variant "gin"]\n[Seats "ana bea"]\n[Hand "ana" "3H 4H 5H 6H 9S 9D 9C KD QS 2C 7D"]\n'
-                    '[Turn "ana"]\n[Phase "play"]\n').view("ana")
     sheet = [
         draw_table(built_view("rami", 8, 30, seed=4, acting=5), names=NAMES).image,
         draw_table(built_view("dummy", 4, 9, seed=2, acting=1), names=NAMES, four_colour=True).image,
         draw_table(built_view("tradicional", 3, 7, seed=3, acting=1, visible_pile=23), names=NAMES,
                    footer="·").image,
         draw_result(built_result(built_view("wrotham", 4, 8, seed=5, acting=1), winner=2), names=NAMES).image,
-        draw_hand(replace(gin, drawn="7D", took="9S"), sort="melds").image,
-        draw_hand(replace(gin, drawn="KD"), four_colour=True).image,
+        draw_hand(built_hand(drawn="7D", took="9S"), sort="melds").image,
+        draw_hand(built_hand(drawn="KD"), four_colour=True).image,
     ]
     return palette_of(sheet)

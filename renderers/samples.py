@@ -1,9 +1,10 @@
-"""Sample views for the gallery, the tests and the benchmark.
+"""Sample views for the gallery, the tests, the benchmark and the shared palette.
 
-What it is: deterministic ``PublicView`` objects built directly as the frozen dataclasses they
-are, for positions a short random game does not reach (eight seats and thirty melds, every seat
-with a contract, a long open discard pile); views of games played out by a seeded driver are
-``scripts/played.py``'s (renderers never play a move). What it is not: not used by the bot, and
+What it is: deterministic ``PublicView`` and ``SeatView`` objects built directly as the frozen
+dataclasses they are, for positions a short random game does not reach (eight seats and thirty
+melds, every seat with a contract, a long open discard pile) and for a hand held at a known
+moment (``built_hand``); views of games played out by a seeded driver are ``scripts/played.py``'s
+(renderers never play a move nor load a game). What it is not: not used by the bot's games, and
 no rules: a built view is only as plausible as the cards written here.
 """
 
@@ -12,9 +13,9 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from bot.engine.views import DealResult, Meld, PublicView, SeatInfo, SeatResult
+from bot.engine.views import DealResult, Meld, PublicView, SeatInfo, SeatResult, SeatView
 
-__all__ = ["NAMES", "OPTIONS", "SEATS", "built_result", "built_view"]
+__all__ = ["GIN_HAND", "NAMES", "OPTIONS", "SEATS", "built_hand", "built_result", "built_view"]
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -30,6 +31,10 @@ OPTIONS: dict[str, tuple[tuple[str, str], ...]] = {
                     ("opt3_ace_high_low", "true"), ("opt4_continuous", "false"), ("opt5_two_turns", "false")),
     "dummy": (("cut_ins", "true"), ("contract_sizes", "minimum"), ("game_end", "first_to_finish")),
 }
+
+GIN_HAND = ("9S", "QS", "3H", "4H", "5H", "6H", "7D", "9D", "KD", "2C", "9C")
+"""Ana's eleven cards at the start of a gin deal, in the engine's display order (by suit): a run
+of hearts, three nines and deadwood, the hand the shared palette samples."""
 
 
 def _run(rng: random.Random, length: int, wild: str | None = None) -> tuple[str, ...]:
@@ -110,3 +115,18 @@ def built_result(view: PublicView, *, seed: int = 1, winner: int = 0) -> PublicV
                    result=DealResult("out", seats[winner], tuple(results), going_rummy=False),
                    revealed=tuple((r.name, r.hand) for r in results if r.hand))
 
+
+def built_hand(hand: tuple[str, ...] = GIN_HAND, *, drawn: str | None = None, took: str | None = None) -> SeatView:
+    """Ana's view of her gin ``hand`` on her first turn against Bea (the dealer): an empty table,
+    one card (KS) on the pile and the rest of the deck in the stock, as ``Game.view`` gives it."""
+    seats = (SeatInfo(name="ana", card_count=len(hand), total=0, is_dealer=False, is_acting=True, opened=False,
+                      contract=None, resigned=False, deals_won=0),
+             SeatInfo(name="bea", card_count=10, total=0, is_dealer=True, is_acting=False, opened=False,
+                      contract=None, resigned=False, deals_won=0))
+    public = PublicView(
+        variant="gin", options=(), deal_number=1, phase="play", seats=seats, dealer="bea",
+        current_seat="ana", actors=("ana",), table=(), discard_top="KS", discard_count=1, discard_visible=(),
+        stock_count=52 - len(hand) - 10 - 1, revealed=(), last_move=None, hand_over=False, game_over=False,
+        hand_points=(), winners=(), result=None,
+    )
+    return SeatView(seat="ana", public=public, hand=hand, drawn=drawn, took=took)

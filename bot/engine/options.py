@@ -2,7 +2,8 @@
 
 Each variant's options come from rules.md (the section is cited per option). ``RuleSet`` is the
 validated, immutable configuration of one game; ``docs/options.md`` is generated from
-``OPTION_SPECS`` by ``scripts/gen_options.py``. This module is not about how a rule is applied.
+``OPTION_SPECS`` by ``scripts/gen_options.py``; ``BOT_OPTIONS`` holds the bounds of the few options
+the bot reads itself. This module is not about how a rule is applied.
 """
 
 from __future__ import annotations
@@ -259,6 +260,12 @@ PLAYERS: dict[str, tuple[int, int]] = {
     "tradicional": (2, 4),
     "dummy": (2, 4),
 }
+
+BOT_OPTIONS: dict[str, tuple[int, int]] = {"window": (0, 120)}
+"""Options the bot reads itself, not the engine: name -> (lowest, highest) whole value. A lobby's
+options text carries them beside the engine's; ``make_rules`` never sees them (the service splits
+them off first). They live here, beside the engine's, so that every floor that reads or words a
+lobby's options takes their bounds from the floor below it."""
 
 
 @dataclass(frozen=True)

@@ -11,11 +11,11 @@ from __future__ import annotations
 import unicodedata
 
 from bot.engine import make_rules
+from bot.engine.options import BOT_OPTIONS
 
 from .changes import Refusal
 
 MIN_TIMER = 0.25  # minutes: the shortest turn timer, 15 seconds
-BOT_OPTIONS = {"window": (0, 120)}  # options the bot reads itself, besides the engine's
 REASON_LENGTH = 100  # a manager's reason for voiding a result, as stored
 
 

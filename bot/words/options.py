@@ -1,8 +1,9 @@
 """Options people can find and read (issue 12): every option of a variant in words, in the
 reader's language, for the lobby, ``/rummy rules`` and the ``options:`` suggestions.
 
-What it is: pure functions over the engine's option metadata (``bot.engine.OPTION_SPECS``) and the
-catalog (``bot/words/locales/options.*.json``: one short phrase per option). ``option_notes`` says where
+What it is: pure functions over the engine's option metadata (``bot.engine.options``:
+``OPTION_SPECS``, and ``BOT_OPTIONS`` for the bot's own) and the catalog
+(``bot/words/locales/options.*.json``: one short phrase per option). ``option_notes`` says where
 one chosen option rules out or includes another (rules.md §4.6, §4.7.5).
 What it is not: no validation (the engine's ``make_rules`` refuses what is not allowed) and no
 Discord.
@@ -10,8 +11,7 @@ Discord.
 
 from __future__ import annotations
 
-from bot.engine.options import OPTION_SPECS, OptionSpec
-from bot.service.options import BOT_OPTIONS
+from bot.engine.options import BOT_OPTIONS, OPTION_SPECS, OptionSpec
 from bot.words.i18n import option_value, translate
 
 # Where a chosen option changes what another means: (variant, option, value) -> the note's key.
