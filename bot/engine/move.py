@@ -1,7 +1,7 @@
 """The typed move: one RGN move as a frozen value, and the engine's answers about its verb.
 
 What it is: ``Verb`` (every RGN verb of notation.md "Moves", a ``StrEnum``), ``Move`` (verb, cards,
-target meld, melds) with RGN parsing (``Move.parse``) and formatting (``str(move)``), and
+target meld, melds; a ``str`` of its canonical RGN text) with RGN parsing (``Move.parse``), and
 ``parse_line`` for a record line ``<seat> <move>``. It is the one vocabulary of moves: the hand
 buttons, the move builder, autocomplete, robots, hints, the replay and the service all use it, so
 that nothing outside the engine takes an RGN move apart by hand.
@@ -14,7 +14,6 @@ the game's question (``Game.play`` / ``Game.accepts``). Card words are kept as w
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from enum import StrEnum
 
 from .errors import IllegalMove
@@ -97,10 +96,15 @@ def _melds_text(melds: Iterable[Iterable[str]]) -> str:
     return " | ".join(" ".join(meld) for meld in melds)
 
 
-@dataclass(frozen=True)
-class Move:
-    """One move without its seat.
+class Move(str):
+    """One move without its seat: a ``str`` holding its canonical RGN text, with its parts typed.
 
+    A move is its text the way a ``StrEnum`` member is its value: ``Move.parse("discard KS") ==
+    "discard KS"``, so notation.md's contract (``legal_moves`` gives ``list[str]``, ``play`` takes
+    text) holds to the letter, while the code that makes or reads a move uses the parts and never
+    takes the text apart again. It is immutable, hashes as its text and pickles by its parts.
+
+    * ``verb``: the ``Verb``;
     * ``cards``: the one card of a discard, knock or claim; the cards of a layoff or swap; every
       card of every new meld of a ``meld`` move, in order; nothing for a ``table`` move (its hand
       cards are the difference with the table, which only the game knows);
@@ -110,14 +114,46 @@ class Move:
     """
 
     verb: Verb
-    cards: tuple[str, ...] = ()
-    target: int | None = None
-    melds: tuple[tuple[str, ...], ...] = ()
+    cards: tuple[str, ...]
+    target: int | None
+    melds: tuple[tuple[str, ...], ...]
+
+    __match_args__ = ("verb", "cards", "target", "melds")
+
+    def __new__(
+        cls, verb: Verb | str, cards: Iterable[str] = (), target: int | None = None,
+        melds: Iterable[Iterable[str]] = (),
+    ) -> Move:
+        verb = Verb(verb)
+        cards = tuple(cards)
+        groups = tuple(tuple(meld) for meld in melds)
+        self = super().__new__(cls, _text(verb, cards, target, groups))
+        parts = self.__dict__
+        parts["verb"], parts["cards"], parts["target"], parts["melds"] = verb, cards, target, groups
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a Move is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a Move is immutable: cannot delete {name!r}")
+
+    # A Move is rebuilt from its parts (``str`` rebuilds from its text alone).
+    def __getnewargs__(self) -> tuple[Verb, tuple[str, ...], int | None, tuple[tuple[str, ...], ...]]:  # type: ignore[override]
+        return (self.verb, self.cards, self.target, self.melds)
+
+    def __getstate__(self) -> None:
+        return None  # everything is in __getnewargs__
+
+    def __repr__(self) -> str:
+        return f"Move({str.__repr__(self)})"
 
     @classmethod
     def parse(cls, text: str) -> Move:
         """Read an RGN move (notation.md "Moves"); ``IllegalMove("bad_move")`` when its shape is
         not one (an empty move, an unknown verb, ``to`` without a meld number, an empty meld)."""
+        if isinstance(text, Move):
+            return text
         words = text.split()
         if not words:
             raise IllegalMove("bad_move", "an empty move", {})
@@ -163,24 +199,25 @@ class Move:
         lines = [line for line in text.replace("|", "\n").splitlines() if line.strip()]
         return cls.parse("table " + " | ".join(" ".join(line.split()) for line in lines))
 
-    def __str__(self) -> str:
-        """The canonical RGN text: ``str(Move.parse(m)) == m`` for every move the engine writes."""
-        if self.verb is Verb.MELD:
-            return f"meld {_melds_text(self.melds or (self.cards,))}"
-        if self.verb is Verb.TABLE:
-            return f"table {_melds_text(self.melds)}" if self.melds else "table"
-        words = [str(self.verb), *self.cards]
-        if self.target is not None:
-            words += ["to", str(self.target)]
-        text = " ".join(words)
-        if self.verb is Verb.KNOCK and self.melds:
-            text += f" : {_melds_text(self.melds)}"
-        return text
-
     @property
     def card(self) -> str | None:
         """The one card of a discard, knock or claim (the first card of any other move), if any."""
         return self.cards[0] if self.cards else None
+
+
+def _text(verb: Verb, cards: tuple[str, ...], target: int | None, melds: tuple[tuple[str, ...], ...]) -> str:
+    """The canonical RGN text of a move: ``Move.parse(t) == t`` for every move the engine writes."""
+    if verb is Verb.MELD:
+        return f"meld {_melds_text(melds or (cards,))}"
+    if verb is Verb.TABLE:
+        return f"table {_melds_text(melds)}" if melds else "table"
+    words = [str(verb), *cards]
+    if target is not None:
+        words += ["to", str(target)]
+    text = " ".join(words)
+    if verb is Verb.KNOCK and melds:
+        text += f" : {_melds_text(melds)}"
+    return text
 
 
 def parse_line(line: str) -> tuple[str, Move]:

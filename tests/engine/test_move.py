@@ -63,12 +63,51 @@ def test_unreadable_moves_are_refused_with_a_code(text, code):
     assert err.value.code == code
 
 
-def test_verb_answers():
-    assert [v for v in Verb if v.needs_one_card] == [Verb.DISCARD, Verb.KNOCK, Verb.CLAIM]
-    assert [v for v in Verb if v.needs_target] == [Verb.LAYOFF, Verb.SWAP]
-    assert [v for v in Verb if v.clock_only] == [Verb.TIMEOUT]
+@pytest.fixture(scope="module")
+def played_moves() -> list[Move]:
+    """Every move listed or recorded over a few random deals of every variant."""
+    out: list[Move] = []
+    for variant in VARIANTS:
+        for listed, log in _games(variant, deals=2):
+            out += [Move.parse(m) for m in listed]
+            out += [move for _, move in log_moves(log)]
+    return out
+
+
+def test_verb_answers_hold_for_every_move_the_engine_lists_or_writes(played_moves):
+    """Each verb's answer is checked against the moves themselves, not restated: a verb that
+    ``needs_one_card`` is listed with exactly one card, ``needs_target`` exactly when a move names
+    a meld ``to``, ``takes_cards`` exactly when the move carries hand cards (``table`` moves carry
+    the whole table instead), and the clock's verb is never offered to a person."""
+    seen = {m.verb for m in played_moves}
+    assert {Verb.DISCARD, Verb.LAYOFF, Verb.MELD, Verb.DRAW, Verb.TAKE, Verb.PASS} <= seen  # not vacuous
+    for m in played_moves:
+        if m.verb.needs_one_card:
+            assert len(m.cards) == 1, m
+        assert m.verb.needs_target == (m.target is not None), m
+        if m.verb is not Verb.TABLE:
+            assert m.verb.takes_cards == bool(m.cards), m
+    listed = [m for v in VARIANTS for listed, _ in _games(v, deals=1) for m in map(Move.parse, listed)]
+    assert not any(m.verb.clock_only or not m.verb.from_hand for m in listed)  # resign, timeout: never listed
+
+
+def test_every_verb_the_hand_offers_is_a_move_some_variant_lists(played_moves):
+    """The hand's buttons (``HAND_VERBS``) cover every verb a person plays, and offer none that
+    no variant ever lists; ``resign`` (the table's button) and ``timeout`` (the clock's) stay off it."""
+    seen = {m.verb for m in played_moves}
+    assert seen - {Verb.TIMEOUT} <= set(HAND_VERBS)
     assert Verb.RESIGN not in HAND_VERBS and Verb.TIMEOUT not in HAND_VERBS
-    assert all(v.from_hand for v in HAND_VERBS) and len(set(HAND_VERBS)) == len(HAND_VERBS) == len(Verb) - 2
+    assert len(set(HAND_VERBS)) == len(HAND_VERBS)
+
+
+def test_a_move_is_its_canonical_text_with_typed_parts():
+    """notation.md: ``legal_moves`` lists ``str`` and ``play`` takes text; a ``Move`` is both."""
+    move = Move.parse("  layoff 7H   8H to 3 ")
+    assert move == "layoff 7H 8H to 3" and isinstance(move, str)
+    assert (move.verb, move.cards, move.target) == (Verb.LAYOFF, ("7H", "8H"), 3)
+    assert Move.parse(move) is move  # a Move is not read twice
+    with pytest.raises(AttributeError):
+        move.verb = Verb.DRAW  # type: ignore[misc]
 
 
 def test_keeps_ledger_follows_the_rules():
