@@ -32,6 +32,16 @@ def _sql(db: Path, *statements: str) -> None:
             conn.execute(statement)
 
 
+def start_announced(table: Table) -> bool:
+    """Whether the start's posts are all on the game's row: the announcer posts the table, then the
+    turn call, and stores each message's id a moment after Discord took it (``set_messages``)."""
+    row = table.row()
+    shown = {m.id for m in table.fake.public_messages()}
+    tables = [m for m in table.fake.public_messages() if table.is_table(m)]
+    return (bool(tables) and row["table_message_id"] == tables[-1].id
+            and row["turn_message_id"] is not None and row["turn_message_id"] in shown)
+
+
 async def test_a_move_whose_commit_fails_is_answered_privately_and_the_game_goes_on(
         fake: FakeDiscord, tmp_path: Path) -> None:
     db = tmp_path / "rummy.sqlite3"
@@ -41,6 +51,8 @@ async def test_a_move_whose_commit_fails_is_answered_privately_and_the_game_goes
     try:
         await table.open("basic")
         player = table.user_of(table.game().actors[0])
+        # The row is compared whole below: first let the start's announcement finish writing it.
+        await table.wait_until(lambda: start_announced(table), timeout=20)
         before = table.row()
         actions = table.query("SELECT COUNT(*) FROM actions")[0][0]
         _sql(db,
