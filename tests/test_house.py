@@ -3,7 +3,9 @@
 No import circles among the project's modules; the cogs import neither the store nor the client;
 no ``get_cog`` and no discord.py private attribute; no production module over 600 lines and
 ``cogs/rummy.py`` under 400; drivers only in ``bot/store``; no phase or status compared as a string
-outside the engine.
+outside the engine. The third floor (issue 35): ``Move.parse`` only where a player's typed move is
+read; no legal move looked up by its text outside the engine; no seat, version or place check in
+the wing; the words import no service; the renderers never load, start, hold or play a game.
 
 The graph is read from the source with ``ast``: every ``import`` and ``from ... import`` anywhere in
 a module counts, at module level, inside a function, or under ``if TYPE_CHECKING:``, since a
@@ -331,3 +333,164 @@ def test_ops_imports_no_floor():
     assert not {m: t for m, t in bad.items() if t}, bad
     assert not [m for m in graph if m.startswith("bot.ops") and "discord" in _external_imports(
         modules_of(ROOT, PACKAGES)[m][0])]
+
+
+# ------------------------------------------------------------------ the third floor (issue 35)
+def _tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"), str(path))
+
+
+def _where(path: Path, node: ast.AST) -> str:
+    return f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', 0)}: {ast.unparse(node)}"
+
+
+def _names_of(node: ast.AST) -> str:
+    """The last name of ``Move``, ``engine.Move`` or ``bot.engine.Move``; "" for anything else."""
+    if isinstance(node, ast.Name):
+        return node.id
+    return node.attr if isinstance(node, ast.Attribute) else ""
+
+
+# Where a player's typed ``/rummy play`` text is read: the one place outside the engine (which
+# reads records) that may turn RGN text into a ``Move``; everything below it is handed a Move.
+TYPED_EDGE = ("cogs/rummy.py",)
+
+
+def _parses_a_move(node: ast.AST) -> bool:
+    """``Move.parse(text)``, or ``Move.parse`` kept aside to call later."""
+    return isinstance(node, ast.Attribute) and node.attr == "parse" and _names_of(node.value) == "Move"
+
+
+def test_moves_are_parsed_only_where_a_player_types_them():
+    """Issue 35: a move travels as a ``Move`` from the edge where it was typed (or built from a
+    button) down to the engine; the service, the robots, the renderers and the rest of the wing
+    never read RGN text back into a move (a legal move is already a ``Move``)."""
+    found = [_where(path, node) for path in _sources("cogs", "bot/service", "bot/robot", "renderers")
+             if path.relative_to(ROOT).as_posix() not in TYPED_EDGE
+             for node in ast.walk(_tree(path)) if _parses_a_move(node)]
+    assert not found, "Move.parse outside the typed edge and the engine:\n" + "\n".join(found)
+
+
+def _verbs() -> frozenset[str]:
+    """Every RGN verb, read from ``bot/engine/move.py``'s ``Verb`` (its members' string values)."""
+    tree = _tree(ROOT / "bot" / "engine" / "move.py")
+    [verb] = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Verb"]
+    return frozenset(n.value.value for n in verb.body if isinstance(n, ast.Assign)
+                     and isinstance(n.value, ast.Constant) and isinstance(n.value.value, str))
+
+
+def _verb_text(node: ast.AST, verbs: frozenset[str]) -> bool:
+    """``"pass"``, ``"meld 3H 4H 5H"``, ``f"knock {card}"``: a verb's name, or a move's text that
+    begins with one."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        text, whole = node.value, True
+    elif isinstance(node, ast.JoinedStr) and node.values and isinstance(node.values[0], ast.Constant):
+        text, whole = str(node.values[0].value), len(node.values) == 1
+    else:
+        return False
+    return any((whole and text == v) or text.startswith(v + " ") for v in verbs)
+
+
+def _tests_move_text(node: ast.AST, verbs: frozenset[str]) -> bool:
+    """``"pass" in game.legal_moves(seat)``, ``f"knock {c}" not in legal``, ``m.startswith("meld")``,
+    ``m.startswith(("layoff", "swap"))``: a rules question asked of moves' text."""
+    if isinstance(node, ast.Compare):
+        return any(isinstance(op, ast.In | ast.NotIn) for op in node.ops) and _verb_text(node.left, verbs)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
+        if node.func.attr not in ("startswith", "endswith", "removeprefix"):
+            return False
+        first = node.args[0]
+        items = first.elts if isinstance(first, ast.Tuple | ast.List | ast.Set) else [first]
+        return any(_verb_text(item, verbs) for item in items)
+    return False
+
+
+def test_nothing_outside_the_engine_tests_legal_moves_by_their_text():
+    """Issue 35: whether a seat may pass, knock with a card or meld is the engine's answer (a
+    ``Move``'s ``verb`` or an ``answers`` question), never a string looked up in the legal moves."""
+    verbs = _verbs()
+    found = [_where(path, node) for path in _sources("bot/service", "bot/robot", "cogs", "renderers")
+             for node in ast.walk(_tree(path)) if _tests_move_text(node, verbs)]
+    assert not found, "moves' text tested outside the engine:\n" + "\n".join(found)
+
+
+def _checks_seat_or_version(node: ast.AST) -> bool:
+    """``row.seat_of(user)``, ``state.version != row.version``, ``row.guild_id != place_key(i)``:
+    whose seat it is, whether a button is out of date and whether the game is of this place are
+    the service's checks, made under the game's lock."""
+    if isinstance(node, ast.Attribute) and node.attr == "seat_of":
+        return True
+    if not isinstance(node, ast.Compare):
+        return False
+    sides = [node.left, *node.comparators]
+    if any(isinstance(s, ast.Attribute) and s.attr == "version" for s in sides):
+        return True
+    place = any(isinstance(s, ast.Call) and _names_of(s.func) == "place_key" for s in sides)
+    return place and any(isinstance(s, ast.Attribute) and s.attr == "guild_id" for s in sides)
+
+
+def test_the_wing_checks_no_seat_and_no_version():
+    """Issue 35: a cog hands the service who clicked, on what and at which version; the service
+    says whether that seat may act, the button is current and the game belongs here."""
+    found = [_where(path, node) for path in _sources("cogs")
+             for node in ast.walk(_tree(path)) if _checks_seat_or_version(node)]
+    assert not found, "seat or version checks in the wing:\n" + "\n".join(found)
+
+
+def test_the_readers_find_verb_tests_and_the_wings_checks():
+    verbs = _verbs()
+    assert {"draw", "pass", "meld", "knock", "timeout"} <= verbs
+    code = ("a = 'pass' in game.legal_moves(seat)\nb = f'knock {c}' not in legal\nc = m.startswith('meld')\n"
+            "d = m.startswith(('layoff', 'swap'))\ne = 'x' in legal\nf = 'passed' in text\n"
+            "g = f'{verb} 3H' in legal\nh = name.startswith('table_')\ni = 'meld' == kind\n")
+    hits = [n for n in ast.walk(ast.parse(code)) if _tests_move_text(n, verbs)]
+    assert sorted(ast.unparse(n) for n in hits) == [
+        "'pass' in game.legal_moves(seat)", "f'knock {c}' not in legal", "m.startswith('meld')",
+        "m.startswith(('layoff', 'swap'))"]
+    code = ("a = row.seat_of(uid)\nb = state.version != row.version\nc = row.guild_id != place_key(i)\n"
+            "d = interaction.guild_id is None\ne = int(v) != row.version\nf = row.version + 1\n"
+            "g = Move.parse(text)\nh = engine.Move.parse\ni = parse_line(entry)\n")
+    tree = ast.parse(code)
+    assert sorted(ast.unparse(n) for n in ast.walk(tree) if _checks_seat_or_version(n)) == [
+        "int(v) != row.version", "row.guild_id != place_key(i)", "row.seat_of", "state.version != row.version"]
+    assert sorted(ast.unparse(n) for n in ast.walk(tree) if _parses_a_move(n)) == ["Move.parse", "engine.Move.parse"]
+
+
+def test_the_words_import_no_service():
+    """Issue 35: ``bot/words`` sits beside the service, not above it: what both need (the bot's
+    own options' bounds) lives below them, in the engine's option metadata."""
+    graph = import_graph()
+    bad = {m: sorted(t for t in targets if t == "bot.service" or t.startswith("bot.service."))
+           for m, targets in graph.items() if m == "bot.words" or m.startswith("bot.words.")}
+    assert not {m: t for m, t in bad.items() if t}, bad
+
+
+ENGINE_PLAYERS = ("load_game", "new_game", "Game")  # what loads, starts or holds a playable game
+
+
+def _reaches_for_a_game(node: ast.AST) -> bool:
+    """``from bot.engine import load_game``, ``engine.new_game(...)``, ``Game(...)`` or a ``Game``
+    annotation, ``game.play(...)``: loading, starting, holding or playing a game."""
+    if isinstance(node, ast.ImportFrom):
+        return (node.module or "").startswith("bot.engine") and any(a.name in ENGINE_PLAYERS for a in node.names)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return node.func.attr == "play"
+    return isinstance(node, ast.Name | ast.Attribute) and _names_of(node) in ENGINE_PLAYERS
+
+
+def test_the_reader_finds_renderers_reaching_for_a_game():
+    code = ("from bot.engine import load_game, Meld\nfrom bot.engine.views import SeatView\nimport bot.engine\n"
+            "a = bot.engine.new_game('gin', seats)\nb = game.play('ana', move)\ndef f(g: Game): ...\n"
+            "c = group_hand(view.hand)\nd = card_code(c)\n")
+    hits = sorted({ast.unparse(n) for n in ast.walk(ast.parse(code)) if _reaches_for_a_game(n)})
+    assert hits == ["Game", "bot.engine.new_game", "from bot.engine import load_game, Meld", "game.play('ana', move)"]
+
+
+def test_renderers_take_their_views_from_sample_data_never_from_the_engine():
+    """Issue 35: a renderer draws a view it is given. Its samples (the palette's sheet, the
+    gallery's positions) are frozen views written as data in ``renderers/samples.py``; it may
+    import the engine's view types and pure helpers (card codes, ``group_hand``), but never loads,
+    starts, holds or plays a game."""
+    found = [_where(path, node) for path in _sources("renderers")
+             for node in ast.walk(_tree(path)) if _reaches_for_a_game(node)]
+    assert not found, "renderers that reach for a game:\n" + "\n".join(found)
