@@ -20,6 +20,9 @@ What it is not: no decisions and no writes but message ids (``GameService``), no
 answers (those are the cogs'), no message layout (the cog modules above), no Discord call of its
 own (``cogs.delivery``).
 Discord errors are logged, never undone: the change is committed and the next refresh shows it.
+What became of its posts is reported to the service as an ``Outcome`` (``outcome_of`` reads a
+Discord error), and the service decides: an ending said is marked, a channel gone or refusing
+the bot for good has its games abandoned (``GameService.delivered``, ``delivery_failed``).
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ import discord
 from bot.engine import EventKind, Game, Phase
 from bot.service import Change, ChangeKind, GameRow, GameService, GameStatus, Refusal, ResultRow
 from bot.service.deadlines import bot_actors
-from bot.service.endings import CHANNEL_GONE, FORBIDDEN
+from bot.service.endings import CLOSING, Outcome
 from bot.service.reading import replay_steps
 from bot.words.i18n import format_number, translate
 from cogs.delivery import ChannelDelivery, Delivery, Edit, Parts
@@ -65,15 +68,12 @@ COALESCE = 0.25  # seconds: edits of one channel's table within this window beco
 BOT_RUN_GAP = 0.5
 BOT_RUN_MAX = 5.0
 SEATING = (ChangeKind.JOIN, ChangeKind.LEAVE)  # the lobby message shows these; nothing else to say
-CLOSING = (ChangeKind.CANCEL, ChangeKind.EXPIRE)  # a lobby or game that ended without a result
 TABLED = (GameStatus.PLAYING, GameStatus.FINISHED)  # the statuses that have a table to show
 # The changes after which an ended deal gets its end-of-deal message: a move (or a computer
 # player's), a timeout, a closed window, or a resignation (between deals too: the message comes
 # again with a Next deal button of the new version).
 UNKNOWN_CHANNEL = 10003  # Discord's JSON error code: the channel (or thread) no longer exists
 NO_ACCESS = (50001, 50013)  # Missing Access, Missing Permissions
-FORBIDDEN_STRIKES = 3  # refused posts in a row, over at least FORBIDDEN_GRACE seconds, end the channel's games
-FORBIDDEN_GRACE = 600.0
 DEAL_ENDING = (ChangeKind.MOVE, ChangeKind.TIMEOUT, ChangeKind.WINDOW, ChangeKind.RESIGN, ChangeKind.BOT)
 
 
@@ -88,6 +88,16 @@ def bots_play_on(row: GameRow, game: Game) -> bool:
     """Whether a computer player is to move next, within ``BOT_RUN_GAP`` seconds (its pause)."""
     return (not game.hand_over and row.turn_deadline is not None and row.turn_deadline - time.time() < BOT_RUN_GAP
             and bool(bot_actors(row, game)))
+
+
+def outcome_of(exc: BaseException) -> Outcome:
+    """A failed post as the service hears of it: the channel gone, access refused, or a passing
+    error that says nothing of the channel."""
+    if isinstance(exc, discord.NotFound) and exc.code == UNKNOWN_CHANNEL:
+        return Outcome.GONE
+    if isinstance(exc, discord.Forbidden) and exc.code in NO_ACCESS:
+        return Outcome.NO_ACCESS
+    return Outcome.FAILED
 
 
 def draw_replay(row: GameRow, deal: int) -> Rendered:
@@ -110,8 +120,6 @@ class Announcer:
         self._deleted: deque[int] = deque(maxlen=256)
         self._refreshers: dict[int, asyncio.Task[None]] = {}
         self._under_table: dict[int, int] = {}
-        self._refused: dict[int, tuple[float, int]] = {}  # channel: (first refusal, refusals in a row)
-        self.forbidden_grace = FORBIDDEN_GRACE
 
     async def render(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """A picture a player waits for, off the event loop in a render slot (``cogs.render_pool``)."""
@@ -125,51 +133,40 @@ class Announcer:
     # ------------------------------------------------------------------ committed changes
     async def announce(self, change: Change) -> None:
         """Say on Discord what a committed change did. Discord errors are logged, never undone.
-        The end of a game and a quarantine notice are recorded once posted; what a crash left
-        unposted is posted on the next start (``GameService.owed_announcements``)."""
+        What became of it is reported to the service, which records the end of a game or a
+        quarantine notice once said; what a crash left unposted is posted on the next start
+        (``GameService.owed_announcements``)."""
         row = change.game
+        outcome = Outcome.OK
         try:
             await self._announce(change)
         except (discord.HTTPException, aiohttp.ClientError, OSError, RuntimeError) as exc:
             # The move is committed; the next refresh (or /rummy table) shows it.
             log.warning("announcing %s of game %s failed: %r", change.kind, row.id, exc)
-            if isinstance(exc, discord.HTTPException):
-                await self.unreachable(row.place, exc)
-                if exc.code != UNKNOWN_CHANNEL:
-                    return
-            else:
-                return
-        if change.kind == ChangeKind.QUARANTINE:
-            await self.service.mark_announced(row.id, "quarantine_announced_at")
-        elif change.kind in CLOSING or change.game_over or change.kind == ChangeKind.IDLE:
-            await self.service.mark_announced(row.id, "final_announced_at")
+            outcome = outcome_of(exc)
+        if await self.service.delivered(change, outcome):
+            self._given_up(row.place)
 
     # ------------------------------------------------------------------ channels out of reach
-    def reached(self, channel_id: int) -> None:
-        """A post in this channel went through: its run of refusals, if any, is over."""
-        self._refused.pop(channel_id, None)
-
     async def unreachable(self, channel_id: int, exc: discord.HTTPException) -> None:
-        """A post in this channel failed. A deleted channel ends its games at once; refusals for
-        missing access end them when they persist (``FORBIDDEN_STRIKES`` in a row over at least
-        ``forbidden_grace`` seconds, so a manager's passing edit of the roles does not): they end
-        unscored, and nothing more is posted there (issue 15, hole 2)."""
-        reason = None
-        if isinstance(exc, discord.NotFound) and exc.code == UNKNOWN_CHANNEL:
-            reason = CHANNEL_GONE
-        elif isinstance(exc, discord.Forbidden) and exc.code in NO_ACCESS:
-            now = time.monotonic()
-            first, count = self._refused.get(channel_id, (now, 0))
-            self._refused[channel_id] = (first, count + 1)
-            if count + 1 >= FORBIDDEN_STRIKES and now - first >= self.forbidden_grace:
-                reason = FORBIDDEN
-        if reason is None:
-            return
-        self._refused.pop(channel_id, None)
+        """A post in this channel failed: the service hears why, and may give the channel up
+        (issue 15, hole 2), when nothing more is to be posted there."""
+        if await self.service.delivery_failed(channel_id, outcome_of(exc)):
+            self._given_up(channel_id)
+
+    def _given_up(self, channel_id: int) -> None:
+        """The service gave this channel up: no table edit is waited for there any more."""
         self._dirty.pop(channel_id, None)
         self._bot_run.discard(channel_id)
-        for change in await self.service.abandon_channel(channel_id, reason):
-            log.warning("game %s abandoned: %s", change.game.id, reason)
+
+    @property
+    def forbidden_grace(self) -> float:
+        """The service's ``forbidden_grace`` (the client sets it from ``RUMMY_FORBIDDEN_GRACE``)."""
+        return self.service.forbidden_grace
+
+    @forbidden_grace.setter
+    def forbidden_grace(self, seconds: float) -> None:
+        self.service.forbidden_grace = seconds
 
     async def _announce(self, change: Change) -> None:
         row = change.game
@@ -342,14 +339,14 @@ class Announcer:
         if not repost and fresh and row.table_message_id:
             try:
                 await self.delivery.edit(row.place, row.table_message_id, content=content, image=image, view=view)
-                self.reached(row.place)
+                self.service.channel_reached(row.place)
                 return
             except discord.HTTPException:
                 log.info("table message of game %s could not be edited; posting it again", game_id)
         # The old table is left as it is, not edited (it may be past the edit cap) nor deleted:
         # its buttons keep answering, a turn button there says "out of date".
         message_id = await self.delivery.post(row.place, content, image=image, view=view)
-        self.reached(row.place)
+        self.service.channel_reached(row.place)
         self._under_table[row.place] = 0
         await self.service.set_messages(row.id, table_message_id=message_id, table_posted_at=time.time())
 

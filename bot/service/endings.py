@@ -7,11 +7,20 @@ deadlines are cleared, so the clock stops serving it, and nothing more is posted
 ``owed_announcements`` lists what a crash between a commit and its post left unsaid (a game's final
 message, a quarantine notice: hole 6), which the client posts on start; ``mark_announced`` records
 a post once it went out.
-What it is not: no Discord (the client's listeners and the announcer call these), no SQL
-(``bot.store.repo``).
+The announcer reports what became of its posts (``Outcome``: through, a passing error, the
+channel gone, access refused) and the service decides what that means: ``delivered`` marks a
+change's final message or quarantine notice said, ``delivery_failed`` gives a channel up (its
+games abandoned) when it is gone or refuses the bot for good (``FORBIDDEN_STRIKES`` refusals in a
+row over at least ``forbidden_grace`` seconds), and ``channel_reached`` ends a run of refusals.
+What it is not: no Discord (the client's listeners and the announcer call these, and the
+announcer reads Discord's errors as an ``Outcome``), no SQL (``bot.store.repo``).
 """
 
 from __future__ import annotations
+
+import logging
+from enum import StrEnum
+from functools import cached_property
 
 from bot.store import repo
 from bot.store.rows import ACTIVE, ActionKind, AuditAction, GameStatus
@@ -26,10 +35,46 @@ FORBIDDEN = "forbidden"
 IDLE = "idle"  # no timer and nobody moved for RUMMY_IDLE_DAYS: the clock ends it, and says so
 END_REASONS = (CHANNEL_GONE, GUILD_GONE, FORBIDDEN)
 ANNOUNCED = frozenset({"final_announced_at", "quarantine_announced_at"})
+FORBIDDEN_STRIKES = 3  # refused posts in a row, over at least ``forbidden_grace`` seconds, end the channel's games
+FORBIDDEN_GRACE = 600.0
+CLOSING = (ChangeKind.CANCEL, ChangeKind.EXPIRE)  # a lobby or game that ended without a result
+
+log = logging.getLogger(__name__)
+
+
+class Outcome(StrEnum):
+    """What became of the announcer's posts for a change or in a channel, in the service's words."""
+
+    OK = "ok"  # nothing failed (which may be nothing posted at all)
+    FAILED = "failed"  # a passing error (a server error, the network, a message gone): it says nothing of the channel
+    GONE = "gone"  # the channel or thread no longer exists
+    NO_ACCESS = "no_access"  # the bot may not see or post in the channel (for now, or for good)
+
+
+def settled_by(change: Change, outcome: Outcome) -> str | None:
+    """The ``ANNOUNCED`` column the announcer's report on ``change`` settles, if any: its
+    quarantine notice, or the final message of a game that ended (with a result, closed without
+    one, or idle), once said (nothing failed) or once its place is gone (nobody is left to tell)."""
+    if outcome not in (Outcome.OK, Outcome.GONE):
+        return None
+    if change.kind == ChangeKind.QUARANTINE:
+        return "quarantine_announced_at"
+    if change.kind in CLOSING or change.game_over or change.kind == ChangeKind.IDLE:
+        return "final_announced_at"
+    return None
 
 
 class Endings(ServiceCore):
     """Abandoning games whose channel, server or access went away; announcements still owed."""
+
+    forbidden_grace: float = FORBIDDEN_GRACE
+    """How long refusals must persist in a channel before its games end (``RUMMY_FORBIDDEN_GRACE``),
+    so a manager's passing edit of the roles ends nothing."""
+
+    @cached_property
+    def _refused(self) -> dict[int, tuple[float, int]]:
+        """Channel: (the first refusal, refusals in a row) of the runs of refused posts going on."""
+        return {}
 
     async def abandon(self, game_id: int, reason: str) -> Change | None:
         """End one lobby or game unscored because ``reason`` (``END_REASONS``); None when it had
@@ -87,6 +132,41 @@ class Endings(ServiceCore):
             elif row.status == GameStatus.ABANDONED and row.end_reason == IDLE and row.final_announced_at is None:
                 out.append(Change(ChangeKind.IDLE, row))
         return out
+
+    async def delivered(self, change: Change, outcome: Outcome) -> bool:
+        """The announcer's report on saying ``change``: a failure counts as ``delivery_failed`` in
+        the change's place, then what the report settles is marked (``settled_by``). True when
+        the place was given up (nothing more is to be posted there)."""
+        given_up = outcome is not Outcome.OK and await self.delivery_failed(change.game.place, outcome)
+        column = settled_by(change, outcome)
+        if column is not None:
+            await self.mark_announced(change.game.id, column)
+        return given_up
+
+    async def delivery_failed(self, channel_id: int, outcome: Outcome) -> bool:
+        """A post in this channel failed. A channel gone ends its games at once; refusals end them
+        when they persist (``FORBIDDEN_STRIKES`` in a row over at least ``forbidden_grace``
+        seconds): they end unscored, and nothing more is posted there (issue 15, hole 2). True
+        when the channel was given up."""
+        reason = None
+        if outcome is Outcome.GONE:
+            reason = CHANNEL_GONE
+        elif outcome is Outcome.NO_ACCESS:
+            now = self.clock()
+            first, count = self._refused.get(channel_id, (now, 0))
+            self._refused[channel_id] = (first, count + 1)
+            if count + 1 >= FORBIDDEN_STRIKES and now - first >= self.forbidden_grace:
+                reason = FORBIDDEN
+        if reason is None:
+            return False
+        self._refused.pop(channel_id, None)
+        for change in await self.abandon_channel(channel_id, reason):
+            log.warning("game %s abandoned: %s", change.game.id, reason)
+        return True
+
+    def channel_reached(self, channel_id: int) -> None:
+        """A post in this channel went through: its run of refusals, if any, is over."""
+        self._refused.pop(channel_id, None)
 
     async def mark_announced(self, game_id: int, column: str) -> None:
         """Record that a game's final message (or quarantine notice) was posted: views only, no

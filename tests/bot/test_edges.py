@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from bot.service import ChangeKind, GameService, GameStatus, Refusal
+from bot.service import Change, ChangeKind, GameService, GameStatus, Refusal
+from bot.service.endings import FORBIDDEN_STRIKES, Outcome, settled_by
 from bot.store import repo
 from tests.bot.helpers import GUILD, lobby, started, uid
 from tests.e2e.helpers import replay_action_log
@@ -51,6 +52,47 @@ async def test_the_bot_leaving_a_server_ends_its_lobbies_and_games_there_only(en
     assert (await env.svc.get(change.game.id)).status == GameStatus.LOBBY
     with pytest.raises(ValueError):
         await env.svc.abandon(change.game.id, "because")
+
+
+async def test_refusals_that_persist_give_a_channel_up_and_passing_ones_do_not(env):
+    """The announcer reports each refused post; the service ends the channel's games once
+    ``FORBIDDEN_STRIKES`` refusals in a row have lasted ``forbidden_grace`` seconds."""
+    game = await started(env.svc, "basic", 2, channel=100)
+    other = await started(env.svc, "basic", 2, channel=200)
+    for _ in range(FORBIDDEN_STRIKES):  # a manager's passing edit of the roles
+        assert not await env.svc.delivery_failed(100, Outcome.NO_ACCESS)
+    env.clock.advance(env.svc.forbidden_grace)
+    assert not await env.svc.delivery_failed(100, Outcome.FAILED)  # a passing error says nothing
+    assert (await env.svc.get(game.id)).status == GameStatus.PLAYING
+    assert await env.svc.delivery_failed(100, Outcome.NO_ACCESS)  # refused for good
+    row = await env.svc.get(game.id)
+    assert row.status == GameStatus.ABANDONED and row.end_reason == "forbidden"
+    # A post that went through ends a run of refusals: the next one starts counting afresh.
+    for _ in range(FORBIDDEN_STRIKES - 1):
+        assert not await env.svc.delivery_failed(200, Outcome.NO_ACCESS)
+    env.clock.advance(env.svc.forbidden_grace)
+    env.svc.channel_reached(200)
+    assert not await env.svc.delivery_failed(200, Outcome.NO_ACCESS)
+    assert (await env.svc.get(other.id)).status == GameStatus.PLAYING
+    assert await env.svc.delivery_failed(200, Outcome.GONE)  # a channel gone ends its games at once
+    row = await env.svc.get(other.id)
+    assert row.status == GameStatus.ABANDONED and row.end_reason == "channel_gone"
+
+
+async def test_a_reported_end_is_marked_said_when_it_went_through_or_its_channel_is_gone(env):
+    game = await started(env.svc, "basic", 2, channel=100)
+    resigned = await env.svc.resign(game.id, uid(game, "p2"))
+    for failed in (Outcome.FAILED, Outcome.NO_ACCESS):
+        assert not await env.svc.delivered(resigned, failed)
+    assert [c.game.id for c in await env.svc.owed_announcements()] == [game.id]
+    assert not await env.svc.delivered(resigned, Outcome.OK)
+    assert await env.svc.owed_announcements() == []
+    ended = await started(env.svc, "basic", 2, channel=200)
+    change = await env.svc.resign(ended.id, uid(ended, "p2"))
+    assert await env.svc.delivered(change, Outcome.GONE)  # nobody is left to tell
+    assert await env.svc.owed_announcements() == []
+    moved = await started(env.svc, "basic", 2, channel=300)
+    assert settled_by(Change(ChangeKind.MOVE, moved), Outcome.OK) is None  # nothing owed by a move
 
 
 async def test_an_end_not_yet_posted_is_owed_until_marked(env):

@@ -50,7 +50,10 @@ def announcer() -> tuple[Announcer, Channel, list[float]]:
     async def set_messages(_: int, **__: Any) -> None:
         return None
 
-    service: Any = SimpleNamespace(set_messages=set_messages, deal_pause=30.0)
+    async def delivered(*_: Any) -> bool:
+        return False
+
+    service: Any = SimpleNamespace(set_messages=set_messages, deal_pause=30.0, delivered=delivered)
     ann = Announcer(client, service)
     edits: list[float] = []
 

@@ -20,6 +20,7 @@ import pytest
 
 from bot.engine import VARIANTS, Game, load_game
 from bot.service import Change, ChangeKind
+from bot.service.endings import Outcome, settled_by
 from bot.store.rows import GameRow, GameStatus, SeatRow
 from cogs.announcer import Announcer, has_deal_result
 from renderers import render_table
@@ -85,11 +86,14 @@ def announcer() -> tuple[Announcer, Channel]:
 
     marked: list[tuple[int, str]] = []
 
-    async def mark_announced(game_id: int, column: str) -> None:
-        marked.append((game_id, column))
+    async def delivered(change: Change, outcome: Outcome) -> bool:  # what the service marks of the report
+        column = settled_by(change, outcome)
+        if column is not None:
+            marked.append((change.game.id, column))
+        return False
 
     service: Any = SimpleNamespace(results=results, set_messages=set_messages, deal_pause=30.0,
-                                   mark_announced=mark_announced, marked=marked)
+                                   delivered=delivered, marked=marked)
     ann = Announcer(client, service)
     ann.request_table = lambda row, **_: None  # type: ignore[method-assign]  # the table edit is tested below
     return ann, channel
