@@ -21,6 +21,7 @@ from .events import EventKind, Phase
 from .game import Event, Game
 from .meldgen import MAX_COMBOS, hand_meld_candidates
 from .melds import MeldRules, Placed, Reading, entry_code, natural_extends, read_meld
+from .move import Move, Verb, card_move
 from .rgn import parse_seat_map
 
 # §5.3: (kind, minimum size) of each meld of each contract.
@@ -416,19 +417,19 @@ class DummyRummy(Game):
         return super().timeout_moves(seat)
 
     # ---------------------------------------------------------------- legal moves
-    def legal_moves(self, seat: str) -> list[str]:
+    def legal_moves(self, seat: str) -> list[Move]:
         if seat not in self.actors:
             return []
         if self.phase == Phase.WINDOW:
             if seat == self.decider():  # the next player, asked to answer a cut-in
-                return (["take"] if seat not in self.opened else []) + ["allow"]
-            return ["cut", "pass"]
+                return ([Move.of(Verb.TAKE)] if seat not in self.opened else []) + [Move.of(Verb.ALLOW)]
+            return [Move.of(Verb.CUT), Move.of(Verb.PASS)]
         if self.phase == Phase.DRAW:
-            return ["draw"] + (["take"] if self.discard and seat not in self.opened else [])
+            return [Move.of(Verb.DRAW)] + ([Move.of(Verb.TAKE)] if self.discard and seat not in self.opened else [])
         hand = self.hands[seat]
-        moves: list[str] = []
+        moves: list[Move] = []
         if seat not in self.opened:
-            moves += ["meld " + " | ".join(self.meld_text(r) for r in combo) for combo in self.lay_downs(seat)]
+            moves += [self.meld_move(combo) for combo in self.lay_downs(seat)]
         elif (not self.laid_turn or self.rules["layoff_same_turn"]) and len(hand) > 1:
             for i in range(len(self.on_table)):
                 for c in sorted(set(hand)):
@@ -437,14 +438,14 @@ class DummyRummy(Game):
                     if all(x == self.took and rest.count(x) == 1 for x in rest):
                         continue  # it would leave only the card just taken, which cannot be discarded
                     for word in self.layoff_words(c, i):
-                        moves.append(f"layoff {word} to {i + 1}")
+                        moves.append(Move(Verb.LAYOFF, (word,), i + 1))
         distinct = self.discardable(seat)
         if self.rules["no_playable_discard"] and self.on_table:
             playable = {c for c in distinct if self.playable(c)}
             if playable != distinct:
                 distinct -= playable  # §5.5: only when every card is playable may one be discarded
         discards = sorted(distinct, key=lambda c: (-self.value(c), display_key(c)))
-        return moves + [f"discard {card_code(c)}" for c in discards]
+        return moves + [card_move(Verb.DISCARD, c) for c in discards]
 
     def layoff_words(self, card: int, index: int) -> list[str]:
         meld = self.on_table[index]

@@ -25,6 +25,7 @@ from .errors import IllegalMove
 from .events import Event, EventKind, Phase
 from .layout import RecordLayout, TableMeld, placed_entries
 from .melds import MeldRules, entry_code
+from .move import Move
 from .options import OPTION_SPECS, OptionSpec, RuleSet
 from .scoring import Number, Scoring, norm, totals_text
 from .turns import TurnLoop
@@ -191,7 +192,9 @@ class Game(TurnLoop, Scoring, RecordLayout, Answers):
             total.update(m.cards)
         return total
 
-    def legal_moves(self, seat: str) -> list[str]:
+    def legal_moves(self, seat: str) -> list[Move]:
+        """notation.md: the moves ``seat`` may play now, most useful first, each built from its
+        parts (never formatted and read back); ``[]`` when ``seat`` may not act."""
         raise NotImplementedError
 
     # ----------------------------------------------------------------- views

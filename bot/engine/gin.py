@@ -17,6 +17,7 @@ from .errors import IllegalMove
 from .events import EventKind, Phase
 from .game import Event, Game, TableMeld
 from .melds import MeldRules, parse_entry
+from .move import Move, Verb, card_move
 from .rgn import split_melds
 from .search import (
     LOW_VALUES,
@@ -32,8 +33,10 @@ from .search import (
 )
 
 VALUES = LOW_VALUES  # §2.1: J Q K 10, ace 1, others pip
-_KNOCK = tuple(f"knock {code}" for code in CODES)
-_DISCARD = tuple(f"discard {code}" for code in CODES)
+_KNOCK = tuple(card_move(Verb.KNOCK, c) for c in range(len(CODES)))
+_DISCARD = tuple(card_move(Verb.DISCARD, c) for c in range(len(CODES)))
+_DRAW, _TAKE, _PASS = Move.of(Verb.DRAW), Move.of(Verb.TAKE), Move.of(Verb.PASS)
+_AUTO, _DONE = Move.of(Verb.AUTO), Move.of(Verb.DONE)
 _HIGH_FIRST = tuple((-VALUES[c % 13], c) for c in range(52))  # discard order: high cards first
 
 
@@ -442,18 +445,18 @@ class GinRummy(Game):
         return super().timeout_moves(seat)
 
     # ---------------------------------------------------------------- legal moves
-    def legal_moves(self, seat: str) -> list[str]:
+    def legal_moves(self, seat: str) -> list[Move]:
         if seat not in self.actors:
             return []
         phase = self.phase
         if phase == Phase.UPCARD:
-            return ["take", "pass"]
+            return [_TAKE, _PASS]
         if phase == Phase.DRAW:
             if self.wall:
-                return (["take"] if self.discard and self.knock_after_take(seat) else []) + ["pass"]
+                return ([_TAKE] if self.discard and self.knock_after_take(seat) else []) + [_PASS]
             if self.must_draw_stock or not self.discard:
-                return ["draw"]
-            return ["draw", "take"]
+                return [_DRAW]
+            return [_DRAW, _TAKE]
         if phase == Phase.PLAY:
             hand = self.hands[seat]
             mask = mask_of(hand)
@@ -474,16 +477,16 @@ class GinRummy(Game):
             return knocks + [_DISCARD[c] for _, c in scored]
         if phase == Phase.LAYOFF:
             layoffs = self.layoff_moves(seat)
-            return ["auto", *layoffs, "done"] if layoffs else ["done"]
+            return [_AUTO, *layoffs, _DONE] if layoffs else [_DONE]
         return []
 
-    def layoff_moves(self, seat: str) -> list[str]:
+    def layoff_moves(self, seat: str) -> list[Move]:
         out = []
         for i, m in enumerate(self.on_table):
             mm = mask_of(m.cards)
             for c in sorted(set(self.hands[seat])):
                 if can_lay_off(c, mm, "low"):
-                    out.append(f"layoff {card_code(c)} to {i + 1}")
+                    out.append(Move(Verb.LAYOFF, (CODES[c],), i + 1))
         return out
 
     def check_discard(self, seat: str, card: int) -> None:

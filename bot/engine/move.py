@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from enum import StrEnum
 
+from .cards import CODES
 from .errors import IllegalMove
 
-__all__ = ["HAND_VERBS", "Move", "Verb", "log_moves", "parse_line"]
+__all__ = ["HAND_VERBS", "Move", "Verb", "card_move", "log_moves", "parse_line"]
 
 
 class Verb(StrEnum):
@@ -124,12 +125,18 @@ class Move(str):
         cls, verb: Verb | str, cards: Iterable[str] = (), target: int | None = None,
         melds: Iterable[Iterable[str]] = (),
     ) -> Move:
-        verb = Verb(verb)
-        cards = tuple(cards)
-        groups = tuple(tuple(meld) for meld in melds)
-        self = super().__new__(cls, _text(verb, cards, target, groups))
+        # Built in the engine's hot paths (every listed move): parts already in tuples are kept.
+        if not isinstance(verb, Verb):
+            verb = Verb(verb)
+        picked: tuple[str, ...] = cards if isinstance(cards, tuple) else tuple(cards)
+        groups: tuple[tuple[str, ...], ...]
+        if melds == () or (isinstance(melds, tuple) and all(isinstance(meld, tuple) for meld in melds)):
+            groups = melds  # (a tuple of tuples, checked just above)
+        else:
+            groups = tuple(tuple(meld) for meld in melds)
+        self = super().__new__(cls, _text(verb, picked, target, groups))
         parts = self.__dict__
-        parts["verb"], parts["cards"], parts["target"], parts["melds"] = verb, cards, target, groups
+        parts["verb"], parts["cards"], parts["target"], parts["melds"] = verb, picked, target, groups
         return self
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -182,8 +189,11 @@ class Move(str):
         """A move from its parts: a verb, the cards picked from the hand, and for a layoff or swap
         the meld they go ``to``. A ``meld`` built this way is one new meld of those cards.
         Nothing is judged: the game does that."""
-        verb = Verb(verb)
-        picked = tuple(cards)
+        if not isinstance(verb, Verb):
+            verb = Verb(verb)
+        picked = cards if isinstance(cards, tuple) else tuple(cards)
+        if not picked and to is None and cls is Move:
+            return _BARE[verb]  # a move of no cards is one value, built once (a Move is immutable)
         melds = (picked,) if verb is Verb.MELD and picked else ()
         return cls(verb, picked, to, melds)
 
@@ -211,13 +221,24 @@ def _text(verb: Verb, cards: tuple[str, ...], target: int | None, melds: tuple[t
         return f"meld {_melds_text(melds or (cards,))}"
     if verb is Verb.TABLE:
         return f"table {_melds_text(melds)}" if melds else "table"
-    words = [str(verb), *cards]
+    text = " ".join((verb, *cards)) if cards else str(verb)
     if target is not None:
-        words += ["to", str(target)]
-    text = " ".join(words)
+        text = f"{text} to {target}"
     if verb is Verb.KNOCK and melds:
         text += f" : {_melds_text(melds)}"
     return text
+
+
+_BARE: dict[Verb, Move] = {verb: Move(verb) for verb in Verb}
+_ONE_CARD_MOVES: dict[Verb, tuple[Move, ...]] = {
+    verb: tuple(Move(verb, (code,)) for code in CODES) for verb in _ONE_CARD
+}
+
+
+def card_move(verb: Verb, card: int) -> Move:
+    """The move of one card given by its number (``discard KS``, ``knock KD``, ``claim 9C``):
+    one value per card, built once, since ``legal_moves`` lists them on every turn."""
+    return _ONE_CARD_MOVES[verb][card]
 
 
 def parse_line(line: str) -> tuple[str, Move]:

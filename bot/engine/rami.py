@@ -20,6 +20,7 @@ from .events import EventKind, Phase
 from .game import Event, Game, Number, TableMeld, placed_entries
 from .meldgen import combos_reaching, hand_meld_candidates
 from .melds import MeldRules, Placed, Reading, natural_extends, read_meld
+from .move import Move, Verb, card_move
 from .rami_scoring import RamiScoring
 from .table import TableManipulation
 
@@ -490,15 +491,16 @@ class Rami(TableManipulation, RamiScoring, Game):
         self.check_turn_can_end(seat)
 
     # ---------------------------------------------------------------- legal moves
-    def legal_moves(self, seat: str) -> list[str]:
+    def legal_moves(self, seat: str) -> list[Move]:
         if seat not in self.actors:
             return []
+        moves: list[Move]
         if self.phase == Phase.DRAW:
-            moves = ["draw"]
+            moves = [Move.of(Verb.DRAW)]
             mode = self.rules["discard_mode"]
             if seat in self.opened and self.discard and mode in ("simple", "multiple"):
                 if self.can_place(seat, self.discard[-1], []):
-                    moves.append("take")
+                    moves.append(Move.of(Verb.TAKE))
                 if mode == "multiple":
                     seen: set[int] = set()
                     for i in range(len(self.discard) - 2, -1, -1):
@@ -506,29 +508,29 @@ class Rami(TableManipulation, RamiScoring, Game):
                         if c not in seen and c not in self.discard[i + 1 :]:
                             seen.add(c)
                             if self.can_place(seat, c, self.discard[i + 1 :]):
-                                moves.append(f"take {card_code(c)}")
+                                moves.append(Move.of(Verb.TAKE, (card_code(c),)))
             return moves
         moves = []
         hand = self.hands[seat]
         opened = seat in self.opened
         cands = hand_meld_candidates(hand, self.meld_rules)
         if opened:
-            moves += ["meld " + self.meld_text(r) for r in cands]
+            moves += [self.meld_move([r]) for r in cands]
         else:
             minimum = self.rules["first_meld_min"]
 
             def value(r: Reading) -> int:
                 return self.meld_value(r.kind, r.cards, r.stands)
 
-            moves += ["meld " + self.meld_text(r) for r in cands if value(r) >= minimum]  # complete
+            moves += [self.meld_move([r]) for r in cands if value(r) >= minimum]  # complete
             for combo in combos_reaching(cands, hand, value, minimum):
                 if len(combo) > 1:
-                    moves.append("meld " + " | ".join(self.meld_text(r) for r in combo))
+                    moves.append(self.meld_move(combo))
         if opened:
             for i, m in enumerate(self.on_table):
                 for c in sorted(set(hand) - {JOKER}):
                     if natural_extends(m.kind, m.stands, c, self.meld_rules):
-                        moves.append(f"layoff {card_code(c)} to {i + 1}")
+                        moves.append(Move(Verb.LAYOFF, (card_code(c),), i + 1))
             moves += [m for m in self.swap_moves(seat) if self.accepts(seat, m)]
             if self.rules["table_manipulation"]:
                 moves += self.table_moves(seat)
@@ -538,9 +540,9 @@ class Rami(TableManipulation, RamiScoring, Game):
             # Rare: keep only the moves after which the obligation can still be met.
             return [m for m in moves if self.accepts(seat, m)]
         if self.rules["discard_mode"] == "none":
-            return [*moves, "done"]
+            return [*moves, Move.of(Verb.DONE)]
         order = sorted(set(hand), key=lambda c: (-self.value(c), display_key(c)))
-        return moves + [f"discard {card_code(c)}" for c in order]
+        return moves + [card_move(Verb.DISCARD, c) for c in order]
 
 
     def layout_from_tags(self, tags: Any) -> dict[str, Any]:

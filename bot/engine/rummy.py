@@ -18,6 +18,7 @@ from .events import EventKind, Phase
 from .game import Event, Game, Number, norm, placed_entries
 from .meldgen import hand_meld_candidates
 from .melds import MeldRules, Placed, Stand, entry_code, natural_extends, parse_entry, read_meld
+from .move import Move, Verb, card_move
 from .search import best_melds, cards_of, mask_of
 
 DEAL_SIZES = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}  # rules.md §1.1
@@ -255,29 +256,29 @@ class BasicRummy(Game):
         return sorted(self.active, key=lambda s: sign * self.totals[s])
 
     # ---------------------------------------------------------------- legal moves
-    def legal_moves(self, seat: str) -> list[str]:
+    def legal_moves(self, seat: str) -> list[Move]:
         if seat not in self.actors:
             return []
         if self.phase == Phase.DRAW:
-            return ["draw", "take"] if self.discard else ["draw"]
+            return [Move.of(Verb.DRAW), Move.of(Verb.TAKE)] if self.discard else [Move.of(Verb.DRAW)]
         hand = self.hands[seat]
-        moves: list[str] = []
+        moves: list[Move] = []
         moves += self.meld_moves(seat)
         moves += self.layoff_moves(seat)  # in deals 4-6 only on the all-seven meld just made
         moves += self.swap_moves(seat)
         discards = sorted({c for c in hand if self.can_discard(seat, c)}, key=lambda c: (-self.value(c), c))
-        moves += [f"discard {card_code(c)}" for c in discards]
+        moves += [card_move(Verb.DISCARD, c) for c in discards]
         return moves
 
-    def meld_moves(self, seat: str) -> list[str]:
+    def meld_moves(self, seat: str) -> list[Move]:
         hand = self.hands[seat]
         keep = 1 if self.opt("last_discard_required") else 0
         if self.all_seven_deal():
             return self.all_seven_moves(seat)
         if self.melds_this_turn and not self.opt("multiple_melds_per_turn"):
             return []
-        out: list[str] = []
-        seen: set[str] = set()
+        out: list[Move] = []
+        seen: set[Move] = set()
         for words in self.candidate_meld_words(hand):
             if len(hand) - len(words) < keep:
                 continue
@@ -288,11 +289,11 @@ class BasicRummy(Game):
             after = [(m.kind, m.cards, m.stands) for m in self.on_table] + [(r.kind, list(r.cards), list(r.stands))]
             if self.took is not None and self.stuck(seat, list(r.cards), after):
                 continue
-            text = "meld " + self.meld_text(r)
-            if text not in seen:
-                seen.add(text)
-                out.append(text)
-        out.sort(key=lambda m: -len(m))
+            move = self.meld_move([r])
+            if move not in seen:
+                seen.add(move)
+                out.append(move)
+        out.sort(key=lambda m: -len(m))  # longest text first: the melds placing most cards
         return out
 
     def candidate_meld_words(self, hand: list[int]) -> list[list[str]]:
@@ -303,14 +304,14 @@ class BasicRummy(Game):
 
         return [[card_code(c) for c in cards_of(m)] for m in candidate_melds(mask, self.meld_rules.ace_mode)]
 
-    def all_seven_moves(self, seat: str) -> list[str]:
+    def all_seven_moves(self, seat: str) -> list[Move]:
         return []
 
-    def layoff_moves(self, seat: str) -> list[str]:
+    def layoff_moves(self, seat: str) -> list[Move]:
         hand = self.hands[seat]
         if self.opt("last_discard_required") and len(hand) <= 1:
             return []
-        out: list[str] = []
+        out: list[Move] = []
         for i, meld in enumerate(self.on_table):
             if self.opt("layoff_requires_own_meld") and meld.owner != seat and seat not in self.melded:
                 continue
@@ -325,14 +326,14 @@ class BasicRummy(Game):
                         after[i] = (reading.kind, list(reading.cards), list(reading.stands))
                         if self.stuck(seat, cards, after):
                             continue
-                    out.append(f"layoff {word} to {i + 1}")
+                    out.append(Move(Verb.LAYOFF, (word,), i + 1))
         return out
 
     def layoff_words(self, card: int, index: int) -> list[str]:
         meld = self.on_table[index]
         return [card_code(card)] if natural_extends(meld.kind, meld.stands, card, self.meld_rules) else []
 
-    def swap_moves(self, seat: str) -> list[str]:
+    def swap_moves(self, seat: str) -> list[Move]:
         return []  # basic has no jokers
 
 
@@ -376,7 +377,7 @@ class Wrotham(BasicRummy):
         return []
 
     # ---------------------------------------------------------------- joker exchange (§1.9)
-    def swap_moves(self, seat: str) -> list[str]:
+    def swap_moves(self, seat: str) -> list[Move]:
         return Game.swap_moves(self, seat)
 
     def move_swap(self, seat: str, args: str) -> tuple[list[Event], str]:
@@ -406,7 +407,7 @@ class Wrotham(BasicRummy):
                     break
         return sorted(set(words))
 
-    def all_seven_moves(self, seat: str) -> list[str]:
+    def all_seven_moves(self, seat: str) -> list[Move]:
         """Deals 4-6: every way to meld all the hand but at most one card in one move (exact search)."""
         hand = self.hands[seat]
         cands = []
@@ -418,7 +419,7 @@ class Wrotham(BasicRummy):
         from collections import Counter
 
         ldr = self.opt("last_discard_required")
-        results: set[str] = set()
+        results: set[Move] = set()
         have = Counter(hand)
 
         def search(start: int, used: Counter[int], chosen: list[int]) -> None:
@@ -427,14 +428,14 @@ class Wrotham(BasicRummy):
             if chosen and len(hand) - n <= 1 and not (ldr and n == len(hand)):
                 rest = list((have - used).elements())
                 if rest != [self.took] or self.took_keep:
-                    results.add("meld " + " | ".join(self.meld_text(cands[i]) for i in chosen))
+                    results.add(self.meld_move([cands[i] for i in chosen]))
             for i in range(start, len(cands)):
                 cu = used + Counter(cands[i].cards)
                 if all(cu[c] <= have[c] for c in cu):
                     search(i + 1, cu, [*chosen, i])
 
         search(0, Counter(), [])
-        return sorted(results)
+        return sorted(results)  # by text, as the record writes them
 
 
 def best_melds_text(hand: list[int], ace_mode: str, values: tuple[int, ...]) -> tuple[int, list[str]]:

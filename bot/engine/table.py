@@ -17,6 +17,7 @@ from .errors import IllegalMove
 from .events import Event, EventKind, Phase
 from .layout import TableMeld
 from .melds import Placed, Reading, describe_readings, parse_entry, read_meld
+from .move import Move, Verb
 
 MAX_TABLE_MOVES = 200
 
@@ -125,24 +126,24 @@ class TableManipulation:
         """Variants refuse emptying the hand this way where a rule forbids it (tradicional option 5)."""
 
     # ---------------------------------------------------------------- suggestions
-    def table_moves(self, seat: str) -> list[str]:
+    def table_moves(self, seat: str) -> list[Move]:
         """Up to ``MAX_TABLE_MOVES`` table moves of two kinds: a card freed from the table (a run's
         end, a four-card set's member) joins cards from hand in a new meld; a card from hand splits
         a run it duplicates into two runs. Generation stops at the cap: its cost is bounded, not
         only its output."""
-        out: list[str] = []
-        seen: set[str] = set()
+        out: list[Move] = []
+        seen: set[Move] = set()
         hand = self.hands[seat]
         naturals = sorted({c for c in hand if c != JOKER})
         rules = self.meld_rules
-        texts = [" ".join(r) for r in self.table]  # type: ignore[attr-defined]
+        texts = [tuple(r) for r in self.table]  # type: ignore[attr-defined]
 
-        def emit(new_melds: list[str]) -> bool:
+        def emit(new_melds: list[tuple[str, ...]]) -> bool:
             """Add one suggestion; False once the cap is reached (then nothing more is tried)."""
-            text = "table " + " | ".join(new_melds)
-            if text not in seen:
-                seen.add(text)
-                out.append(text)
+            move = Move(Verb.TABLE, (), None, tuple(new_melds))
+            if move not in seen:
+                seen.add(move)
+                out.append(move)
             return len(out) < MAX_TABLE_MOVES
 
         for i, m in enumerate(self.on_table):
@@ -159,7 +160,7 @@ class TableManipulation:
                 left = read_meld(rest, rules, m.kind)
                 if not left:
                     continue
-                rest_text = " ".join(left[0].codes(rules))
+                rest_text = tuple(left[0].codes(rules))
                 partners = naturals if rules.is_wild(card) else [c for c in naturals if _may_join(card, c, rules)]
                 for a in range(len(partners)):
                     for b in range(a, len(partners)):
@@ -169,7 +170,7 @@ class TableManipulation:
                         found = read_meld([Placed(card), *map(Placed, pair)], rules)
                         if len(found) != 1:
                             continue
-                        new = [*texts[:i], rest_text, *texts[i + 1 :], " ".join(found[0].codes(rules))]
+                        new = [*texts[:i], rest_text, *texts[i + 1 :], tuple(found[0].codes(rules))]
                         if not emit(new):
                             return out
             if m.kind == "run" and n >= 5:
@@ -182,8 +183,8 @@ class TableManipulation:
                         if len(ra) == 1 and len(rb) == 1:
                             new = [
                                 *texts[:i],
-                                " ".join(ra[0].codes(rules)),
-                                " ".join(rb[0].codes(rules)),
+                                tuple(ra[0].codes(rules)),
+                                tuple(rb[0].codes(rules)),
                                 *texts[i + 1 :],
                             ]
                             if not emit(new):

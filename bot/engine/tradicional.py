@@ -18,6 +18,7 @@ from .game import Event
 from .layout import TableMeld
 from .meldgen import hand_meld_candidates
 from .melds import MeldRules, natural_extends
+from .move import Move, Verb, card_move
 from .rummy import BasicRummy
 from .table import TableManipulation
 
@@ -244,35 +245,30 @@ class Tradicional(TableManipulation, BasicRummy):
         return super().timeout_moves(seat)
 
     # ---------------------------------------------------------------- legal moves
-    def legal_moves(self, seat: str) -> list[str]:
+    def legal_moves(self, seat: str) -> list[Move]:
         if seat not in self.actors:
             return []
         if self.phase == Phase.WINDOW:
             card = self.discard[-1]
-            return [f"claim {card_code(g)}" for g in sorted(set(self.hands[seat])) if self.claim_ok(seat, card, g)] + [
-                "pass"
-            ]
+            claims = [card_move(Verb.CLAIM, g) for g in sorted(set(self.hands[seat])) if self.claim_ok(seat, card, g)]
+            return [*claims, Move.of(Verb.PASS)]
         if self.phase == Phase.DRAW:
-            return (["draw"] if self.stock else []) + (["take"] if self.discard else [])
+            return ([Move.of(Verb.DRAW)] if self.stock else []) + ([Move.of(Verb.TAKE)] if self.discard else [])
         moves = super().legal_moves(seat)
         tables = [m for m in self.table_moves(seat) if self.table_ok(seat, m)]
-        discards = [m for m in moves if m.startswith("discard")]
-        others = [m for m in moves if not m.startswith("discard")]
+        discards = [m for m in moves if m.verb is Verb.DISCARD]
+        others = [m for m in moves if m.verb is not Verb.DISCARD]
         if self.rules["opt5_two_turns"] and self.first_placing_turn(seat):
             others = [m for m in others if self.leaves_two(seat, m)]
         return others + tables + discards
 
-    def leaves_two(self, seat: str, move: str) -> bool:
-        verb, _, args = move.partition(" ")
-        if verb == "meld":
-            used = sum(len(g.split()) for g in args.split("|"))
-        else:
-            used = len(args.rpartition(" to ")[0].split())
-        return len(self.hands[seat]) - used >= 2
+    def leaves_two(self, seat: str, move: Move) -> bool:
+        """Option 5: the meld or layoff keeps two cards in hand (``check_two_turns``)."""
+        return len(self.hands[seat]) - len(move.cards) >= 2
 
-    def table_ok(self, seat: str, move: str) -> bool:
+    def table_ok(self, seat: str, move: Move) -> bool:
         try:
-            readings = self.read_table(move.partition(" ")[2])
+            readings = self.read_table(" | ".join(" ".join(meld) for meld in move.melds))
             used = self.check_table(seat, readings)
             self.check_table_after(
                 seat, used, [TableMeld(r.kind, list(r.cards), list(r.stands), None) for r in readings]

@@ -28,7 +28,7 @@ from .errors import IllegalMove
 from .events import Event, EventKind, Phase
 from .layout import TableMeld
 from .melds import MeldRules, Placed, Reading, entry_code, one_reading, parse_entry
-from .move import Move
+from .move import Move, Verb
 from .options import PLAYERS
 from .rgn import split_melds, tag_line
 from .rng import DealRandom
@@ -78,7 +78,7 @@ class TurnLoop:
         @property
         def current_seat(self) -> str | None: ...
         def seat_after(self, index: int) -> int: ...
-        def legal_moves(self, seat: str) -> list[str]: ...
+        def legal_moves(self, seat: str) -> list[Move]: ...
         def start_deal(self, layout: Mapping[str, Any] | None = None) -> None: ...
         def value(self, card: int) -> int: ...
         def finish_by_resignation(self) -> None: ...
@@ -265,6 +265,11 @@ class TurnLoop:
     def meld_text(self, reading: Reading) -> str:
         return " ".join(reading.codes(self.meld_rules))
 
+    def meld_move(self, readings: Iterable[Reading]) -> Move:
+        """The canonical ``meld`` move of these new melds: every wild annotated (notation.md)."""
+        groups = tuple(tuple(r.codes(self.meld_rules)) for r in readings)
+        return Move(Verb.MELD, tuple(code for group in groups for code in group), None, groups)
+
     def add_melds(self, seat: str, readings: list[Reading]) -> list[Event]:
         for r in readings:
             self.remove(self.hands[seat], r.cards)
@@ -382,14 +387,14 @@ class TurnLoop:
         self.placed.add(seat)
         return [Event(EventKind.SWAPPED, seat, {"card": card_code(card), "number": index + 1})]
 
-    def swap_moves(self, seat: str) -> list[str]:
-        out: list[str] = []
+    def swap_moves(self, seat: str) -> list[Move]:
+        out: list[Move] = []
         for i in range(len(self.on_table)):
             if JOKER not in self.on_table[i].cards:
                 continue
             for c in sorted(set(self.hands[seat]) - {JOKER}):
                 if self.swap_position(c, i) is not None:
-                    out.append(f"swap {card_code(c)} to {i + 1}")
+                    out.append(Move(Verb.SWAP, (card_code(c),), i + 1))
         return out
 
     # discard ----------------------------------------------------------------
@@ -459,7 +464,7 @@ class TurnLoop:
         if not any(self.can_discard(seat, c) for c in set(self.hands[seat])):
             # Only the card taken from the discard pile is left, and it may not go back this turn:
             # the first listed move that places it (a meld or a lay-off: going out) is played.
-            moves = [m for m in self.legal_moves(seat) if m.split()[0] != "resign"]
+            moves = [m for m in self.legal_moves(seat) if m.verb is not Verb.RESIGN]
             return events + (self.play(seat, moves[0]) if moves else [])
         card = self.timeout_discard(seat)
         events += self.play(seat, f"discard {card_code(card)}")
