@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Any, cast
+from typing import Any, Self, cast
 
 import discord
 from discord import app_commands
@@ -28,7 +28,8 @@ from bot.service import FinishedGame, GameService, GameStatus, Refusal, Settings
 from bot.words.i18n import translate
 from cogs.anywhere import SERVER_INSTALL, SERVERS_ONLY, check_admin
 from cogs.base import L, RummyClient, channel_game, client_of, public_locale, user_locale
-from cogs.guard import guarded
+from cogs.guard import guarded, offering
+from cogs.items import Groups, Persistent, View
 from cogs.settings import bar_member, change_settings, option_choices
 from cogs.standings import audit_message, scores_message, standings_info
 from cogs.tournament import ACTIONS as TOURNAMENT_ACTIONS
@@ -84,7 +85,7 @@ def confirmation_refusal(*, clicker: int, manager: int, until: float, now: float
     return None
 
 
-class NewSeasonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SEASON_ID):
+class NewSeasonButton(Persistent[discord.ui.Button[Any]], template=SEASON_ID):
     """Confirm ending season ``ending``. The ids in it only say who may confirm and until when;
     the permission itself is checked on the click."""
 
@@ -94,11 +95,10 @@ class NewSeasonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=S
         self.ending, self.manager, self.until = ending, manager, until
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> NewSeasonButton:
-        return cls(int(match["ending"]), int(match["manager"]), int(match["until"]))
+    def from_groups(cls, groups: Groups) -> Self:
+        return cls(groups.number("ending"), groups.number("manager"), groups.number("until"))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def handle(self, interaction: discord.Interaction) -> None:
         await confirm_new_season(interaction, self.ending, self.manager, self.until)
 
 
@@ -120,7 +120,7 @@ async def confirm_new_season(interaction: discord.Interaction, ending: int, mana
                                            await public_locale(interaction))
 
 
-class ResetRatingsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RESET_ID):
+class ResetRatingsButton(Persistent[discord.ui.Button[Any]], template=RESET_ID):
     """Confirm forgetting the server's skill ratings; checked on the click like a new season's."""
 
     def __init__(self, manager: int, until: int, label: str = "") -> None:
@@ -129,11 +129,10 @@ class ResetRatingsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], templat
         self.manager, self.until = manager, until
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> ResetRatingsButton:
-        return cls(int(match["manager"]), int(match["until"]))
+    def from_groups(cls, groups: Groups) -> Self:
+        return cls(groups.number("manager"), groups.number("until"))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def handle(self, interaction: discord.Interaction) -> None:
         await confirm_reset_ratings(interaction, self.manager, self.until)
 
 
@@ -151,7 +150,7 @@ async def confirm_reset_ratings(interaction: discord.Interaction, manager: int, 
                                             view=None)
 
 
-class AmendButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=AMEND_ID):
+class AmendButton(Persistent[discord.ui.Button[Any]], template=AMEND_ID):
     """Confirm voiding or restoring a game of a closed season; checked on the click like a new season's."""
 
     def __init__(self, verb: str, game: int, manager: int, until: int, label: str = "") -> None:
@@ -160,11 +159,10 @@ class AmendButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=AMEND
         self.verb, self.game, self.manager, self.until = verb, game, manager, until
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> AmendButton:
-        return cls(match["verb"], int(match["game"]), int(match["manager"]), int(match["until"]))
+    def from_groups(cls, groups: Groups) -> Self:
+        return cls(groups.text("verb"), groups.number("game"), groups.number("manager"), groups.number("until"))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def handle(self, interaction: discord.Interaction) -> None:
         await confirm_amend(interaction, self.verb, self.game, self.manager, self.until)
 
 
@@ -205,7 +203,7 @@ async def void_game(interaction: discord.Interaction, game_id: int, reason: str,
         for old in [k for k in PENDING if k[3] < time.time()]:
             del PENDING[old]
         PENDING[(verb, game_id, interaction.user.id, until)] = reason
-        view = discord.ui.View(timeout=None)
+        view = View()
         view.add_item(AmendButton(verb, game_id, interaction.user.id, until,
                                   label=translate("amend.button", loc, season=season)))
         text = translate("amend.confirm", loc, game=game_id, season=season, seconds=CONFIRM_SECONDS)
@@ -261,7 +259,7 @@ class AdminCog(commands.Cog, name="AdminCog"):
         loc = user_locale(interaction)
         current = await self.service.season(interaction.guild_id)
         until = int(time.time()) + CONFIRM_SECONDS
-        view = discord.ui.View(timeout=None)
+        view = View()
         view.add_item(NewSeasonButton(current.number, interaction.user.id, until,
                                       label=translate("season.confirm_button", loc, number=current.number + 1)))
         text = translate("season.confirm", loc, number=current.number, next=current.number + 1,
@@ -275,7 +273,7 @@ class AdminCog(commands.Cog, name="AdminCog"):
         require_manager(interaction)
         loc = user_locale(interaction)
         until = int(time.time()) + CONFIRM_SECONDS
-        view = discord.ui.View(timeout=None)
+        view = View()
         view.add_item(ResetRatingsButton(interaction.user.id, until, label=translate("ratings.reset_button", loc)))
         text = translate("ratings.reset_confirm", loc, seconds=CONFIRM_SECONDS)
         await interaction.response.send_message(text, view=view, ephemeral=True)
@@ -341,10 +339,12 @@ class AdminCog(commands.Cog, name="AdminCog"):
         await void_game(interaction, game_id, reason, restore=restore)
 
     @void.autocomplete("game")
+    @offering
     async def void_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
         return await self._game_choices(interaction, current, voided=False)
 
     @restore.autocomplete("game")
+    @offering
     async def restore_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
         return await self._game_choices(interaction, current, voided=True)
 
@@ -392,6 +392,7 @@ class AdminCog(commands.Cog, name="AdminCog"):
             timer_minutes=timer, bots=bots, language=language.value if language else None))
 
     @settings.autocomplete("options")
+    @offering
     async def settings_options_autocomplete(self, interaction: discord.Interaction,
                                             current: str) -> list[Choice[str]]:
         return option_choices(interaction, current) if is_manager(interaction) else []
@@ -445,6 +446,7 @@ class AdminCog(commands.Cog, name="AdminCog"):
                                                   name=nm(done.name), points=f"{done.points:+d}"), ephemeral=True)
 
     @undo.autocomplete("entry")
+    @offering
     async def undo_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
         """The season's adjustments that still count, newest first; nothing for members who are not managers."""
         if not is_manager(interaction) or interaction.guild_id is None or (
@@ -506,6 +508,7 @@ class AdminCog(commands.Cog, name="AdminCog"):
         await manage_tournament(interaction, action.value, event, member, game)
 
     @tournament_manage.autocomplete("event")
+    @offering
     async def tournament_event_autocomplete(self, interaction: discord.Interaction,
                                             current: str) -> list[Choice[int]]:
         return await event_choices(interaction, current)

@@ -111,8 +111,9 @@ async def place_games(interaction: discord.Interaction, verb: str = "",
             return games  # a manager's power over this channel's games, not over their own elsewhere
         if mine:
             return mine if len(mine) == 1 else (local if len(local) == 1 else local or mine)
-    if verb == "join":
-        games = [g for g in games if g.status == GameStatus.LOBBY and not g.seat_of(interaction.user.id)] or games
+    if verb == "join":  # the open lobbies the user does not sit in yet, if there are any
+        seated = {g.id for g in await service.seated_games(guild, interaction.user.id)} if guild is not None else set()
+        games = [g for g in games if g.status == GameStatus.LOBBY and g.id not in seated] or games
     return games
 
 

@@ -18,18 +18,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
-from typing import Any, cast
+from typing import Any, Self
 
 import discord
 
 from bot.engine import Game
-from bot.service import DraftState, Refusal
+from bot.service import Change, DraftState, Refusal
 from bot.service.builder import AMBIGUOUS, INVALID, BuilderError, Draft
 from bot.service.drafts import draft_status
 from bot.words.cards import card_text, cards_text
 from bot.words.moves import describe_move
+from cogs.acting import act
+from cogs.anywhere import place_key
 from cogs.base import client_of, user_locale
 from cogs.guard import guarded
+from cogs.items import Groups, Persistent, View
 from cogs.ui import file_of, t
 from renderers.draft import DraftMeld, DraftView, draw_draft
 from renderers.encode import Rendered
@@ -189,7 +192,7 @@ def content(state: DraftState, locale: str) -> str:
 
 def controls(state: DraftState, locale: str) -> discord.ui.View:
     d, game = state.draft, state.game
-    view = discord.ui.View(timeout=None)
+    view = View()
     number, _ = open_joker(d, game)
     rows = ["apart", "joker" if number else "out", "pick", "put"]
     for action in rows:
@@ -223,7 +226,7 @@ async def show(interaction: discord.Interaction, state: DraftState, *, edit: boo
 
 
 # ---------------------------------------------------------------------------- the items
-class BuilderButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_ID):
+class BuilderButton(Persistent[discord.ui.Button[Any]], template=BUTTON_ID):
     def __init__(self, action: str, game_id: int, version: int, label: str = "",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
         super().__init__(discord.ui.Button(label=label or action, style=style,
@@ -231,15 +234,14 @@ class BuilderButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUT
         self.action, self.game_id, self.version = action, game_id, version
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> BuilderButton:
-        return cls(match["action"], int(match["game"]), int(match["version"]))
+    def from_groups(cls, groups: Groups) -> Self:
+        return cls(groups.text("action"), groups.number("game"), groups.number("version"))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def handle(self, interaction: discord.Interaction) -> None:
         await builder_button(interaction, self.action, self.game_id)
 
 
-class BuilderSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_ID):
+class BuilderSelect(Persistent[discord.ui.Select[Any]], template=SELECT_ID):
     def __init__(self, action: str, game_id: int, version: int, options: list[discord.SelectOption] | None = None,
                  placeholder: str | None = None, many: bool = False) -> None:
         options = options or [discord.SelectOption(label="-", value="-")]
@@ -249,21 +251,20 @@ class BuilderSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SEL
         self.action, self.game_id, self.version = action, game_id, version
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> BuilderSelect:
-        self = cls(match["action"], int(match["game"]), int(match["version"]))
-        self.item = cast("discord.ui.Select[Any]", item)  # the pattern matches selects only; keep their values
-        return self
+    def from_groups(cls, groups: Groups) -> Self:
+        return cls(groups.text("action"), groups.number("game"), groups.number("version"))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await builder_select(interaction, self.action, self.game_id, list(self.item.values))
+    async def handle(self, interaction: discord.Interaction) -> None:
+        await builder_select(interaction, self.action, self.game_id, self.values)
 
 
 # ---------------------------------------------------------------------------- handlers
 async def open_builder(interaction: discord.Interaction, game_id: int, version: int) -> None:
-    """The hand message's Builder button (already under the guard): the draft, privately."""
+    """The hand message's Builder button (already under the guard): the draft, privately. The
+    service checks the place, the seat and the hand message's version (``draft_open``)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
-    state = await client_of(interaction).service.draft_open(game_id, interaction.user.id, version)
+    state = await client_of(interaction).service.draft_open(place_key(interaction), interaction.user.id, game_id,
+                                                            version)
     await show(interaction, state, edit=False)
 
 
@@ -274,7 +275,8 @@ async def builder_select(interaction: discord.Interaction, action: str, game_id:
     await interaction.response.defer()  # type 6: the builder message is edited in place
     loc = user_locale(interaction)
     state = await client_of(interaction).service.draft_change(
-        game_id, interaction.user.id, lambda draft, game: apply_select(action, values, draft, game, loc))
+        place_key(interaction), interaction.user.id, game_id,
+        lambda draft, game: apply_select(action, values, draft, game, loc))
     await show(interaction, state, edit=True)
 
 
@@ -282,30 +284,29 @@ async def builder_select(interaction: discord.Interaction, action: str, game_id:
 async def builder_button(interaction: discord.Interaction, action: str, game_id: int) -> None:
     if action not in BUTTONS:
         raise Refusal("not_offered")
-    client = client_of(interaction)
-    service = client.service
-    user = interaction.user.id
+    service = client_of(interaction).service
+    place, user = place_key(interaction), interaction.user.id
     await interaction.response.defer()
     loc = user_locale(interaction)
     if action == "cancel":
-        await service.draft_get(game_id, user)  # only the owner's own, current draft
-        await service.draft_discard(game_id, user)
+        await service.draft_discard(place, user, game_id)  # only the owner's own, current draft
         await interaction.edit_original_response(content=t("builder.cancelled", loc), attachments=[], view=None)
         return
-    if action == "play":
-        row = await service.get(game_id)
-        if row is not None:
-            interaction.extras["names"] = row.names
-        change = await service.draft_play(game_id, user, interaction_id=interaction.id)
-        await interaction.edit_original_response(
-            content=t("builder.played", loc, move=describe_move(change.move or "", loc)), attachments=[], view=None)
-        if _after_play:
-            await _after_play[0](interaction, change.game, engine=change.engine)
-        await client.announcer.announce(change)
+    if action == "play":  # the draft as one move, played like any other (cogs.acting)
+        move, version = await service.draft_move(place, user, game_id)
+
+        async def played(change: Change) -> None:
+            await interaction.edit_original_response(
+                content=t("builder.played", loc, move=describe_move(change.move or "", loc)), attachments=[],
+                view=None)
+            if _after_play:
+                await _after_play[0](interaction, change.seated)
+
+        await act(interaction, game_id, move, version=version, answer=played)
         return
     if action == "suggest":
-        state = await service.draft_suggest(game_id, user)
+        state = await service.draft_suggest(place, user, game_id)
     else:
         state = await service.draft_change(
-            game_id, user, lambda draft, game: draft.undo_last() if action == "undo" else draft.start_over())
+            place, user, game_id, lambda draft, game: draft.undo_last() if action == "undo" else draft.start_over())
     await show(interaction, state, edit=True)

@@ -17,7 +17,9 @@ interaction, in this order:
 
 Handlers are therefore written straight: acknowledge, ask the service, raise ``Refusal`` when
 something is wrong. Autocomplete is not guarded (it cannot be answered in words): it asks
-``typing_allowed`` and offers nothing to a flooding user.
+``typing_allowed`` and offers nothing to a flooding user, and ``@offering`` offers nothing when
+it fails. What fails outside a handler (a custom_id that cannot be read, a transformer) is
+answered the same way by the safety nets of ``cogs.items``.
 What it is not: no game logic and no public messages (``cogs.announcer``).
 """
 
@@ -28,8 +30,8 @@ import contextlib
 import functools
 import inspect
 import logging
-from collections.abc import Callable, Coroutine, Mapping
-from typing import Any, ParamSpec
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from typing import Any, ParamSpec, TypeVar
 
 import discord
 
@@ -45,6 +47,7 @@ from cogs.ratelimit import REPOST_COOLDOWN, TYPING_BURST, TYPING_RATE, Cooldown,
 log = logging.getLogger(__name__)
 
 P = ParamSpec("P")
+C = TypeVar("C")  # what an autocomplete offers (a Choice)
 
 
 def refusal_for(exc: Exception, locale: str, names: Mapping[str, str] | None = None) -> str:
@@ -168,7 +171,9 @@ class Guard:
 def guarded(handler: Callable[P, Coroutine[Any, Any, None]]) -> Callable[P, Coroutine[Any, Any, None]]:
     """Run ``handler`` under its client's guard; its first ``discord.Interaction`` argument is the one
     answered. Goes under ``@group.command(...)`` (and its ``describe``/``choices``) on a slash
-    command, and on every item and modal handler."""
+    command, and on every item and modal handler. The handler's signature stays visible: to type
+    checkers (``P``, the same parameters), to ``inspect.signature`` and to app_commands, which
+    reads a command's options from it (``__wrapped__`` and ``__signature__``)."""
 
     @functools.wraps(handler)
     async def guarded_handler(*args: P.args, **kwargs: P.kwargs) -> None:
@@ -179,3 +184,20 @@ def guarded(handler: Callable[P, Coroutine[Any, Any, None]]) -> Callable[P, Coro
     # postponed annotations in this module's namespace: hand it the handler's, evaluated in its own.
     guarded_handler.__signature__ = inspect.signature(handler, eval_str=True)  # type: ignore[attr-defined]
     return guarded_handler
+
+
+def offering(choices: Callable[P, Awaitable[list[C]]]) -> Callable[P, Coroutine[Any, Any, list[C]]]:
+    """An autocomplete callback that offers nothing when it fails, instead of leaving Discord
+    without an answer ("Loading options failed": discord.py only logs it): the failure is logged
+    with its traceback. Goes under ``@command.autocomplete(...)``; the callback's signature stays
+    visible, as app_commands counts its parameters."""
+
+    @functools.wraps(choices)
+    async def offered(*args: P.args, **kwargs: P.kwargs) -> list[C]:
+        try:
+            return await choices(*args, **kwargs)
+        except Exception:
+            log.exception("autocomplete %s failed", getattr(choices, "__qualname__", choices))
+            return []
+
+    return offered

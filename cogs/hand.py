@@ -18,22 +18,24 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Self
 
 import discord
 
 from bot.engine import HAND_VERBS, SORTS, Game, IllegalMove, Move, Verb, group_hand
-from bot.service import GameRow, GameStatus, Refusal, Stale
+from bot.service import GameRow, Refusal, Stale
 from bot.service.builder import AMBIGUOUS, check_meld
+from bot.service.changes import Seated
 from bot.service.drafts import builder_allowed
 from bot.service.hints import hints_apply
 from bot.words.cards import card_text, cards_text
-from cogs.anywhere import place_key
+from cogs.acting import Answer, act, seat_here
 from cogs.base import client_of, user_locale
 from cogs.builder import open_builder
 from cogs.delivery import reply_privately
 from cogs.guard import guarded
 from cogs.hints import send_hint
+from cogs.items import Groups, Modal, Persistent, View
 from cogs.ui import file_of, nm, t, variant_name
 from renderers import render_hand
 
@@ -114,11 +116,11 @@ def hand_verb(verb: str) -> Verb:
         raise IllegalMove("unknown_move", f"{verb!r} is not a move", {"verb": verb}) from None
 
 
-def _state(match: re.Match[str]) -> HandState:
-    return HandState(int(match["game"]), int(match["version"]), int(match["mask"], 16), int(match["sort"]))
+def _state(groups: Groups) -> HandState:
+    return HandState(groups.number("game"), groups.number("version"), groups.hex("mask"), groups.number("sort"))
 
 
-class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_BUTTON_ID):
+class HandButton(Persistent[discord.ui.Button[Any]], template=HAND_BUTTON_ID):
     def __init__(self, verb: str, state: HandState, arg: int | None = None, label: str = "",
                  style: discord.ButtonStyle | None = None, disabled: bool = False) -> None:
         cid = f"rummy:h:{verb}{'' if arg is None else arg}:{state.suffix()}"
@@ -127,15 +129,14 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_B
         self.verb, self.state, self.arg = verb, state, arg
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> HandButton:
-        return cls(match["verb"], _state(match), int(match["arg"]) if match["arg"] else None)
+    def from_groups(cls, groups: Groups) -> Self:
+        return cls(groups.text("verb"), _state(groups), groups.maybe_number("arg"))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def handle(self, interaction: discord.Interaction) -> None:
         await hand_button(interaction, self.verb, self.arg, self.state)
 
 
-class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HAND_SELECT_ID):
+class HandSelect(Persistent[discord.ui.Select[Any]], template=HAND_SELECT_ID):
     def __init__(self, page: int, state: HandState, options: list[discord.SelectOption] | None = None,
                  placeholder: str | None = None) -> None:
         options = options or [discord.SelectOption(label="-", value="0")]
@@ -144,17 +145,14 @@ class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HAND_S
         self.page, self.state = page, state
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> HandSelect:
-        self = cls(int(match["page"]), _state(match))
-        self.item = cast("discord.ui.Select[Any]", item)  # the pattern matches selects only; keep their values
-        return self
+    def from_groups(cls, groups: Groups) -> Self:
+        return cls(groups.number("page"), _state(groups))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await hand_select(interaction, self.page, list(self.item.values), self.state)
+    async def handle(self, interaction: discord.Interaction) -> None:
+        await hand_select(interaction, self.page, self.values, self.state)
 
 
-class JokerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=JOKER_SELECT_ID):
+class JokerSelect(Persistent[discord.ui.Select[Any]], template=JOKER_SELECT_ID):
     """The Meld button's question when a wild card in the selected cards could stand for several
     cards: one option per reading (its index); the meld is played with the wild written as chosen."""
 
@@ -166,17 +164,14 @@ class JokerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=JOKER
         self.state = state
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> JokerSelect:
-        self = cls(_state(match))
-        self.item = cast("discord.ui.Select[Any]", item)  # the pattern matches selects only
-        return self
+    def from_groups(cls, groups: Groups) -> Self:
+        return cls(_state(groups))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await hand_button(interaction, "meld", None, self.state, reading=list(self.item.values))
+    async def handle(self, interaction: discord.Interaction) -> None:
+        await hand_button(interaction, "meld", None, self.state, reading=self.values)
 
 
-class RearrangeModal(discord.ui.Modal):
+class RearrangeModal(Modal):
     """The table in RGN, to edit and submit as one ``table`` move (manipulation variants).
 
     Its submission is answered by ``cogs.rummy``'s interaction listener from the custom_id
@@ -233,7 +228,7 @@ def mask_of(order: list[str], cards: list[str]) -> int:
 
 
 def hand_message(row: GameRow, game: Game, seat: str, state: HandState, locale: str,
-                 legal: list[str] | None = None) -> tuple[str, discord.ui.View]:
+                 legal: list[Move] | None = None) -> tuple[str, discord.ui.View]:
     """A player's own hand: the cards as codes (for typing and screen readers), a select of the
     cards (index values, paged by 25), and the buttons for the moves legal now (``legal``, when
     the caller worked them out already)."""
@@ -249,14 +244,14 @@ def hand_message(row: GameRow, game: Game, seat: str, state: HandState, locale: 
         lines.append(t("hand.your_turn", locale))
     elif not game.hand_over and game.current_seat:
         lines.append(t("hand.waiting", locale, name=nm(row.names.get(game.current_seat, game.current_seat))))
-    view = discord.ui.View(timeout=None)
+    view = View()
     for page in range(min(HAND_PAGES, (len(hand) + PAGE - 1) // PAGE)):
         options = []
         for i in range(page * PAGE, min(len(hand), (page + 1) * PAGE)):
             options.append(discord.SelectOption(label=f"{card_text(hand[i])} ({hand[i]})", value=str(i),
                                                 default=bool(state.mask >> i & 1)))
         view.add_item(HandSelect(page, state, options, placeholder=t("hand.pick", locale, page=page + 1)))
-    offered = {Move.parse(m).verb for m in legal}
+    offered = {m.verb for m in legal}
     verbs = [v for v in HAND_VERBS if v in offered]
     if legal and Verb.TABLE not in verbs and game.can_rearrange(seat):
         verbs.append(Verb.TABLE)  # the suggestions list at most 200 table moves; the player may know another
@@ -281,32 +276,29 @@ def hand_message(row: GameRow, game: Game, seat: str, state: HandState, locale: 
 
 def target_message(state: HandState, verb: str, targets: list[int], locale: str) -> tuple[str, discord.ui.View]:
     """Several melds accept the selected cards: one button per meld number."""
-    view = discord.ui.View(timeout=None)
+    view = View()
     for n in targets[:25]:
         view.add_item(HandButton(verb, state, arg=n, label=t("button.to_meld", locale, number=n)))
     return t("hand.which_meld", locale), view
 
 
 # ---------------------------------------------------------------------------- sending it
-async def send_hand(interaction: discord.Interaction, row: GameRow, *, engine: Game | None = None,
-                    state: HandState | None = None, edit: bool = False) -> None:
-    """The caller's own hand, privately: seat from ``interaction.user.id``, never from a custom_id."""
-    seat = row.seat_of(interaction.user.id)
-    if seat is None:
-        raise Refusal("not_seated")
-    if row.status != GameStatus.PLAYING and not (row.status == GameStatus.FINISHED and engine is not None):
-        raise Refusal("not_playing")
+async def send_hand(interaction: discord.Interaction, seated: Seated, *, mask: int = 0, sort: int = 0,
+                    edit: bool = False) -> None:
+    """The caller's own hand, privately. ``seated`` is their seat as the service checked it
+    (``cogs.acting``; never a seat named in a custom_id), with the engine of a change that just
+    committed (a game over shows its last hand then); ``mask`` and ``sort``: the selection and the
+    order shown, at that version."""
     client = client_of(interaction)
-    game = engine if engine is not None else await client.service.load(row)  # a replay runs in a worker
+    row, seat = seated.row, seated.seat.seat
+    game = seated.engine if seated.engine is not None else await client.service.load(row)  # a replay in a worker
     loc = user_locale(interaction)
-    state = state or HandState(row.id, row.version)
-    if state.version != row.version:
-        state = HandState(row.id, row.version, 0, state.sort)
+    state = HandState(row.id, row.version, mask, sort)
     picked = frozenset(i for i in range(state.mask.bit_length()) if state.mask >> i & 1)
-    image = await client.announcer.render(render_hand, game.view(seat.seat), sort=SORT_NAMES[state.sort],
+    image = await client.announcer.render(render_hand, game.view(seat), sort=SORT_NAMES[state.sort],
                                           locale=loc, selected=picked)
-    legal = await client.service.legal_moves(row, seat.seat, game)
-    content, view = hand_message(row, game, seat.seat, state, loc, legal)
+    legal = await client.service.legal_moves(row, seat, game)
+    content, view = hand_message(row, game, seat, state, loc, legal)
     if edit:
         await interaction.edit_original_response(content=content, attachments=[file_of(image)], view=view)
     else:
@@ -314,78 +306,68 @@ async def send_hand(interaction: discord.Interaction, row: GameRow, *, engine: G
         client.tokens.settle(interaction)  # its private reply is filled: its token may show the table (issue 24)
 
 
+def shown_again(interaction: discord.Interaction, *, sort: int = 0, edit: bool = False) -> Answer:
+    """``cogs.acting.act``'s answer for a move made from a hand or typed: the player's hand as the
+    move left it (the selection cleared, the sort kept)."""
+    return lambda change: send_hand(interaction, change.seated, sort=sort, edit=edit)
+
+
 # ---------------------------------------------------------------------------- handlers
 @guarded
 async def hand_select(interaction: discord.Interaction, page: int, values: list[str], state: HandState) -> None:
     """Cards picked in one page of the select: the hand message is redrawn with them selected."""
     await interaction.response.defer()  # type 6: the hand message is edited in place
-    row = await client_of(interaction).service.get(state.game_id)
-    if row is None:
-        raise Refusal("no_game")
-    if row.version != state.version:
-        raise Refusal("hand_changed")
-    seat = row.seat_of(interaction.user.id)
-    if seat is None:
-        raise Refusal("not_seated")
-    hand_size = len(client_of(interaction).service.engine(row).hand(seat.seat))
+    seated = await seat_here(interaction, state.game_id, version=state.version, stale="hand_changed")
+    hand_size = len(client_of(interaction).service.engine(seated.row).hand(seated.seat.seat))
     check_offered(state, hand_size)
     picked = picked_mask(values, page, hand_size)
     page_bits = ((1 << PAGE) - 1) << (page * PAGE)
-    mask = (state.mask & ~page_bits) | (picked & page_bits)
-    await send_hand(interaction, row, state=HandState(row.id, row.version, mask, state.sort), edit=True)
+    await send_hand(interaction, seated, mask=(state.mask & ~page_bits) | (picked & page_bits), sort=state.sort,
+                    edit=True)
 
 
 @guarded
 async def hand_button(interaction: discord.Interaction, verb: str, arg: int | None, state: HandState,
                       reading: list[str] | None = None) -> None:
     """A verb button (with the selected cards), a meld picked, a wild card's reading picked
-    (``reading``), sort, clear, the rearrange modal or the builder."""
-    client = client_of(interaction)
-    service = client.service
-    row = await service.get(state.game_id)
-    if row is None or row.guild_id != place_key(interaction):
-        raise Refusal("no_game")
-    interaction.extras["names"] = row.names
-    seat = row.seat_of(interaction.user.id)
-    if seat is None:
-        raise Refusal("not_seated")
-    if verb == "table":
-        if row.version != state.version:
-            raise Stale(row)
-        text = table_box_text(service.engine(row).table)
-        await interaction.response.send_modal(RearrangeModal(row.id, row.version, text, user_locale(interaction)))
+    (``reading``), sort, clear, the rearrange modal or the builder. The service checks the place,
+    the seat and the message's version (``cogs.acting``)."""
+    service = client_of(interaction).service
+    if verb == "table":  # the table of the message's version, in a box to edit
+        seated = await seat_here(interaction, state.game_id, version=state.version)
+        text = table_box_text(service.engine(seated.row).table)
+        await interaction.response.send_modal(RearrangeModal(seated.row.id, seated.row.version, text,
+                                                             user_locale(interaction)))
         return
     if verb == "build":
-        await open_builder(interaction, row.id, state.version)
+        await open_builder(interaction, state.game_id, state.version)
         return
     await interaction.response.defer()  # type 6: edit this hand message in place afterwards
     if verb == "hint":  # a private message of its own: the hand stays as it is
-        await send_hint(interaction, row)
+        await send_hint(interaction, state.game_id)
         return
     if verb in ("sort", "clear"):
-        game = service.engine(row)
+        seated = await seat_here(interaction, state.game_id)
+        game, seat = service.engine(seated.row), seated.seat.seat
         sort = (state.sort + 1) % len(SORT_NAMES) if verb == "sort" else state.sort
         mask = 0
-        if verb == "sort" and row.version == state.version:  # keep the same cards selected
-            check_offered(state, len(game.hand(seat.seat)))
-            mask = mask_of(hand_order(game, seat.seat, sort), selected_cards(game, seat.seat, state))
-        await send_hand(interaction, row, state=HandState(row.id, row.version, mask, sort), edit=True)
+        if verb == "sort" and seated.shows(state.version):  # keep the same cards selected
+            check_offered(state, len(game.hand(seat)))
+            mask = mask_of(hand_order(game, seat, sort), selected_cards(game, seat, state))
+        await send_hand(interaction, seated, mask=mask, sort=sort, edit=True)
         return
-    if row.version != state.version:
+    try:
+        seated = await seat_here(interaction, state.game_id, version=state.version)
+    except Stale:  # an older hand message: said privately, and the hand shown as it is now
         await reply_privately(interaction, t("refusal.hand_changed", user_locale(interaction)))
-        await send_hand(interaction, row, edit=True)
+        await send_hand(interaction, await seat_here(interaction, state.game_id), edit=True)
         return
-    game = service.engine(row)
-    check_offered(state, len(game.hand(seat.seat)), verb, arg, len(game.table))
-    cards = selected_cards(game, seat.seat, state)
-    move = await move_from_hand(interaction, game, seat.seat, verb, arg, cards, state, reading)
-    if move is None:
-        return
-    change = await service.play(row.id, interaction.user.id, move, interaction_id=interaction.id,
-                                version=state.version)
-    await send_hand(interaction, change.game, engine=change.engine,
-                    state=HandState(row.id, change.game.version, 0, state.sort), edit=True)
-    await client.announcer.announce(change)
+    game, seat = service.engine(seated.row), seated.seat.seat
+    check_offered(state, len(game.hand(seat)), verb, arg, len(game.table))
+    move = await move_from_hand(interaction, game, seat, verb, arg, selected_cards(game, seat, state), state, reading)
+    if move is not None:
+        await act(interaction, state.game_id, move, version=state.version,
+                  answer=shown_again(interaction, sort=state.sort, edit=True))
 
 
 async def move_from_hand(interaction: discord.Interaction, game: Game, seat: str, verb: str, arg: int | None,
@@ -410,7 +392,7 @@ async def move_from_hand(interaction: discord.Interaction, game: Game, seat: str
         options = [discord.SelectOption(label=cards_text(list(r))[:100], value=str(i))
                    for i, r in enumerate(check.readings[:25])]
         loc = user_locale(interaction)
-        view = discord.ui.View(timeout=None)
+        view: discord.ui.View = View()
         view.add_item(JokerSelect(state, options, placeholder=t("hand.which_joker", loc)))
         await interaction.followup.send(t("hand.which_joker", loc), view=view, ephemeral=True)
         return None
@@ -436,12 +418,5 @@ async def rearrange(interaction: discord.Interaction, game_id: int, version: int
     await interaction.response.defer(ephemeral=True, thinking=True)
     if len(text) > TABLE_TEXT_MAX:  # more than the modal offered: a forged submission
         raise Refusal("not_offered")
-    client = client_of(interaction)
-    row = await client.service.get(game_id)
-    if row is None:
-        raise Refusal("no_game")
-    interaction.extras["names"] = row.names
-    change = await client.service.play(game_id, interaction.user.id, Move.table_typed(text),
-                                       interaction_id=interaction.id, version=version)
-    await send_hand(interaction, change.game, engine=change.engine)
-    await client.announcer.announce(change)
+    # The player's typed table, read at this edge (Move.table_typed); the service checks the rest.
+    await act(interaction, game_id, Move.table_typed(text), version=version, answer=shown_again(interaction))

@@ -17,18 +17,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-from typing import Any
+from typing import Any, Self
 
 import discord
 
 from bot.engine import load_game
 from bot.engine.views import PublicView, SeatView
-from bot.service import GameRow, Refusal
+from bot.service import Change, GameRow, Refusal
 from bot.service.hints import Hint, check_hint, hint, hint_picture
 from bot.words.moves import describe_move
-from cogs.anywhere import place_key
+from cogs.acting import act, seat_here
 from cogs.base import RummyClient, client_of, user_locale
 from cogs.guard import guarded
+from cogs.items import Groups, Persistent, View
 from cogs.ui import file_of, t
 from renderers import Rendered, render_hand, render_table
 
@@ -42,18 +43,17 @@ LABEL_MAX = 80  # Discord: a button's label
 OWN_MOVE = 99999
 
 
-class HintButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HINT_ID):
+class HintButton(Persistent[discord.ui.Button[Any]], template=HINT_ID):
     def __init__(self, game_id: int, version: int, seat: str, index: int, label: str = "") -> None:
         super().__init__(discord.ui.Button(label=label or "hint", style=discord.ButtonStyle.success,
                                            custom_id=f"rummy:hp:{game_id}:{version}:{seat}:{index}"))
         self.game_id, self.version, self.seat, self.index = game_id, version, seat, index
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> HintButton:
-        return cls(int(match["game"]), int(match["version"]), match["seat"], int(match["index"]))
+    def from_groups(cls, groups: Groups) -> Self:
+        return cls(groups.number("game"), groups.number("version"), groups.text("seat"), groups.number("index"))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def handle(self, interaction: discord.Interaction) -> None:
         await play_hint(interaction, self.game_id, self.version, self.seat, self.index)
 
 
@@ -77,7 +77,7 @@ async def hint_message(client: RummyClient, row: GameRow, user_id: int, locale: 
     label = t("button.play_hint", locale, move=describe_move(found.move, locale))
     if len(label) > LABEL_MAX:
         label = label[: LABEL_MAX - 1] + "…"
-    view = discord.ui.View(timeout=None)
+    view = View()
     view.add_item(HintButton(row.id, row.version, seat.seat, index, label=label))
     content, image = found.text(locale), None
     if isinstance(shown, SeatView):
@@ -89,9 +89,11 @@ async def hint_message(client: RummyClient, row: GameRow, user_id: int, locale: 
     return content[:2000], view, image
 
 
-async def send_hint(interaction: discord.Interaction, row: GameRow) -> None:
-    """The asker's hint, privately (the interaction is already acknowledged). Nothing is written."""
-    content, view, image = await hint_message(client_of(interaction), row, interaction.user.id,
+async def send_hint(interaction: discord.Interaction, game_id: int) -> None:
+    """The asker's hint in game ``game_id`` of this place, privately (the interaction is already
+    acknowledged). Nothing is written."""
+    seated = await seat_here(interaction, game_id)
+    content, view, image = await hint_message(client_of(interaction), seated.row, interaction.user.id,
                                               user_locale(interaction))
     if image is None:
         await interaction.followup.send(content, view=view, ephemeral=True)
@@ -106,30 +108,27 @@ async def play_hint(interaction: discord.Interaction, game_id: int, version: int
     then says what was played and, while it is still their turn, gives the next hint."""
     await interaction.response.defer()  # type 6: the hint message is edited in place
     client = client_of(interaction)
-    service = client.service
-    row = await service.get(game_id)
-    if row is None or row.guild_id != place_key(interaction):
-        raise Refusal("no_game")
-    interaction.extras["names"] = row.names
-    seat = check_hint(row, interaction.user.id)
-    if seat.seat != seat_name:  # a hint for someone else's seat (forged: hints are private)
-        raise Refusal("not_offered")
-    if row.version != version:  # the game moved on: the hint is out of date
-        raise Refusal("hint_changed")
-    legal = service.engine(row).legal_moves(seat.seat)
+    # The seat the hint was for (another one's reached the presser only forged: hints are
+    # private) and its version (an older hint is out of date): checked by the service.
+    seated = await seat_here(interaction, game_id, version=version, stale="hint_changed", seat=seat_name)
+    check_hint(seated.row, interaction.user.id)  # hints in this game at all: unrated, not turned off
+    seat = seated.seat.seat
+    legal = client.service.engine(seated.row).legal_moves(seat)
     if index == OWN_MOVE:  # a rearrangement: the same hint again, from the record at this version
-        move = (await asyncio.to_thread(_work_out, row.record or "", seat.seat))[0].move
+        move = (await asyncio.to_thread(_work_out, seated.row.record or "", seat))[0].move
     elif index < len(legal):
         move = legal[index]
     else:
         raise Refusal("not_offered")
-    change = await service.play(row.id, interaction.user.id, move, interaction_id=interaction.id, version=version)
     loc = user_locale(interaction)
-    content, view, image = t("hint.played", loc, move=describe_move(move, loc)), None, None
-    with contextlib.suppress(Refusal):  # no next hint: not their turn any more, or the game is over
-        more, view, image = await hint_message(client, change.game, interaction.user.id, loc)
-        content = f"{content}\n{more}"
-    # The old hint's picture goes; the next hint's, if any, takes its place.
-    await interaction.edit_original_response(content=content[:2000], view=view,
-                                             attachments=[file_of(image)] if image else [])
-    await client.announcer.announce(change)
+
+    async def played(change: Change) -> None:
+        content, view, image = t("hint.played", loc, move=describe_move(move, loc)), None, None
+        with contextlib.suppress(Refusal):  # no next hint: not their turn any more, or the game is over
+            more, view, image = await hint_message(client, change.game, interaction.user.id, loc)
+            content = f"{content}\n{more}"
+        # The old hint's picture goes; the next hint's, if any, takes its place.
+        await interaction.edit_original_response(content=content[:2000], view=view,
+                                                 attachments=[file_of(image)] if image else [])
+
+    await act(interaction, game_id, move, version=version, answer=played)

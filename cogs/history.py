@@ -16,7 +16,7 @@ import discord
 from discord.app_commands import Choice
 
 from bot.engine import Game, IllegalMove, parse_line
-from bot.service import GameRow, GameStatus, Refusal
+from bot.service import GameRow, Refusal
 from bot.words.i18n import translate
 from bot.words.moves import describe_move
 from cogs.admin import choice_name
@@ -24,17 +24,15 @@ from cogs.anywhere import place_key
 from cogs.base import L, client_of, user_locale
 from cogs.ui import file_of
 
-LOOKED_BACK = (GameStatus.FINISHED, GameStatus.CANCELLED, GameStatus.ABANDONED)  # games that can end with a record
 PAST_GAME = L("Any finished game of this server (its number; pick from the list)", "cmd.past.game")
 DEAL_TAG = re.compile(r'\[Deal "(?P<deal>[0-9]+)"\]')
 
 
 async def past_game(interaction: discord.Interaction, game_id: int) -> tuple[GameRow, Game]:
-    """A game of this server that is over and has a record, with its engine; else refused."""
+    """A game of this place that is over and has a record, with its engine; else refused
+    (``no_past_game``: the service checks the place, ``GameService.ended_game_at``)."""
     service = client_of(interaction).service
-    row = await service.get(game_id)
-    if row is None or row.guild_id != place_key(interaction) or row.status not in LOOKED_BACK or not row.record:
-        raise Refusal("no_past_game", game=game_id)
+    row = await service.ended_game_at(place_key(interaction), game_id)
     return row, service.engine(row)
 
 

@@ -12,7 +12,7 @@ What it is not: no rules about seats (``GameService`` decides and commits), no t
 from __future__ import annotations
 
 import re
-from typing import Any, cast
+from typing import Any, Self
 
 import discord
 
@@ -22,9 +22,11 @@ from bot.service import ChangeKind, GameRow, GameStatus, Refusal
 from bot.service.hints import hints_apply
 from bot.words.i18n import timer_text
 from bot.words.options import option_notes, option_words
+from cogs.acting import place_game
 from cogs.anywhere import place_key
 from cogs.base import client_of, user_locale
 from cogs.guard import guarded
+from cogs.items import Groups, Modal, Persistent, View
 from cogs.ui import file_of, nm, t, variant_name
 from renderers import LobbyInfo
 from renderers.lobby import LobbyStatus
@@ -44,7 +46,7 @@ LOBBY_ID = re.compile(r"rummy:(?P<verb>join|leave|start|cancel|bot|unbot|hints|p
 REMOVE_ID = re.compile(r"rummy:remove-pick:(?P<game>[0-9]{1,12})")
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY_ID):
+class LobbyButton(Persistent[discord.ui.Button[Any]], template=LOBBY_ID):
     def __init__(self, verb: str, game_id: int, label: str = "", style: discord.ButtonStyle | None = None,
                  level: str | None = None) -> None:
         cid = f"rummy:{verb}:{game_id}" + (f":{level}" if level and level != "normal" else "")
@@ -53,12 +55,11 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY
         self.verb, self.game_id, self.level = verb, game_id, level
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> LobbyButton:
-        level = match["level"] if match["verb"] == "bot" else None
-        return cls(match["verb"], int(match["game"]), level=level)
+    def from_groups(cls, groups: Groups) -> Self:
+        verb = groups.text("verb")
+        return cls(verb, groups.number("game"), level=groups.maybe_text("level") if verb == "bot" else None)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def handle(self, interaction: discord.Interaction) -> None:
         await lobby_button(interaction, self.verb, self.game_id, self.level)
 
 
@@ -89,7 +90,7 @@ def lobby_message(row: GameRow, locale: str, *, closed: str | None = None,
     if row.invited:  # a rematch's previous players: mentioned, and seated only when they press Join
         lines.append(t("lobby.invited", locale, names=", ".join(f"<@{s.user_id}>" for s in row.invited)))
     lines.append(t("lobby.help", locale))
-    view = discord.ui.View(timeout=None)
+    view = View()
     view.add_item(LobbyButton("join", row.id, t("button.join", locale), discord.ButtonStyle.success))
     view.add_item(LobbyButton("leave", row.id, t("button.leave", locale)))
     view.add_item(LobbyButton("start", row.id, t("button.start", locale), discord.ButtonStyle.primary))
@@ -119,7 +120,7 @@ def lobby_info(row: GameRow) -> LobbyInfo:
                      PICTURED.get(row.status, "cancelled"), invited=tuple(s.name for s in row.invited))
 
 
-class RemoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=REMOVE_ID):
+class RemoveSelect(Persistent[discord.ui.Select[Any]], template=REMOVE_ID):
     """The host picks a seated player to take out of their lobby (sent to the host only)."""
 
     def __init__(self, game_id: int, options: list[discord.SelectOption] | None = None,
@@ -130,14 +131,11 @@ class RemoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=REMO
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> RemoveSelect:
-        self = cls(int(match["game"]))
-        self.item = cast("discord.ui.Select[Any]", item)  # the pattern matches selects only; keep their values
-        return self
+    def from_groups(cls, groups: Groups) -> Self:
+        return cls(groups.number("game"))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await remove_picked(interaction, self.game_id, list(self.item.values))
+    async def handle(self, interaction: discord.Interaction) -> None:
+        await remove_picked(interaction, self.game_id, self.values)
 
 
 @guarded
@@ -157,7 +155,7 @@ async def lobby_button(interaction: discord.Interaction, verb: str, game_id: int
     await lobby_action(interaction, verb, game_id, edit=True, level=level)
 
 
-class OptionsModal(discord.ui.Modal):
+class OptionsModal(Modal):
     """The lobby's options as ``name=value`` text, for its host to edit before the start. Its
     submission is answered by ``cogs.rummy``'s interaction listener from the custom_id
     (``rummy:lobbyopts:<game>``), like the rearrange modal: ``on_submit`` does nothing."""
@@ -172,15 +170,8 @@ class OptionsModal(discord.ui.Modal):
 
 
 async def _open_lobby_for_its_host(interaction: discord.Interaction, game_id: int) -> GameRow:
-    """The open lobby ``game_id`` of this server, when the clicker is its host (else a refusal)."""
-    row = await client_of(interaction).service.get(game_id)
-    if row is None or row.guild_id != place_key(interaction):
-        raise Refusal("no_game")
-    if row.status != GameStatus.LOBBY:
-        raise Refusal("not_a_lobby")
-    if row.host_id != interaction.user.id:
-        raise Refusal("host_only")
-    return row
+    """The open lobby ``game_id`` of this place, when the clicker is its host (else the service's refusal)."""
+    return await client_of(interaction).service.hosted_lobby(place_key(interaction), interaction.user.id, game_id)
 
 
 async def options_modal(interaction: discord.Interaction, game_id: int) -> None:
@@ -194,9 +185,7 @@ async def submit_options(interaction: discord.Interaction, game_id: int, text: s
     """The host's new options: checked, committed, then the lobby shows them."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     client = client_of(interaction)
-    row = await client.service.get(game_id)
-    if row is None or row.guild_id != place_key(interaction):
-        raise Refusal("no_game")
+    await place_game(interaction, game_id)  # a lobby of this place (the service checks the host)
     change = await client.service.set_options(game_id, interaction.user.id, text)
     await interaction.followup.send(t("lobby.done.options", user_locale(interaction)), ephemeral=True)
     await client.announcer.update_lobby_message(change.game)
@@ -210,7 +199,7 @@ async def remove_menu(interaction: discord.Interaction, game_id: int) -> None:
         raise Refusal("remove_nobody")
     loc = user_locale(interaction)
     options = [discord.SelectOption(label=s.name[:100], value=str(s.user_id)) for s in others[:25]]
-    view = discord.ui.View(timeout=None)
+    view = View()
     view.add_item(RemoveSelect(game_id, options, t("lobby.remove.pick", loc)))
     await interaction.response.send_message(t("lobby.remove.ask", loc), view=view, ephemeral=True)
 
@@ -227,9 +216,7 @@ async def lobby_action(interaction: discord.Interaction, verb: str, game_id: int
         await interaction.response.defer(ephemeral=True, thinking=True)
     client = client_of(interaction)
     service = client.service
-    row = await service.get(game_id)
-    if row is None or row.guild_id != place_key(interaction):
-        raise Refusal("no_game")
+    row = await place_game(interaction, game_id)  # a lobby or game of this place (cogs.acting)
     user = interaction.user
     if verb == "join":
         change = await service.join(game_id, user.id, user.display_name)

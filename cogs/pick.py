@@ -13,23 +13,25 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, cast
+from typing import Any, Self
 
 import discord
 
 from bot.engine import Move, Verb
-from bot.service import GameRow, GameStatus, Refusal
-from cogs.anywhere import place_key
+from bot.service import Change, GameRow, GameStatus, Refusal
+from cogs.acting import act, place_game, seat_here
 from cogs.base import Answered, client_of, place_games, user_locale
 from cogs.guard import guarded
 from cogs.hand import send_hand
 from cogs.hints import send_hint
+from cogs.items import Groups, Persistent, View
 from cogs.lobby import lobby_action
 from cogs.ui import t, variant_name
 
 PICK_ID = re.compile(r"rummy:pick:(?P<verb>hand|play|hint|resign|table|join|leave|start|cancel|remove)"
                      r"(?::(?P<target>-?[0-9]{1,20}))?")
 LOBBY_VERBS = ("join", "leave", "start", "cancel", "remove")
+RESIGN = Move.of(Verb.RESIGN)
 CHOICES = 25  # Discord's limit on a select menu's options
 
 
@@ -49,7 +51,7 @@ async def game_here(interaction: discord.Interaction, verb: str, target: int = 0
         status = t("pick.lobby" if row.status == GameStatus.LOBBY else "pick.playing", loc)
         lines.append(f"• {label} ({status}): <#{row.place}>")
         options.append(discord.SelectOption(label=label[:100], value=str(row.id), description=status[:100]))
-    view = discord.ui.View(timeout=None)
+    view = View()
     view.add_item(PickSelect(verb, target, options, t("pick.placeholder", loc)))
     text = "\n".join(lines)[:2000]
     if interaction.response.is_done():
@@ -59,7 +61,7 @@ async def game_here(interaction: discord.Interaction, verb: str, target: int = 0
     raise Answered
 
 
-class PickSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=PICK_ID):
+class PickSelect(Persistent[discord.ui.Select[Any]], template=PICK_ID):
     """The member's pick among their games (sent to them only); the answer is the command's."""
 
     def __init__(self, verb: str, target: int = 0, options: list[discord.SelectOption] | None = None,
@@ -70,14 +72,11 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=PICK_I
         self.verb, self.target = verb, target
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> PickSelect:
-        self = cls(match["verb"], int(match["target"] or 0))
-        self.item = cast("discord.ui.Select[Any]", item)  # the pattern matches selects only; keep their values
-        return self
+    def from_groups(cls, groups: Groups) -> Self:
+        return cls(groups.text("verb"), groups.maybe_number("target") or 0)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        values = list(self.item.values)
+    async def handle(self, interaction: discord.Interaction) -> None:
+        values = self.values
         game_id = int(values[0]) if values and values[0].isdigit() else 0
         await picked(interaction, self.verb, game_id, self.target)
 
@@ -88,33 +87,26 @@ async def picked(interaction: discord.Interaction, verb: str, game_id: int, targ
     if verb in LOBBY_VERBS:
         await lobby_action(interaction, verb, game_id, edit=False, target=target)
         return
-    client = client_of(interaction)
-    if verb == "table":
-        await _repost(interaction, game_id)
+    if verb == "table":  # /rummy table for the game picked: its table posted again where it is played
+        await repost_table(interaction, await place_game(interaction, game_id))
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
-    row = await client.service.get(game_id)
-    if row is None or row.guild_id != place_key(interaction):
-        raise Refusal("no_game")
-    interaction.extras["names"] = row.names
     if verb == "hint":
-        await send_hint(interaction, row)
+        await send_hint(interaction, game_id)
     elif verb == "resign":
-        change = await client.service.play(row.id, interaction.user.id, Move.of(Verb.RESIGN),
-                                           interaction_id=interaction.id)
-        await interaction.followup.send(t("resign.done", user_locale(interaction)), ephemeral=True)
-        await client.announcer.announce(change)
+        await resign(interaction, game_id)
     else:  # hand, and play: the hand with the buttons of the moves that can be made now
-        await send_hand(interaction, row)
+        await send_hand(interaction, await seat_here(interaction, game_id))
 
 
-async def _repost(interaction: discord.Interaction, game_id: int) -> None:
-    """``/rummy table`` for the game picked: its table posted again where the game is played."""
-    client = client_of(interaction)
-    row = await client.service.get(game_id)
-    if row is None or row.guild_id != place_key(interaction):
-        raise Refusal("no_game")
-    await repost_table(interaction, row)
+async def resign(interaction: discord.Interaction, game_id: int) -> None:
+    """``/rummy resign`` (acknowledged already): the user's own seat in game ``game_id`` resigns."""
+    loc = user_locale(interaction)
+
+    async def said(_: Change) -> None:
+        await interaction.followup.send(t("resign.done", loc), ephemeral=True)
+
+    await act(interaction, game_id, RESIGN, answer=said)
 
 
 async def repost_table(interaction: discord.Interaction, row: GameRow) -> None:

@@ -20,10 +20,11 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot.engine import VARIANTS, Move, Verb
+from bot.engine import VARIANTS
 from bot.service import GameService, Refusal
 from bot.words.i18n import translate
 from bot.words.moves import normalize_move
+from cogs.acting import act, seat_here
 from cogs.anywhere import ANY_CHANNEL, EVERYWHERE, check_new_game, is_anywhere, place_key
 from cogs.base import (
     L,
@@ -35,7 +36,7 @@ from cogs.base import (
     user_locale,
 )
 from cogs.builder import BUTTON_ID, SELECT_ID, BuilderButton, BuilderSelect, use_hand_sender
-from cogs.guard import guarded
+from cogs.guard import guarded, offering
 from cogs.hand import (
     HAND_BUTTON_ID,
     HAND_SELECT_ID,
@@ -46,14 +47,16 @@ from cogs.hand import (
     JokerSelect,
     rearrange,
     send_hand,
+    shown_again,
     submitted_text,
 )
 from cogs.hints import HINT_ID, HintButton, send_hint
 from cogs.history import PAST_GAME, game_choices, send_record
 from cogs.history import replay as replay_any
+from cogs.items import install
 from cogs.ladder import chart_info, ladder_info, ladder_message, rating_line
 from cogs.lobby import LOBBY_ID, OPTIONS_MODAL_ID, REMOVE_ID, LobbyButton, RemoveSelect, lobby_action, submit_options
-from cogs.pick import PICK_ID, PickSelect, game_here, repost_table
+from cogs.pick import PICK_ID, PickSelect, game_here, repost_table, resign
 from cogs.settings import option_choices, preset_choices, send_rules
 from cogs.standings import history_message, scores_message, standings_info, stats_message
 from cogs.suggest import move_choices, resolve_token
@@ -133,10 +136,12 @@ class RummyCog(commands.Cog, name="RummyCog"):
         await interaction.followup.send(translate("lobby.opened", loc) + (f"\n{note}" if note else ""), ephemeral=True)
 
     @new.autocomplete("preset")
+    @offering
     async def preset_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         return await preset_choices(interaction, current)
 
     @new.autocomplete("options")
+    @offering
     async def options_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         return option_choices(interaction, current)
 
@@ -177,7 +182,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
     @guarded
     async def hand(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await send_hand(interaction, await game_here(interaction, "hand"))
+        await send_hand(interaction, await seat_here(interaction, (await game_here(interaction, "hand")).id))
 
     @rummy.command(name=L("play", "cmd.play"), description=L("Play a move, e.g. discard KS", "cmd.play.desc"))
     @app_commands.describe(move=L("The move (suggestions list your legal moves)", "cmd.play.move"))
@@ -185,12 +190,9 @@ class RummyCog(commands.Cog, name="RummyCog"):
     async def play(self, interaction: discord.Interaction, move: app_commands.Range[str, 1, 4000]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         row = await game_here(interaction, "play")
-        interaction.extras["names"] = row.names
         text = await resolve_token(self.service, row, interaction.user.id, move)
-        change = await self.service.play(row.id, interaction.user.id, normalize_move(text),
-                                         interaction_id=interaction.id)
-        await send_hand(interaction, change.game, engine=change.engine)
-        await self.bot.announcer.announce(change)
+        # What the player typed, made readable (the typed-text edge); the engine reads it.
+        await act(interaction, row.id, normalize_move(text), answer=shown_again(interaction))
 
     @rummy.command(name=L("hint", "cmd.hint"), description=L("The move the strong bot would make, and why",
                    "cmd.hint.desc"))
@@ -199,9 +201,10 @@ class RummyCog(commands.Cog, name="RummyCog"):
         """Privately, on your turn: the strong level's move and why, with a button that plays it
         (unrated games only; ``bot.service.hints``). Asking changes nothing."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await send_hint(interaction, await game_here(interaction, "hint"))
+        await send_hint(interaction, (await game_here(interaction, "hint")).id)
 
     @play.autocomplete("move")
+    @offering
     async def play_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         return await move_choices(self.bot, interaction, current)
 
@@ -322,11 +325,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
     @guarded
     async def resign(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        row = await game_here(interaction, "resign")
-        change = await self.service.play(row.id, interaction.user.id, Move.of(Verb.RESIGN),
-                                         interaction_id=interaction.id)
-        await interaction.followup.send(translate("resign.done", user_locale(interaction)), ephemeral=True)
-        await self.bot.announcer.announce(change)
+        await resign(interaction, (await game_here(interaction, "resign")).id)
 
     @rummy.command(name=L("replay", "cmd.replay"), description=L("Replay of the last finished deal here",
                    "cmd.replay.desc"))
@@ -345,6 +344,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
 
     @replay.autocomplete("game")
     @record.autocomplete("game")
+    @offering
     async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
         return await game_choices(interaction, current)
 
@@ -390,4 +390,5 @@ async def setup(bot: commands.Bot) -> None:
     client.item_patterns += [LOBBY_ID, REMOVE_ID, TABLE_ID, HAND_BUTTON_ID, HAND_SELECT_ID, HINT_ID, JOKER_SELECT_ID,
                              BUTTON_ID, SELECT_ID, PICK_ID]
     use_hand_sender(send_hand)  # the builder shows the hand after its move (cogs.hand imports cogs.builder)
+    install(bot)  # the command tree's safety net (cogs.items)
     await bot.add_cog(RummyCog(client))

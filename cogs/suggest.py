@@ -12,7 +12,7 @@ from __future__ import annotations
 import discord
 from discord.app_commands import Choice
 
-from bot.service import GameRow, GameService, GameStatus, Refusal
+from bot.service import GameRow, GameService, Refusal
 from bot.words.moves import describe_move, rank_moves
 from cogs.base import RummyClient, place_games, user_locale
 
@@ -26,35 +26,35 @@ async def move_choices(client: RummyClient, interaction: discord.Interaction, cu
     if not client.guard.typing_allowed(interaction.user.id):
         return []
     rows = await place_games(interaction, "play", client.service)  # the thread's game, or the member's (issue 12)
-    row = rows[0] if len(rows) == 1 else None
-    if row is None or row.status != GameStatus.PLAYING:
+    if len(rows) != 1:
         return []
-    seat = row.seat_of(interaction.user.id)
-    if seat is None:
+    try:
+        seated = client.service.seat_in(rows[0], interaction.user.id)  # being played, and seated in it
+    except Refusal:
         return []
     # Worked out once per version, off the event loop (every keystroke asks again).
-    legal = await client.service.legal_moves(row, seat.seat)
+    legal = await client.service.legal_moves(seated.row, seated.seat.seat)
     if not legal:
         return []
     loc = user_locale(interaction)
     out = []
     for m in rank_moves(legal, current, limit=CHOICES):
-        value = m if len(m) <= VALUE_LENGTH else f"#{row.version}:{legal.index(m)}"
+        value = m if len(m) <= VALUE_LENGTH else f"#{seated.row.version}:{legal.index(m)}"
         out.append(Choice(name=describe_move(m, loc)[:VALUE_LENGTH], value=value))
     return out
 
 
 async def resolve_token(service: GameService, row: GameRow, user_id: int, text: str) -> str:
-    """A suggestion too long for Discord's 100 characters comes back as ``#<version>:<index>``."""
+    """A suggestion too long for Discord's 100 characters comes back as ``#<version>:<index>``:
+    the index-th legal move of the user's seat in ``row`` (the game of this place), while the game
+    is at that version (``stale_suggestion`` after; the service checks the seat and the version)."""
     if not text.startswith("#"):
         return text
     version, _, index = text[1:].partition(":")
-    seat = row.seat_of(user_id)
-    if seat is None or not version.isdigit() or not index.isdigit():
+    if not version.isdigit() or not index.isdigit():
         raise Refusal("bad_suggestion")
-    if int(version) != row.version:
-        raise Refusal("stale_suggestion")
-    legal = await service.legal_moves(row, seat.seat)
+    seated = service.seat_in(row, user_id, version=int(version), stale="stale_suggestion")
+    legal = await service.legal_moves(seated.row, seated.seat.seat)
     if int(index) >= len(legal):
         raise Refusal("bad_suggestion")
     return legal[int(index)]

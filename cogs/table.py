@@ -12,23 +12,25 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Self
 
 import discord
 
 from bot.engine import Game, Move, Phase
 from bot.service import ChangeKind, GameRow, Refusal, ResultRow
-from cogs.anywhere import is_anywhere, place_key
+from cogs.acting import act, next_deal, place_game, seat_here
+from cogs.anywhere import is_anywhere
 from cogs.base import client_of, user_locale
 from cogs.guard import guarded
-from cogs.hand import send_hand
+from cogs.hand import send_hand, shown_again
+from cogs.items import Groups, Persistent, View
 from cogs.ui import clock_text, last_move_text, nm, result_lines, t, variant_name
 
 TABLE_ID = re.compile(r"rummy:(?P<verb>hand|draw|take|next|rematch):(?P<game>[0-9]{1,12})"
                       r"(?::(?P<version>[0-9]{1,9}))?")
 
 
-class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE_ID):
+class TableButton(Persistent[discord.ui.Button[Any]], template=TABLE_ID):
     def __init__(self, verb: str, game_id: int, version: int | None = None, label: str = "",
                  style: discord.ButtonStyle | None = None) -> None:
         cid = f"rummy:{verb}:{game_id}" + ("" if version is None else f":{version}")
@@ -37,12 +39,10 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE
         self.verb, self.game_id, self.version = verb, game_id, version
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> TableButton:
-        version = int(match["version"]) if match["version"] else None
-        return cls(match["verb"], int(match["game"]), version)
+    def from_groups(cls, groups: Groups) -> Self:
+        return cls(groups.text("verb"), groups.number("game"), groups.maybe_number("version"))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def handle(self, interaction: discord.Interaction) -> None:
         await table_button(interaction, self.verb, self.game_id, self.version)
 
 
@@ -70,7 +70,7 @@ def table_message(row: GameRow, game: Game, locale: str, *, note: str | None = N
     last = last_move_text(row, game, locale)
     if last:
         lines.append(last)
-    view = discord.ui.View(timeout=None)
+    view = View()
     view.add_item(TableButton("hand", row.id, label=t("button.hand", locale), style=discord.ButtonStyle.primary))
     if not game.hand_over:
         view.add_item(TableButton("draw", row.id, row.version, label=t("verb.draw", locale)))
@@ -87,7 +87,7 @@ def deal_end_message(row: GameRow, game: Game, locale: str, pause: float) -> tup
     if game.game_over:
         return "\n".join(lines)[:2000], None
     lines.append(t("deal.next_hint", locale, seconds=int(pause)))
-    view = discord.ui.View(timeout=None)
+    view = View()
     view.add_item(next_deal_button(row, locale))
     return "\n".join(lines)[:2000], view
 
@@ -97,7 +97,7 @@ def final_message(row: GameRow, game: Game, results: Sequence[ResultRow], locale
     winners = ", ".join(nm(row.names.get(w, w)) for w in game.winners) or "-"
     lines = [t("final.title", locale, variant=variant_name(row.variant, locale), winners=winners, game=row.id)]
     lines += final_places(row, results, locale)
-    view = discord.ui.View(timeout=None)
+    view = View()
     view.add_item(TableButton("rematch", row.id, label=t("button.rematch", locale),
                               style=discord.ButtonStyle.success))
     return "\n".join(lines), view
@@ -119,13 +119,11 @@ def final_places(row: GameRow, results: Sequence[ResultRow], locale: str) -> lis
 
 @guarded
 async def table_button(interaction: discord.Interaction, verb: str, game_id: int, version: int | None) -> None:
-    """My hand, Draw / Take (a move from the table), Next deal, or Rematch."""
+    """My hand, Draw / Take (a move from the table), Next deal, or Rematch; the service checks the
+    place, the seat and the table's version (``cogs.acting``)."""
     client = client_of(interaction)
     service = client.service
-    row = await service.get(game_id)
-    if row is None or row.guild_id != place_key(interaction):
-        raise Refusal("no_game")
-    interaction.extras["names"] = row.names
+    row = await place_game(interaction, game_id)
     if (verb not in ("rematch", "next") and is_anywhere(interaction) and interaction.message is not None
             and row.table_message_id and interaction.message.id != row.table_message_id):
         # Issue 24: an older table where the bot is not a member cannot be refreshed by the bot;
@@ -150,17 +148,11 @@ async def table_button(interaction: discord.Interaction, verb: str, game_id: int
         return
     if verb == "next":
         await interaction.response.defer()
-        change = await service.next_deal(game_id, interaction.user.id, version=version)
-        await client.announcer.announce(change)
+        await next_deal(interaction, game_id, version=version)
         return
     # A hand may follow: acknowledge privately first (a public defer would make it public).
     await interaction.response.defer(ephemeral=True, thinking=True)
-    if row.seat_of(interaction.user.id) is None:
-        raise Refusal("not_seated")
     if verb == "hand":
-        await send_hand(interaction, row)
+        await send_hand(interaction, await seat_here(interaction, game_id))
         return
-    change = await service.play(game_id, interaction.user.id, Move.of(verb), interaction_id=interaction.id,
-                                version=version)
-    await send_hand(interaction, change.game, engine=change.engine)
-    await client.announcer.announce(change)
+    await act(interaction, game_id, Move.of(verb), version=version, answer=shown_again(interaction))

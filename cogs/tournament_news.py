@@ -19,7 +19,7 @@ import logging
 import re
 from collections.abc import Callable, Coroutine
 from fractions import Fraction
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, Self, TypeVar
 
 import aiohttp
 import discord
@@ -30,6 +30,7 @@ from bot.service.tournament.pairing import knockout_winner
 from bot.service.tournament.rounds import model_entrants, outcomes
 from bot.words.i18n import format_number, translate
 from cogs.delivery import Delivery, Parts
+from cogs.items import Groups, Persistent, View
 from cogs.ui import nm, variant_name
 from renderers.tournament import BracketInfo, EventStandingsInfo, render_bracket, render_event_standings
 
@@ -51,7 +52,7 @@ class EventPublisher(Protocol):
     async def render(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T: ...
 
 
-class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TOURNAMENT_ID):
+class TournamentButton(Persistent[discord.ui.Button[Any]], template=TOURNAMENT_ID):
     """Join, Leave, Check in (anyone; the service decides) and Next round (managers), by event id:
     they work after a restart, and who pressed is ``interaction.user.id``."""
 
@@ -61,11 +62,10 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         self.verb, self.event_id = verb, event_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> TournamentButton:
-        return cls(match["verb"], int(match["event"]))
+    def from_groups(cls, groups: Groups) -> Self:
+        return cls(groups.text("verb"), groups.number("event"))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def handle(self, interaction: discord.Interaction) -> None:
         assert _BUTTON_HANDLER, "cogs.admin's setup hands the handler over (use_button_handler)"
         await _BUTTON_HANDLER[0](interaction, self.verb, self.event_id)
 
@@ -156,7 +156,7 @@ def signup_message(view: EventView, locale: str) -> tuple[str, discord.ui.View |
     head.append(_stage_text(e, locale))
     if e.stage not in (Stage.SIGNUP, Stage.CHECKIN):
         return "\n".join(head)[:2000], None
-    buttons = discord.ui.View(timeout=None)
+    buttons = View()
     buttons.add_item(TournamentButton("join", e.id, translate("tournament.button.join", locale),
                                       discord.ButtonStyle.success))
     buttons.add_item(TournamentButton("leave", e.id, translate("tournament.button.leave", locale)))
@@ -272,7 +272,7 @@ async def _post_standings(publisher: EventPublisher, service: GameService, chang
             await publisher.delivery.post(event.channel_id, "", image=bracket)
         return
     head = translate("tournament.round_over", loc, name=nm(event.name), round=event.round, rounds=event.rounds)
-    buttons = discord.ui.View(timeout=None)
+    buttons = View()
     buttons.add_item(TournamentButton("next", event.id, translate("tournament.button.next", loc),
                                       discord.ButtonStyle.primary))
     await publisher.delivery.post(event.channel_id, f"{head}\n{standings_text(view, loc)}"[:2000], image=image,

@@ -1,7 +1,9 @@
-"""What the service answers: a committed ``Change`` (and its ``ChangeKind``), or a refusal.
+"""What the service answers: a committed ``Change`` (and its ``ChangeKind``), a ``Seated`` player, or a refusal.
 
 What it is: the values every operation of ``GameService`` returns or raises, for the cogs to
-announce or to translate by code (``refusal.<code>`` in the locales).
+announce or to translate by code (``refusal.<code>`` in the locales). ``Seated`` is what the one
+check of ``bot.service.acting`` found: the game, the caller's seat in it and, after a move, the
+engine at that version, so that no cog looks a seat up or compares a version itself.
 What it is not: no decisions and no I/O; the engine's own refusals are ``IllegalMove``
 (``bot.engine``), raised as they are.
 """
@@ -13,7 +15,7 @@ from enum import StrEnum
 from typing import Any
 
 from bot.engine import Event, Game
-from bot.store.rows import GameRow
+from bot.store.rows import GameRow, SeatRow
 
 
 class ChangeKind(StrEnum):
@@ -57,6 +59,20 @@ class Stale(Refusal):
         self.game = game
 
 
+@dataclass(frozen=True)
+class Seated:
+    """A player in a game, as the one check (``bot.service.acting``) found them: the row, their
+    seat in it, and the engine at that row's version when the caller holds it (a change's)."""
+
+    row: GameRow
+    seat: SeatRow
+    engine: Game | None = None
+
+    def shows(self, version: int) -> bool:
+        """Whether a message of ``version`` (a hand, a hint) shows the game as it is now."""
+        return version == self.row.version
+
+
 @dataclass
 class Change:
     """What one committed change did, for the cogs to announce."""
@@ -71,3 +87,12 @@ class Change:
     deal_over: bool = False
     game_over: bool = False
     resigned_by_timeouts: str | None = None
+
+    @property
+    def seated(self) -> Seated:
+        """The seat that made this change, in the game as the change left it (``act``'s answer:
+        the player's hand is shown from it)."""
+        seat = self.game.by_seat(self.seat) if self.seat is not None else None
+        if seat is None:
+            raise ValueError(f"a {self.kind} change made by no seat")
+        return Seated(self.game, seat, self.engine)

@@ -1,11 +1,12 @@
 """Lobbies and moves: the changes people ask for, one game at a time.
 
 What it is: opening, joining, leaving and cancelling lobbies, computer players, starting, a
-rematch, every move (``play``), the next deal, resigning, a manager's kick, and the message ids
-the Discord layer keeps for a game. Each change to a game runs under that game's lock, is checked
-(who may do it, at which version), applied by the engine and committed before it is announced.
-What it is not: no timers (``bot.service.clock``), no seasons or history (``records``), no rules
-(the engine decides what is legal), no Discord.
+rematch, resigning, a manager's kick, and the message ids the Discord layer keeps for a game. Each
+change to a game runs under that game's lock, is checked (who may do it), applied and committed
+before it is announced.
+What it is not: no moves and their checks (``bot.service.acting``: ``act``, ``play``, the next
+deal), no timers (``bot.service.clock``), no seasons or history (``records``), no rules (the
+engine decides what is legal), no Discord.
 """
 
 from __future__ import annotations
@@ -14,24 +15,24 @@ import contextlib
 import secrets
 from typing import Any
 
-from bot.engine import PLAYERS, IllegalMove, Move, Verb, new_game
+from bot.engine import PLAYERS, new_game
 from bot.robot import LEVELS
 from bot.store import Store, Transaction, repo
 from bot.store import threads as store_threads
 from bot.store.rows import ACTIVE, ENDED, ActionKind, AuditAction, GameRow, GameStatus
 from bot.words.i18n import translate
 
-from .changes import Change, ChangeKind, Refusal, Stale
-from .core import ServiceCore, played
+from .acting import RESIGN, Acting
+from .changes import Change, ChangeKind, Refusal
 from .options import clean_name, lobby_options, split_options
 from .settings import check_bots, check_host, check_player, config_of
 
 # What ``set_messages`` may write: the ids of the messages that show a game, never the game itself.
 MESSAGE_COLUMNS = frozenset({"lobby_message_id", "table_message_id", "turn_message_id", "table_posted_at"})
-RESIGN = Move(Verb.RESIGN)  # notation.md "Resigning": played out of turn too, and by a manager's kick
+__all__ = ["MESSAGE_COLUMNS", "RESIGN", "Games"]  # RESIGN: the tournaments' forfeits play it too
 
 
-class Games(ServiceCore):
+class Games(Acting):
     """Lobbies, moves, kicks and message ids."""
 
     # ------------------------------------------------------------------ lobbies
@@ -75,6 +76,13 @@ class Games(ServiceCore):
         row = await self.get(game_id)
         assert row is not None
         return Change(ChangeKind.LOBBY, row)
+
+    async def hosted_lobby(self, place: int | None, user_id: int, game_id: int) -> GameRow:
+        """The open lobby ``game_id`` of ``place`` when ``user_id`` hosts it (its options form,
+        its Remove a player list); else the refusal they read. Nothing is written."""
+        row = await self.game_at(place, game_id)
+        _hosts_lobby(row, user_id)
+        return row
 
     async def join(self, game_id: int, user_id: int, name: str, *, robot_level: str | None = None) -> Change:
         """Take a seat in a lobby (``robot_level``: a rematch seats its computer players again)."""
@@ -286,65 +294,7 @@ class Games(ServiceCore):
                     await self.join(new_id, s.user_id, s.name, robot_level=s.robot_level)
         return Change(ChangeKind.LOBBY, await self._row(new_id))
 
-    # ------------------------------------------------------------------ moves
-    async def play(
-        self, game_id: int, user_id: int, move: str | Move, *, interaction_id: int | None = None,
-        version: int | None = None, kicked_by: int | None = None,
-    ) -> Change:
-        """Apply one move (a ``Move`` or RGN text) for the seat of ``user_id``. ``version`` (from a button) must be the
-        game's current one, else ``Stale``. Refusals change nothing. ``kicked_by``: a server
-        manager resigns ``user_id``'s seat for them (audited in the same transaction)."""
-        async with self.lock(game_id):
-            row = await self._row(game_id)
-            if row.status != GameStatus.PLAYING:
-                raise Refusal("not_playing")
-            seat = row.seat_of(user_id)
-            if seat is None:
-                raise Refusal("not_seated")
-            if interaction_id is not None and await repo.seen_interaction(self.db, interaction_id):
-                raise Refusal("already_done")  # the same click delivered twice: say so, not "illegal"
-            if version is not None and version != row.version:
-                raise Stale(row)
-            try:
-                verb: Verb | None = move.verb if isinstance(move, Move) else Move.parse(move).verb
-            except IllegalMove:
-                verb = None  # unreadable: the engine refuses it below, after the turn is checked
-            if kicked_by is not None and verb is not Verb.RESIGN:
-                raise ValueError("a manager can only resign a seat for its player")
-            if verb is not None and verb.clock_only:
-                raise Refusal("not_a_player_move", verb=str(verb))
-            game = self._working_game(row)
-            before = (game.current_seat, None)
-            try:
-                if seat.seat not in game.actors and verb is not Verb.RESIGN:
-                    raise Refusal("not_your_turn")
-                logged = len(game.log)
-                events = game.play(seat.seat, move)
-            except (Refusal, IllegalMove):
-                self._cache[row.id] = (row.version, game)  # a refused move left the game unchanged
-                raise
-            audit = None if kicked_by is None else (kicked_by, AuditAction.KICK, str(user_id))
-            kind = ChangeKind.RESIGN if verb is Verb.RESIGN else ChangeKind.MOVE
-            return await self._commit(row, game, kind, user_id, seat.seat,
-                                      played(game, logged, move), events, interaction_id,
-                                      before, reset_timeouts=True, audit=audit)
-
-    async def next_deal(self, game_id: int, user_id: int | None, *, version: int | None = None) -> Change:
-        async with self.lock(game_id):
-            row = await self._row(game_id)
-            if row.status != GameStatus.PLAYING:
-                raise Refusal("not_playing")
-            if user_id is not None and row.seat_of(user_id) is None:
-                raise Refusal("not_seated")
-            if version is not None and version != row.version:
-                raise Stale(row)
-            game = self.engine(row)
-            if not game.hand_over or game.game_over:
-                raise Refusal("deal_not_over")
-            game = self._working_game(row)
-            events = game.next_deal()
-            return await self._commit(row, game, ChangeKind.DEAL, user_id, None, None, events, None, (None, None))
-
+    # ------------------------------------------------------------------ resigning (the moves: ``acting``)
     async def resign(self, game_id: int, user_id: int) -> Change:
         return await self.play(game_id, user_id, RESIGN)
 

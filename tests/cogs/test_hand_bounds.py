@@ -17,6 +17,7 @@ import pytest
 
 from bot.engine import new_game
 from bot.service import Refusal
+from bot.service.changes import Seated
 from cogs.guard import Guard
 from cogs.hand import (
     PAGE,
@@ -137,15 +138,17 @@ def fake_interaction(service: Any) -> tuple[discord.Interaction, list[tuple[str,
 
 
 def service_for(game: Any, row: Any, asked: list[str]) -> Any:
-    async def get(game_id: int) -> Any:
-        asked.append("get")
-        return row
+    """The service as the hand's handlers see it: they open the game with ``seat_at`` (the
+    player's seat, checked by the service) and play with ``act``."""
+    async def seat_at(place: int | None, user_id: int, game_id: int, **_: Any) -> Seated:
+        asked.append("seat_at")
+        return Seated(row, row.seat_of(user_id))
 
     async def play(*_: Any, **__: Any) -> None:
         asked.append("play")
         raise AssertionError("a refused value must not be played")
 
-    return SimpleNamespace(get=get, engine=lambda _: game, play=play)
+    return SimpleNamespace(seat_at=seat_at, engine=lambda _: game, act=play, play=play)
 
 
 async def test_the_hand_handlers_refuse_values_no_message_offered_and_play_nothing() -> None:
