@@ -4,6 +4,10 @@
 the database (``RUMMY_DB``) to a new file, safely while the bot runs, and exits; no token needed.
 ``--copy-to URL`` copies the SQLite database (``RUMMY_DB``) into an empty PostgreSQL database and
 exits (docs/deploy.md, "Moving from SQLite"); no token needed either.
+
+A start that cannot go on says why in one sentence on stderr, in the operator's language
+(``bot.config.operator_locale``), and exits 2: a missing or wrong setting, or a token Discord
+refuses (a 401 on login). Nothing else is printed before that sentence.
 """
 
 from __future__ import annotations
@@ -15,7 +19,8 @@ import logging
 import signal
 import sys
 
-from bot.config import ConfigError, db_path, load_config
+from bot.config import ConfigError, db_path, load_config, operator_locale
+from bot.words.i18n import translate
 
 
 def setup_logging(level: str, fmt: str = "text", secrets: tuple[str, ...] = ()) -> None:
@@ -27,6 +32,9 @@ def setup_logging(level: str, fmt: str = "text", secrets: tuple[str, ...] = ()) 
     # (hands) at DEBUG: never below INFO, whatever the bot's own level (reliability.md §4.1).
     for name in ("discord", "aiosqlite", "asyncpg"):
         logging.getLogger(name).setLevel(max(logging.INFO, logging.getLevelName(level)))
+    # discord.client's only INFO line is "logging in using static token", said before the token is
+    # checked: a refused token's one sentence (``main``) would not be alone on stderr.
+    logging.getLogger("discord.client").setLevel(max(logging.WARNING, logging.getLevelName(level)))
 
 
 def run_backup(target: str) -> int:
@@ -69,12 +77,16 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config = load_config()
     except ConfigError as exc:
-        print(exc, file=sys.stderr)
+        print(exc.say(operator_locale()), file=sys.stderr)
         return 2
     setup_logging(config.log_level, config.log_format, (config.token,))
-    from bot.client import RummyBot  # imported late: discord.py is only needed once configured
+    # imported late: discord.py is only needed once configured
+    import discord
+
+    from bot.client import RummyBot
 
     bot = RummyBot(config, force_sync=args.sync)
+    refused: list[discord.LoginFailure] = []  # Discord answered the login with 401: a wrong token
 
     async def run() -> None:
         loop = asyncio.get_running_loop()
@@ -89,6 +101,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             async with bot:
                 await bot.start(config.token)
+        except discord.LoginFailure as exc:
+            refused.append(exc)
         finally:
             # discord.py's start() returns once the gateway is closed, before the rest of our close
             # (the database) has run. Left pending, asyncio.run would cancel it mid-close and the
@@ -98,6 +112,9 @@ def main(argv: list[str] | None = None) -> int:
 
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run())
+    if refused:
+        print(translate("operator.token_refused", operator_locale()), file=sys.stderr)
+        return 2
     return 0
 
 

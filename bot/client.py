@@ -46,7 +46,7 @@ from bot.config import Config
 from bot.ops import logs, metrics
 from bot.ops.server import OpsServer
 from bot.service import Change, GameService
-from bot.store import Store, cluster, health, open_database, repo
+from bot.store import Store, cluster, health, meta, open_database, repo
 from bot.words.i18n import catalog
 from cogs.announcer import Announcer
 from cogs.anywhere import RoutedDelivery, TokenBook, is_place_of_anywhere
@@ -97,6 +97,9 @@ class RummyBot(commands.AutoShardedBot):
             import yarl
 
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config.gateway)
+        # The bot never joins a voice channel: discord.py's warnings that voice's libraries are
+        # missing (PyNaCl, davey) would only be two alarming lines at every start.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True
         intents.guild_messages = True  # to know when a table message is buried (no message content)
@@ -189,14 +192,16 @@ class RummyBot(commands.AutoShardedBot):
     async def sync_commands(self) -> None:
         """Sync only when the command tree changed since the last sync (or when forced), once per
         deploy: the processes of a cluster start together, and only the first to claim the new
-        tree's hash in the database syncs it."""
+        tree's hash in the database syncs it. A server that had the commands copied to it as the
+        dev server (``RUMMY_DEV_GUILD``) and is no longer it has its copies removed first."""
         assert self.db is not None
+        await self.clear_former_dev_guilds()
         guild = discord.Object(self.config.dev_guild) if self.config.dev_guild else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         payload = [cmd.to_dict(self.tree) for cmd in self.tree.get_commands(guild=guild)]
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
-        key = f"commands_hash:{guild.id if guild else 'global'}"
+        key = meta.command_key(guild.id if guild else None)
         async with self.db.transaction() as tx:
             replaced = await cluster.claim_command_sync(tx, key, digest, force=self.force_sync)
         if replaced is None:
@@ -209,6 +214,27 @@ class RummyBot(commands.AutoShardedBot):
                 await repo.set_meta(tx, key, replaced)
             raise
         log.info("slash commands synced (%s)", "guild" if guild else "global")
+
+    async def clear_former_dev_guilds(self) -> None:
+        """Commands copied to a dev server stay there, beside the global ones, until replaced: each
+        server the database says holds a copy (its command hash) and is not ``RUMMY_DEV_GUILD`` now
+        gets an empty list (Discord's bulk overwrite with ``[]``), and is forgotten. A server the
+        bot has left (403, 404) is forgotten too; any other failure is tried again at the next start."""
+        assert self.db is not None
+        for guild_id in await meta.command_guilds(self.db):
+            if guild_id == self.config.dev_guild:
+                continue
+            try:
+                await self.tree.sync(guild=discord.Object(guild_id))  # nothing is registered for it: []
+            except (discord.Forbidden, discord.NotFound) as exc:
+                log.info("former dev server %s is out of reach (%s); forgetting its commands", guild_id, exc.status)
+            except discord.HTTPException as exc:
+                log.warning("could not remove the slash commands of former dev server %s: %s", guild_id, exc)
+                continue
+            else:
+                log.info("slash commands removed from former dev server %s", guild_id)
+            async with self.db.transaction() as tx:
+                await meta.forget_command_guild(tx, guild_id)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Take this shard's turn to IDENTIFY through the database: Discord allows one IDENTIFY per
@@ -423,8 +449,9 @@ class RummyBot(commands.AutoShardedBot):
     async def close(self) -> None:
         if not self.stopping:
             self.stopping = True
-            log.info("stopping: new interactions are refused; finishing the work in flight")
-            await self._finish_in_flight(STOP_GRACE)
+            if self.db is not None:  # else it never started (a refused token): nothing is in flight
+                log.info("stopping: new interactions are refused; finishing the work in flight")
+                await self._finish_in_flight(STOP_GRACE)
         await super().close()
         if self._ops is not None:
             await self._ops.stop()

@@ -9,7 +9,8 @@ RUMMY_MEMBER_GAMES and RUMMY_SERVER_GAMES (games at once per member and per serv
 (when a game with no turn timer ends for idleness), RUMMY_THREAD_ARCHIVE_AFTER (seconds from a game's
 end to the archiving of its thread),
 RUMMY_METRICS_PORT / RUMMY_METRICS_HOST (where /metrics, /healthz and /readyz are served; off without a port),
-RUMMY_LOG_FORMAT (text or json),
+RUMMY_LOG_FORMAT (text or json), RUMMY_LANGUAGE (es or en: the language of what the bot tells the person
+starting it, ``operator_locale``; else the system's LC_ALL, LC_MESSAGES or LANG; Spanish by default),
 and RUMMY_DISCORD_API / RUMMY_DISCORD_GATEWAY (tests only: where the fake Discord listens). Values already
 in the environment win over ``.env``. What it is not: no Discord and no secrets in logs.
 """
@@ -17,23 +18,51 @@ in the environment win over ``.env``. What it is not: no Discord and no secrets 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from bot.words.i18n import DEFAULT_LOCALE, LOCALES, locale_of, translate
 
 DEFAULT_DB = "data/rummy.sqlite3"
 # RUMMY_FLOOD's default: clicks a second, sustained, after a burst of this many (reliability.md R20).
 # The same numbers are the guard's own defaults (``cogs.ratelimit``), a test keeps them equal;
 # config imports nothing of the Discord wing.
 DEFAULT_FLOOD: tuple[float, int] = (2.0, 8)
-TOKEN_HELP = (
-    "DISCORD_TOKEN is not set: create an application at https://discord.com/developers/applications, "
-    "open Bot > Reset Token, and put the token in .env (see .env.example) or in the environment."
-)
+# What the person starting the bot reads is in bot/words/locales/operator.<locale>.json (keys operator.*).
+LOCALE_SETTINGS = ("RUMMY_LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")  # the first one set decides
 
 
 class ConfigError(Exception):
-    """A setting is missing or wrong; the message is one sentence for the person starting the bot."""
+    """A setting is missing or wrong: one sentence for the person starting the bot, in their language
+    (``say(operator_locale())``; ``str()`` is the Spanish one). ``key`` names the catalog text
+    ``operator.<key>``; ``params`` fill it in."""
+
+    def __init__(self, key: str, **params: str) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+    def say(self, locale: str = DEFAULT_LOCALE) -> str:
+        return translate(f"operator.{self.key}", locale, **self.params)
+
+    def __str__(self) -> str:
+        return self.say()
+
+
+def operator_locale(env: Mapping[str, str] | None = None, env_file: Path | None = Path(".env")) -> str:
+    """The language of what the bot tells the person starting it (a refused token, a wrong setting):
+    ``RUMMY_LANGUAGE`` (``es`` or ``en``), else the system's locale (``LC_ALL``, ``LC_MESSAGES``,
+    ``LANG``: ``en_GB.UTF-8`` is English), else Spanish. It never fails: it is asked when something
+    else already has."""
+    values = read_env_file(env_file) if env_file is not None else {}
+    values.update({k: v for k, v in (os.environ if env is None else env).items() if v != ""})
+    for name in LOCALE_SETTINGS:
+        code = values.get(name, "").strip()
+        if code:
+            return locale_of(code.split(".", 1)[0])
+    return DEFAULT_LOCALE
 
 
 @dataclass(frozen=True)
@@ -106,7 +135,7 @@ def parse_flood(text: str) -> tuple[float, int] | None:
     except ValueError:
         value = (0.0, 0)
     if not (value[0] > 0 and value[1] >= 1):
-        raise ConfigError(f"RUMMY_FLOOD must be RATE/BURST (for example 2/8) or off, not {text!r}.")
+        raise ConfigError("flood", value=repr(text))
     return value
 
 
@@ -114,10 +143,10 @@ def parse_shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int,
     """``RUMMY_SHARD_COUNT`` and ``RUMMY_SHARD_IDS`` (``0,1``, ``0-3`` or ``4-7,9``)."""
     if not count_text:
         if ids_text:
-            raise ConfigError("RUMMY_SHARD_IDS needs RUMMY_SHARD_COUNT (the total number of shards) too.")
+            raise ConfigError("shard_ids_alone")
         return None, None
     if not count_text.isdigit() or int(count_text) < 1:
-        raise ConfigError(f"RUMMY_SHARD_COUNT must be a whole number of shards, 1 or more, not {count_text!r}.")
+        raise ConfigError("shard_count", value=repr(count_text))
     count = int(count_text)
     if not ids_text:
         return count, None
@@ -125,30 +154,31 @@ def parse_shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int,
     for part in ids_text.replace(" ", "").split(","):
         first, dash, last = part.partition("-")
         if not first.isdigit() or (dash and not last.isdigit()):
-            raise ConfigError(f"RUMMY_SHARD_IDS must be shard numbers like 0,1 or 0-3, not {ids_text!r}.")
+            raise ConfigError("shard_ids_form", value=repr(ids_text))
         ids += range(int(first), int(last if dash else first) + 1)
     if not ids or len(set(ids)) != len(ids) or max(ids) >= count:
-        raise ConfigError(f"RUMMY_SHARD_IDS must name different shards from 0 to {count - 1}, not {ids_text!r}.")
+        raise ConfigError("shard_ids_range", last=str(count - 1), value=repr(ids_text))
     return count, tuple(sorted(ids))
 
 
 def parse_limit(values: dict[str, str], name: str, default: str, kind: type, low: float, high: float,
                 what: str) -> Any:
-    """A number setting within [``low``, ``high``]; empty or missing is ``default``."""
+    """A number setting within [``low``, ``high``]; empty or missing is ``default``. ``what`` says what
+    kind of number in the refusal (``operator.what.<what>``: port, games, days, seconds)."""
     text = values.get(name, "").strip() or default
     try:
         value = kind(text)
     except ValueError:
         value = low - 1
     if not low <= value <= high:
-        raise ConfigError(f"{name} must be {what} from {low:g} to {high:g}, not {text!r}.")
+        raise ConfigError(f"limit.{what}", name=name, low=f"{low:g}", high=f"{high:g}", value=repr(text))
     return value
 
 
 def database_url(values: dict[str, str]) -> str | None:
     url = values.get("RUMMY_DATABASE_URL", "").strip()
     if url and not url.startswith(("postgresql://", "postgres://")):
-        raise ConfigError("RUMMY_DATABASE_URL must be a PostgreSQL URL like postgresql://user:pass@host/db.")
+        raise ConfigError("database_url")
     return url or None
 
 
@@ -164,42 +194,45 @@ def load_config(env: dict[str, str] | None = None, env_file: Path | None = Path(
     values.update({k: v for k, v in (os.environ if env is None else env).items() if v != ""})
     token = values.get("DISCORD_TOKEN", "").strip()
     if not token:
-        raise ConfigError(TOKEN_HELP)
+        raise ConfigError("token_missing")
     guild = values.get("RUMMY_DEV_GUILD", "").strip()
     if guild and not guild.isdigit():
-        raise ConfigError(f"RUMMY_DEV_GUILD must be a server id (digits), not {guild!r}.")
+        raise ConfigError("dev_guild", value=repr(guild))
     level = values.get("RUMMY_LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
-        raise ConfigError(f"RUMMY_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
+        raise ConfigError("log_level", value=repr(level))
     delay = values.get("RUMMY_BOT_DELAY", "2").strip() or "2"
     try:
         bot_delay = float(delay)
     except ValueError:
         bot_delay = -1.0
     if not 0 <= bot_delay <= 60:
-        raise ConfigError(f"RUMMY_BOT_DELAY must be a number of seconds from 0 to 60, not {delay!r}.")
+        raise ConfigError("bot_delay", value=repr(delay))
     shard_count, shard_ids = parse_shards(values.get("RUMMY_SHARD_COUNT", "").strip(),
                                           values.get("RUMMY_SHARD_IDS", "").strip())
     log_format = values.get("RUMMY_LOG_FORMAT", "text").strip().lower() or "text"
     if log_format not in ("text", "json"):
-        raise ConfigError(f"RUMMY_LOG_FORMAT must be text or json, not {log_format!r}.")
+        raise ConfigError("log_format", value=repr(log_format))
+    language = values.get("RUMMY_LANGUAGE", "").strip().lower()
+    if language and language not in LOCALES:
+        raise ConfigError("language", value=repr(language))
     port = values.get("RUMMY_METRICS_PORT", "").strip()
     return Config(
-        metrics_port=parse_limit(values, "RUMMY_METRICS_PORT", "", int, 1, 65535, "a port number") if port else None,
+        metrics_port=parse_limit(values, "RUMMY_METRICS_PORT", "", int, 1, 65535, "port") if port else None,
         metrics_host=values.get("RUMMY_METRICS_HOST", "").strip() or "127.0.0.1",
         log_format=log_format,
-        member_games=parse_limit(values, "RUMMY_MEMBER_GAMES", "3", int, 1, 100, "a whole number of games"),
-        server_games=parse_limit(values, "RUMMY_SERVER_GAMES", "25", int, 1, 10000, "a whole number of games"),
-        idle_days=parse_limit(values, "RUMMY_IDLE_DAYS", "7", float, 1, 365, "a number of days"),
+        member_games=parse_limit(values, "RUMMY_MEMBER_GAMES", "3", int, 1, 100, "games"),
+        server_games=parse_limit(values, "RUMMY_SERVER_GAMES", "25", int, 1, 10000, "games"),
+        idle_days=parse_limit(values, "RUMMY_IDLE_DAYS", "7", float, 1, 365, "days"),
         thread_archive_after=parse_limit(values, "RUMMY_THREAD_ARCHIVE_AFTER", "600", float, 0, 30 * 86400,
-                                         "a number of seconds"),
+                                         "seconds"),
         database_url=database_url(values),
         shard_count=shard_count,
         shard_ids=shard_ids,
         bot_delay=bot_delay,
-        token_lifetime=parse_limit(values, "RUMMY_TOKEN_LIFETIME", "900", float, 10, 900, "a number of seconds"),
+        token_lifetime=parse_limit(values, "RUMMY_TOKEN_LIFETIME", "900", float, 10, 900, "seconds"),
         forbidden_grace=parse_limit(values, "RUMMY_FORBIDDEN_GRACE", "600", float, 0, 7 * 86400,
-                                    "a number of seconds"),
+                                    "seconds"),
         flood=parse_flood(values.get("RUMMY_FLOOD", "").strip()),
         token=token,
         db_path=db_path(values, None),

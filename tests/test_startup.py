@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, load_config
+from bot.config import ConfigError, load_config, operator_locale
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -22,6 +22,39 @@ def test_without_a_token_the_bot_says_how_to_get_one_and_exits_2(tmp_path: Path)
     lines = [line for line in proc.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and "DISCORD_TOKEN" in lines[0] and "discord.com/developers" in lines[0]
     assert not (tmp_path / "data").exists()  # nothing was created
+
+
+@pytest.mark.parametrize(("env", "sentence"), [
+    ({}, "RUMMY_DEV_GUILD debe ser el id de un servidor (solo cifras), no 'my server'."),
+    ({"LANG": "en_US.UTF-8"}, "RUMMY_DEV_GUILD must be a server id (digits only), not 'my server'."),
+    ({"RUMMY_LANGUAGE": "en"}, "RUMMY_DEV_GUILD must be a server id (digits only), not 'my server'."),
+])
+def test_a_wrong_setting_is_one_sentence_in_the_operators_language_and_exit_2(
+        tmp_path: Path, env: dict[str, str], sentence: str) -> None:
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=abc\nRUMMY_DEV_GUILD=my server\n")
+    run_env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(tmp_path), **env}
+    proc = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=run_env, capture_output=True, text=True,
+                          timeout=60)
+    assert (proc.returncode, proc.stderr, proc.stdout) == (2, sentence + "\n", "")
+    assert not (tmp_path / "data").exists()
+
+
+def test_the_operators_language_comes_from_rummy_language_then_the_system_locale() -> None:
+    assert operator_locale({}, None) == "es"
+    assert operator_locale({"LANG": "C.UTF-8"}, None) == "es"  # a container's usual locale: the default
+    assert operator_locale({"LANG": "en_GB.UTF-8"}, None) == "en"
+    assert operator_locale({"LANG": "en_GB.UTF-8", "LC_ALL": "es_MX.UTF-8"}, None) == "es"
+    assert operator_locale({"LC_ALL": "en_US", "RUMMY_LANGUAGE": "es"}, None) == "es"
+    with pytest.raises(ConfigError, match="RUMMY_LANGUAGE"):
+        load_config({"DISCORD_TOKEN": "t", "RUMMY_LANGUAGE": "fr"}, None)
+    # every refusal has its sentence in both languages, naming the setting in both
+    for env in ({}, {"DISCORD_TOKEN": "t", "RUMMY_IDLE_DAYS": "0"}, {"DISCORD_TOKEN": "t", "RUMMY_FLOOD": "x"}):
+        with pytest.raises(ConfigError) as caught:
+            load_config(env, None)
+        es, en = caught.value.say("es"), caught.value.say("en")
+        assert es != en and "{" not in es + en
+        assert {w for w in es.split() if w.startswith(("DISCORD_", "RUMMY_"))} == \
+            {w for w in en.split() if w.startswith(("DISCORD_", "RUMMY_"))}
 
 
 def test_settings_read_env_file_and_environment_wins(tmp_path: Path) -> None:
