@@ -426,7 +426,11 @@ def test_every_bot_reads_its_token_from_the_env_file_names_only_real_settings_an
             assert dockerignored(env_file, patterns) and re.search(r"^DISCORD_TOKEN=", example, re.MULTILINE)
         assert set(service.get("environment") or {}) <= known, name
         assert seconds(service.get("stop_grace_period", "10s")) > STOP_GRACE, name
-        assert service.get("restart") in ("always", "unless-stopped", "on-failure"), name
+        # A wrong token or setting exits 2 (bot/__main__.py) and Docker restarts on any exit but 0:
+        # only a bounded on-failure lets such a start stop instead of restarting for ever.
+        policy, _, retries = str(service.get("restart", "no")).partition(":")
+        assert policy == "on-failure" and retries.isdigit() and 1 <= int(retries) <= 5, (name, policy, retries)
+        assert "restart_policy" not in (service.get("deploy") or {}), name  # it would override `restart`
 
 
 def test_the_cluster_profile_is_postgres_with_a_health_check_and_shards_covering_every_shard() -> None:
