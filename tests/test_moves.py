@@ -435,7 +435,7 @@ GIN_KNOCK = """
 def test_gin_knock_and_layoff_moves_are_labelled_and_typed():
     game = load(GIN_KNOCK)
     assert "knock KD" in game.legal_moves("ana")
-    assert describe_move("knock KD", "es") == "Cerrar (tocar) descartando K♦"
+    assert describe_move("knock KD", "es") == "Cerrar descartando K♦"
     game.play("ana", normalize_move("tocar kd"))
     assert game.phase == "layoff"
     moves = game.legal_moves("bea")
@@ -508,7 +508,7 @@ def test_labels():
     assert describe_move("discard KS", "en") == "Discard K♠"
     assert describe_move("meld 5C 6C 7C | 9D 9S 9H", "es") == "Bajar 5♣ 6♣ 7♣ · 9♦ 9♠ 9♥"
     assert describe_move("layoff 7H to 3", "es") == "Añadir 7♥ a la combinación 3"
-    assert describe_move("knock KD", "es") == "Cerrar (tocar) descartando K♦"
+    assert describe_move("knock KD", "es") == "Cerrar descartando K♦"
     assert describe_move("meld 9C TC JK=JC", "en") == "Meld 9♣ 10♣ 🃏=J♣"
     assert describe_move("layoff 2S=9 to 1", "es") == "Añadir 2♠=9 a la combinación 1"
     assert describe_move("take 9D", "en") == "Take the discard pile from 9♦ up"

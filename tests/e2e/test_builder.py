@@ -118,19 +118,19 @@ async def test_a_rami_table_is_split_moved_added_to_and_played_with_clicks(table
 """)
     version = table.row()["version"]
     builder = await open_builder(table, ana)
-    assert "cartas tuyas colocadas: 0" in builder.message.content
+    assert "cartas tuyas puestas: 0" in builder.message.content
     # Suggest fills the draft with the strong level's rearrangement; Start over empties it again.
     await builder.press("suggest")
-    assert "cartas tuyas colocadas: 0" not in builder.message.content
+    assert "cartas tuyas puestas: 0" not in builder.message.content
     await builder.press("reset")
-    assert "cartas tuyas colocadas: 0" in builder.message.content
+    assert "cartas tuyas puestas: 0" in builder.message.content
     # Split the run: 6C out, with 6H 6D from the hand as a new set; then 7C 8C 9C a meld of their own.
     await builder.choose("out", ["De la 1: 6♣"])
     assert "❌ 1:" in builder.message.content  # 3C 4C 5C 7C 8C 9C is no meld
     await builder.press("undo")
     assert "❌" not in builder.message.content
     await builder.choose("out", ["De la 1: 6♣"])
-    await builder.choose("pick", ["Suelta: 6♣", "De tu mano: 6♥", "De tu mano: 6♦"])
+    await builder.choose("pick", ["Pendiente: 6♣", "De tu mano: 6♥", "De tu mano: 6♦"])
     await builder.choose("put", ["Combinación nueva"])
     await builder.choose("out", ["De la 1: 7♣", "De la 1: 8♣", "De la 1: 9♣"])
     await builder.choose("put", ["Combinación nueva"])
@@ -139,7 +139,7 @@ async def test_a_rami_table_is_split_moved_added_to_and_played_with_clicks(table
     await builder.choose("put", ["Combinación nueva"])
     await builder.choose("out", ["De la 2: K♥"])
     await builder.choose("put", ["Añadir a la 5"])
-    assert "todo válido" in builder.message.content and "cartas tuyas colocadas: 5" in builder.message.content
+    assert "todo válido" in builder.message.content and "cartas tuyas puestas: 5" in builder.message.content
     assert table.row()["version"] == version  # nothing played yet
     # Somebody else pressing this builder's controls (a forged click) changes nothing.
     before = draft_row(table)
@@ -265,14 +265,14 @@ async def test_a_tradicional_table_is_split_and_added_to_with_clicks(table: Tabl
     version = table.row()["version"]
     builder = await open_builder(table, ana)
     await builder.choose("out", ["De la 1: 6♣"])
-    await builder.choose("pick", ["Suelta: 6♣", "De tu mano: 6♥", "De tu mano: 6♦"])
+    await builder.choose("pick", ["Pendiente: 6♣", "De tu mano: 6♥", "De tu mano: 6♦"])
     await builder.choose("put", ["Combinación nueva"])
     assert "❌ 1:" in builder.message.content  # 3C 4C 5C 7C 8C 9C is no meld until it is split
     await builder.choose("out", ["De la 1: 7♣", "De la 1: 8♣", "De la 1: 9♣"])
     await builder.choose("put", ["Combinación nueva"])
     await builder.choose("pick", ["De tu mano: 9♥"])
     await builder.choose("put", ["Añadir a la 2"])
-    assert "todo válido" in builder.message.content and "cartas tuyas colocadas: 3" in builder.message.content
+    assert "todo válido" in builder.message.content and "cartas tuyas puestas: 3" in builder.message.content
     assert table.row()["version"] == version  # nothing played yet
     rec = await builder.press("play")
     assert table.row()["version"] == version + 1

@@ -100,7 +100,7 @@ async def test_house_rules_shape_new_lobbies_and_are_enforced(table: Table) -> N
     # lobby is refused privately, in his language, the lobby as it was.
     assert not [c for c in custom_ids(lobby) if c.startswith("rummy:bot:")]
     rec = await (await fake.click(carlos, early, f"rummy:bot:{early_id}")).settled(timeout=15)
-    assert "no permiten jugadores de la computadora" in private(rec, carlos).content
+    assert "no permiten bots" in private(rec, carlos).content
     assert table.query("SELECT COUNT(*) FROM seats WHERE game_id = ?", (early_id,))[0][0] == 1
     # Gin is closed (Carlos reads Spanish).
     rec = await (await fake.slash(carlos, "rummy new", {"variant": "gin"}, channel=channel)).settled(timeout=15)

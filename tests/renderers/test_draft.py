@@ -97,7 +97,7 @@ def test_loose_cards_and_the_hand_are_in_their_own_labelled_areas():
     assert not overlaps(areas["loose"], areas["hand"])
     assert all(not overlaps(m.box, areas["loose"]) for m in scene.found("meld"))
     words = {t.text for t in scene.texts}
-    assert {"SUELTAS · 1", "TU MANO · 8 CARTAS", *view.loose, *view.hand} <= words
+    assert {"PENDIENTES · 1", "TU MANO · 8 CARTAS", *view.loose, *view.hand} <= words
     done = draft_scene(draft_steps()[2])
     assert not done.found("loose") and "ninguna" in {t.text for t in done.texts}
 
