@@ -1,9 +1,12 @@
 """Practice from the terminal: ``python -m scripts.play VARIANT [--vs LEVEL] [--seats N] [--seed S]``.
 
 What it is: one game on the rules engine against computer players (``bot.robot``), the moves
-typed in RGN (``draw``, ``discard KS``, ``meld 5C 6C 7C``...), the table printed as text after
-each move. ``?`` lists your legal moves, ``quit`` (or the end of input) leaves. Handy to try the
-rules and to watch the levels play. You are seat ``you``; the others are ``bot1``, ``bot2``...
+typed in RGN (``draw``, ``discard KS``, ``meld 5C 6C 7C``...) or as in ``/rummy play``, with
+Spanish verbs (``robar``, ``descartar KS``, ``bajar 5C 6C 7C``, ``añadir 7H a 3``: read by
+``bot.words.moves.normalize_move``), the table printed as text after each move; in gin your hand
+is also shown in its best melds with its deadwood. ``?`` lists your legal moves (with their
+Spanish verbs), ``quit`` (or the end of input) leaves. Handy to try the rules and to watch the
+levels play. You are seat ``you``; the others are ``bot1``, ``bot2``...
 What it is not: Discord. It needs no token, no database and no network.
 """
 
@@ -11,12 +14,21 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from typing import TextIO
 
-from bot.engine import PLAYERS, VARIANTS, Game, IllegalMove, new_game, new_seed
+from bot.engine import PLAYERS, VARIANTS, Game, IllegalMove, Move, Verb, group_hand, new_game, new_seed
+from bot.engine.views import SeatView
 from bot.robot import LEVELS, choose
+from bot.words.i18n import translate
+from bot.words.moves import normalize_move
 
 HUMAN = "you"
+HOW = ("Type a move in the game notation or in Spanish: draw / robar, discard KS / descartar KS, "
+       "meld 5C 6C 7C / bajar 5C 6C 7C, layoff 7H to 3 / añadir 7H a 3, knock 9D / cerrar 9D. "
+       "'?' lists your moves, 'quit' leaves.")
+QUIT = ("quit", "exit", "salir")
+HELP = ("?", "help", "ayuda")
 
 
 def make_game(variant: str, seats: int, seed: str) -> Game:
@@ -38,7 +50,43 @@ def table_text(game: Game) -> str:
         owner = f"{meld.owner}: " if meld.owner else ""
         lines.append(f"   [{meld.number}] {owner}{' '.join(meld.cards)}")
     lines.append(f"   your hand: {' '.join(view.hand)}")
+    if pub.variant == "gin":  # what a knock is judged on (rules.md §2): shown as the hand picture groups it
+        groups, dead = group_hand(view, "melds")
+        melds = " · ".join(" ".join(g.cards) for g in groups if g.kind in ("run", "set")) or "none"
+        loose = next((" ".join(g.cards) for g in groups if g.kind == "deadwood"), "none")
+        lines.append(f"   melds: {melds}; deadwood: {loose} = {dead}" + best_discard(game, view))
     return "\n".join(lines)
+
+
+def best_discard(game: Game, view: SeatView) -> str:
+    """With a card to discard (11 in hand), the discard that leaves the least deadwood: a knock
+    is judged on the hand after its discard."""
+    if HUMAN not in game.actors:
+        return ""
+    left: list[tuple[int, str]] = []
+    for move in game.legal_moves(HUMAN):
+        typed = Move.parse(str(move))
+        if typed.verb is not Verb.DISCARD:
+            continue
+        hand = game.hand_after(HUMAN, typed)
+        dead = group_hand(replace(view, hand=hand), "melds")[1] if hand is not None else None
+        if dead is not None:
+            left.append((dead, typed.cards[0]))
+    if not left:
+        return ""
+    dead, card = min(left)
+    return f" (discarding {card} leaves {dead})"
+
+
+def spanish_verbs(moves: list[str]) -> str:
+    """The Spanish verb of each kind of move listed, as ``/rummy play`` reads it (``robar = draw``)."""
+    pairs: dict[str, str] = {}
+    for move in moves:
+        verb = str(Move.parse(move).verb)
+        word = translate(f"verb.{verb}", "es").lower()
+        if verb not in pairs and normalize_move(word).split(" ", 1)[0] == verb:
+            pairs[verb] = word
+    return ", ".join(f"{word} = {verb}" for verb, word in pairs.items())
 
 
 def result_text(game: Game) -> str:
@@ -59,6 +107,7 @@ def run(variant: str, level: str, seats: int, seed: str, stdin: TextIO, stdout: 
         print(text, file=stdout, flush=True)
 
     say(f"{variant} against {seats - 1} computer player(s) at level {level}; seed {seed}. '?' lists your moves.")
+    say(HOW)
     say(table_text(game))
     while True:
         if game.hand_over:
@@ -74,12 +123,14 @@ def run(variant: str, level: str, seats: int, seed: str, stdin: TextIO, stdout: 
             stdout.write("move> ")
             stdout.flush()
             line = stdin.readline()
-            if not line or line.strip() in ("quit", "exit"):
+            if not line or line.strip().lower() in QUIT:
                 say("bye")
                 return 0
-            move = line.strip()
-            if move in ("?", "help"):
-                say("your moves: " + " / ".join(game.legal_moves(HUMAN)[:40]))
+            move = normalize_move(line)  # RGN as typed, or Spanish verbs, suit symbols, any case
+            if move in HELP:
+                legal = [str(m) for m in game.legal_moves(HUMAN)]
+                say("your moves: " + " / ".join(legal[:40]))
+                say("in Spanish: " + spanish_verbs(legal))
                 continue
             try:
                 game.play(HUMAN, move)
