@@ -28,7 +28,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
-from typing import Any, ClassVar, Self, TypeVar, cast
+from typing import Any, Self, TypeVar, cast
 
 import discord
 from discord import app_commands
@@ -82,7 +82,7 @@ class Groups:
 class Persistent(discord.ui.DynamicItem[BaseT], template=NEVER):
     """A persistent item: it works from its custom_id alone (after a restart too), read once here."""
 
-    failure: ClassVar[Exception | None] = None  # set on an item whose custom_id could not be read
+    failure: Exception | None = None  # why this item's custom_id could not be read, if it could not
 
     @classmethod
     def from_groups(cls, groups: Groups) -> Self:
@@ -99,7 +99,7 @@ class Persistent(discord.ui.DynamicItem[BaseT], template=NEVER):
             # and answers why it could not be read, as any handler's failure is answered.
             made = cls.__new__(cls)
             discord.ui.DynamicItem.__init__(made, item)
-            made.failure = exc  # type: ignore[misc]  # this one item's, not the class's
+            made.failure = exc
         made.item = cast(BaseT, item)  # the component clicked, as it came: a select's values with it
         return made
 
