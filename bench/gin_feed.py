@@ -52,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import bot.robot.gin as gin
 from bench.robot import wilson
-from bot.engine import Game, new_game
+from bot.engine import Game, Verb, new_game
 from bot.engine.cards import parse_card
 from bot.engine.search import LOW_VALUES, best_melds, mask_of
 from bot.robot import choose
@@ -242,7 +242,7 @@ def brier_job(job: tuple[str, list[int], int, int]) -> dict[str, float]:
         while not game.hand_over:
             seat = game.actors[0]
             sight = see(game, seat)
-            if level[seat] == "strong" and any(m.startswith("discard") for m in sight.moves):
+            if level[seat] == "strong" and any(m.verb is Verb.DISCARD for m in sight.moves):
                 known = gin.knowledge(sight)
                 opp = mask_of(game.hands[next(s for s in game.seats if s != seat)])
                 hands = posterior(sight, random.Random(f"{prefix}-{k}-{len(sight.history)}"), chains, steps)
@@ -320,7 +320,7 @@ def play_job(job: tuple[str, list[int], int, int]) -> tuple[list[str], list[str]
             _HANDS[0] = []
             if level == "strong":
                 sight = see(game, seat)
-                if any(m.startswith("discard") for m in sight.moves):
+                if any(m.verb is Verb.DISCARD for m in sight.moves):
                     rng = random.Random(f"{prefix}-{k}-{len(sight.history)}")
                     _HANDS[0] = posterior(sight, rng, chains, steps)
                     fallbacks += not _HANDS[0]

@@ -33,7 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.robot import apply_settings, run_jobs, strong_settings, taken
-from bot.engine import Game, Verb, new_game
+from bot.engine import Game, Move, Verb, new_game
 from bot.engine.cards import parse_card
 from bot.engine.search import mask_of, min_deadwood
 from bot.robot import choose, see
@@ -43,14 +43,14 @@ KNOCK_LIMIT = 10  # rules.md §2.3.3, the seed's knock limit
 NEVER = -1
 
 
-def passive_move(game: Game, held: frozenset[str]) -> str:
+def passive_move(game: Game, held: frozenset[str]) -> Move:
     """Pass the upcard, draw from the stock, then throw away the card just drawn."""
-    moves = game.legal_moves(PASSIVE)
+    verbs = {m.verb for m in game.legal_moves(PASSIVE)}
     for plain in (Verb.PASS, Verb.DRAW):
-        if plain in moves:
-            return str(plain)
+        if plain in verbs:
+            return Move(plain)
     (drawn,) = set(see(game, PASSIVE).hand) - held
-    return f"discard {drawn}"
+    return Move.of(Verb.DISCARD, [drawn])
 
 
 def turns_to_knockable(level: str, seed: str, measured_deals: bool) -> int:
@@ -63,14 +63,14 @@ def turns_to_knockable(level: str, seed: str, measured_deals: bool) -> int:
         if seat == PASSIVE:
             move = passive_move(game, held)
             game.play(PASSIVE, move)
-            if move.startswith(Verb.DISCARD):  # what it holds between its turns, to find its next draw
+            if move.verb is Verb.DISCARD:  # what it holds between its turns, to find its next draw
                 held = frozenset(see(game, PASSIVE).hand)
             continue
         move = choose(game, MEASURED, level=level)
-        if move.startswith(Verb.KNOCK):
+        if move.verb is Verb.KNOCK:
             return turns + 1
         game.play(MEASURED, move)
-        if move.startswith(Verb.DISCARD):
+        if move.verb is Verb.DISCARD:
             turns += 1
             hand = mask_of(parse_card(c) for c in see(game, MEASURED).hand)
             if min_deadwood(hand) <= KNOCK_LIMIT:

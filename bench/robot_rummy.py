@@ -24,7 +24,7 @@ import math
 import time
 from collections import Counter
 
-from bot.engine import Game, load_game, new_game
+from bot.engine import Game, Verb, load_game, new_game
 from bot.robot import choose
 from bot.robot.rummy import used_by
 
@@ -101,7 +101,7 @@ def deal(variant: str, levels: dict[str, str], seed: str, stats: Stats) -> tuple
         stats.times.append(spent)
         if sum(len(m) for m in table) >= 40:
             stats.big.append(spent)
-        if move.startswith("table "):
+        if move.verb is Verb.TABLE and move.melds:
             rearranged[seat] += len(used_by(move, table)[0])
         game.play(seat, move)
     res = game.result

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
-from bot.engine import Game, Move, PublicView, Verb, new_game
+from bot.engine import Game, PublicView, Verb, new_game
 from renderers.samples import SEATS
 
 __all__ = ["played_game", "played_view"]
@@ -27,7 +27,7 @@ def played_game(variant: str, seats: int, seed: int = 5, moves: int | None = Non
     while not game.hand_over and (moves is None or n < moves):
         seat = game.actors[0]
         legal = game.legal_moves(seat)
-        verbs = [Move.parse(m).verb for m in legal]
+        verbs = [m.verb for m in legal]
         knocks = [m for m, v in zip(legal, verbs, strict=True) if v is Verb.KNOCK]
         melds = [m for m, v in zip(legal, verbs, strict=True) if v in (Verb.MELD, Verb.LAYOFF)] if melds_first else []
         game.play(seat, (knocks or melds or [rng.choice(legal)])[0] if knocks or melds else rng.choice(legal))

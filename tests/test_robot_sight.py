@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from bot.engine import PLAYERS, VARIANTS, Game, new_game
+from bot.engine import PLAYERS, VARIANTS, Game, Move, Verb, new_game
 from bot.engine.cards import card_code
 from bot.robot import LEVELS, choose, rummy, see
 from bot.robot.sight import BLANK, Seen
@@ -123,8 +123,8 @@ def test_the_sight_names_the_discards_taken_and_passed() -> None:
     game.play(first, discard)
     game.play(second, "take")
     sight = see(game, first)
-    assert sight.history[:2] == (Seen(first, "pass", "", upcard), Seen(second, "pass", "", upcard))
-    assert sight.history[-1] == Seen(second, "take", "", discard.split()[1])
+    assert sight.history[:2] == (Seen(first, Move(Verb.PASS), upcard), Seen(second, Move(Verb.PASS), upcard))
+    assert sight.history[-1] == Seen(second, Move(Verb.TAKE), discard.split()[1])
     assert sight.hand == tuple(game.hand(first)) and sight.card_counts[second] == 11
     # Nothing of the other hand or the stock is in the sight.
     hidden = {card_code(c) for c in game.hands[second] + game.stock} - {discard.split()[1], upcard}
@@ -143,8 +143,8 @@ def test_the_first_upcard_taken_before_the_seat_moved_is_named() -> None:
     dealer = game.actors[0]
     assert dealer != first and upcard not in game.discard_pile
     sight = see(game, dealer)
-    assert sight.history[0] == Seen(first, "take", "", upcard)
-    assert sight.history[1] == Seen(first, "discard", discard.split()[1], discard.split()[1])
+    assert sight.history[0] == Seen(first, Move(Verb.TAKE), upcard)
+    assert sight.history[1] == Seen(first, Move.parse(discard), discard.split()[1])
 
 
 def test_a_timed_out_upcard_offer_is_a_pass_in_the_sight() -> None:
@@ -159,5 +159,5 @@ def test_a_timed_out_upcard_offer_is_a_pass_in_the_sight() -> None:
     game.play(first, discard)
     game.play(second, "take")
     sight = see(game, second)
-    assert sight.history[:2] == (Seen(first, "pass", "", upcard), Seen(second, "pass", "", upcard))
-    assert sight.history[-1] == Seen(second, "take", "", discard.split()[1])
+    assert sight.history[:2] == (Seen(first, Move(Verb.PASS), upcard), Seen(second, Move(Verb.PASS), upcard))
+    assert sight.history[-1] == Seen(second, Move(Verb.TAKE), discard.split()[1])

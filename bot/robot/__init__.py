@@ -1,4 +1,4 @@
-"""Computer players at three strengths: ``choose(game, seat, level=...)`` picks one legal move.
+"""Computer players at three strengths: ``choose(game, seat, level=...)`` picks one legal ``Move``.
 
 What it is: the one entry point the service, the hints, the benches and the tests call; it asks
 the variant's strategy object (``bot.robot.strategy.STRATEGIES``, one per variant). ``"easy"``
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from bot.engine import Game
+from bot.engine import Game, Move
 
 from .heuristic import connections, deadwood, value
 from .rummy import all_seven_outs as _all_seven_outs
@@ -42,17 +42,17 @@ __all__ = [
 ]
 
 
-def choose(game: Game, seat: str, *, level: str = "normal") -> str:
+def choose(game: Game, seat: str, *, level: str = "normal") -> Move:
     """One move from ``game.legal_moves(seat)`` for ``seat`` at ``level``, by the variant's strategy."""
     if level not in LEVELS and level != "yardstick":
         raise ValueError(f"unknown robot level {level!r}; one of {', '.join(LEVELS)}")
-    return str(STRATEGIES[game.variant].choose(game, seat, level))
+    return STRATEGIES[game.variant].choose(game, seat, level)
 
 
-def choose_from(sight: Sight, level: str) -> str:
+def choose_from(sight: Sight, level: str) -> Move:
     """The move of ``level`` given only what the seat sees (``"yardstick"``: the gin bench's EAAI
     simple player, not offered to hosts; the strong table search needs the sight's ``Judge``)."""
-    return str(STRATEGIES[sight.variant].from_sight(sight, level))
+    return STRATEGIES[sight.variant].from_sight(sight, level)
 
 
 def all_seven_outs(game: Game, seat: str, card: str) -> int | None:

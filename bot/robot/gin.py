@@ -39,7 +39,7 @@ import hashlib
 import random
 from dataclasses import dataclass
 
-from bot.engine import Phase, Verb
+from bot.engine import Move, Phase, Verb
 from bot.engine.cards import card_code, parse_card
 from bot.engine.search import (
     LOW_VALUES,
@@ -52,7 +52,7 @@ from bot.engine.search import (
 )
 
 from .heuristic import connections
-from .reading import card_of, of_verb
+from .reading import bare, card_of, is_bare, of_verb
 from .sight import Sight
 
 __all__ = ["Knowledge", "choose_normal", "choose_strong", "knowledge"]
@@ -161,14 +161,14 @@ def knowledge(sight: Sight) -> Knowledge:
             if seen.verb == Verb.TAKE and card is not None:
                 known |= 1 << card
                 picks.append(card)
-            elif seen.verb in ("discard", "knock") and card is not None:
+            elif seen.verb in (Verb.DISCARD, Verb.KNOCK) and card is not None:
                 known &= ~(1 << card)
                 shunned.append(card)
             elif seen.verb == Verb.PASS and card is not None:
                 shunned.append(card)
             elif seen.verb == Verb.DRAW and top is not None:
                 shunned.append(top)  # drew from the stock rather than take this card
-        if seen.verb in ("discard", "knock"):
+        if seen.verb in (Verb.DISCARD, Verb.KNOCK):
             top = card
         elif seen.verb == Verb.TAKE:
             top = None
@@ -369,19 +369,22 @@ def sample_hands(k: Knowledge, rng: random.Random, n: int) -> list[int]:
 
 def rng_for(sight: Sight) -> random.Random:
     """A generator seeded with what the seat has seen, so the move replays identically."""
-    lines = (f"{s.seat} {s.verb} {s.args}" for s in sight.history)
+    # Each seen move is hashed as "<seat> <verb> <the rest>", so a move that is its verb alone
+    # ends in a space: the words hashed since issue 11, kept so that every move replays as it did.
+    lines = (f"{s.seat} {s.move}{' ' if is_bare(s.move) else ''}" for s in sight.history)
     text = "|".join([sight.seat, str(sight.deal_number), *sight.hand, *lines])
     return random.Random(int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big"))
 
 
 # --------------------------------------------------------------------------------- normal
-def choose_normal(sight: Sight) -> str:
+def choose_normal(sight: Sight) -> Move:
     moves = list(sight.moves)
+    plain = bare(moves)
     hand = [parse_card(c) for c in sight.hand]
     mask = mask_of(hand)
-    if Verb.AUTO in moves:
-        return Verb.AUTO
-    if Verb.TAKE in moves and sight.discard_pile and (Verb.DRAW in moves or Verb.PASS in moves):
+    if Verb.AUTO in plain:
+        return plain[Verb.AUTO]
+    if Verb.TAKE in plain and sight.discard_pile and (Verb.DRAW in plain or Verb.PASS in plain):
         up = parse_card(sight.discard_pile[-1])
         now = min_deadwood(mask, "low", LOW_VALUES)
         after, out = min(
@@ -391,16 +394,17 @@ def choose_normal(sight: Sight) -> str:
         in_meld = any(m >> up & 1 for m in best)
         prospect = connections(card_code(up), sight.hand) >= 1 and after <= now - 4
         if after < now and (in_meld or prospect):
-            return Verb.TAKE
-        return Verb.DRAW if Verb.DRAW in moves else Verb.PASS
-    if Verb.TAKE in moves:  # the wall: take only to knock
-        return Verb.TAKE
-    if Verb.DRAW in moves or Verb.PASS in moves:
-        return Verb.DRAW if Verb.DRAW in moves else Verb.PASS
+            return plain[Verb.TAKE]
+        return plain[Verb.DRAW] if Verb.DRAW in plain else plain[Verb.PASS]
+    if Verb.TAKE in plain:  # the wall: take only to knock
+        return plain[Verb.TAKE]
+    if Verb.DRAW in plain or Verb.PASS in plain:
+        return plain[Verb.DRAW] if Verb.DRAW in plain else plain[Verb.PASS]
     knocks = of_verb(moves, Verb.KNOCK)
     if knocks:
         each = deadwood_after_each_discard(mask, "low", LOW_VALUES)
-        dead = min(d for d, c in each if f"knock {card_code(c)}" in knocks)
+        knocked = {parse_card(card_of(m)) for m in knocks if not m.melds}  # gin lists a knock as its discard
+        dead = min(d for d, c in each if c in knocked)
         limit = sight.option("knock_limit", 10)
         own_turns = sum(1 for s in sight.history if s.seat == sight.seat and s.verb in (Verb.DRAW, Verb.TAKE))
         wanted = max(4, limit - max(0, own_turns - 5) // 2)
@@ -410,7 +414,7 @@ def choose_normal(sight: Sight) -> str:
     if not discards:
         return moves[0]
 
-    def cost(move: str) -> tuple[int, int, str]:
+    def cost(move: Move) -> tuple[int, int, str]:
         card = parse_card(card_of(move))
         rest = mask & ~(1 << card)
         near = min(connections(card_code(card), sight.hand), 2)
@@ -420,21 +424,23 @@ def choose_normal(sight: Sight) -> str:
 
 
 # --------------------------------------------------------------------------------- strong
-def choose_strong(sight: Sight) -> str:
+def choose_strong(sight: Sight) -> Move:
     moves = list(sight.moves)
-    if Verb.AUTO in moves:
-        return Verb.AUTO
-    if Verb.TAKE in moves and not (Verb.DRAW in moves or Verb.PASS in moves):
-        return Verb.TAKE
+    plain = bare(moves)
+    if Verb.AUTO in plain:
+        return plain[Verb.AUTO]
+    if Verb.TAKE in plain and not (Verb.DRAW in plain or Verb.PASS in plain):
+        return plain[Verb.TAKE]
     k = knowledge(sight)
     hand = k.hand
     risk = knock_risk(sight)
     cost = EXPOSURE_WEIGHT
-    if Verb.DRAW in moves or Verb.PASS in moves:
-        plain = Verb.DRAW if Verb.DRAW in moves else Verb.PASS
-        if Verb.TAKE in moves and k.top is not None:
-            if sight.phase == Phase.DRAW and Verb.DRAW not in moves:
-                return Verb.TAKE  # the wall: the take is offered only when it knocks
+    if Verb.DRAW in plain or Verb.PASS in plain:
+        stock = plain[Verb.DRAW] if Verb.DRAW in plain else plain[Verb.PASS]
+        take = plain.get(Verb.TAKE)
+        if take is not None and k.top is not None:
+            if sight.phase == Phase.DRAW and Verb.DRAW not in plain:
+                return take  # the wall: the take is offered only when it knocks
             up = k.top
             limit = target(sight)
             seqs = sequences(k, rng_for(sight), ROLLOUTS, DEPTH)
@@ -447,15 +453,15 @@ def choose_strong(sight: Sight) -> str:
                     - DANGER_POINTS * danger(k, c)
                     for d, c in after[:CANDIDATES]
                 )
-                return Verb.TAKE if gain > points_drawing(hand, seqs, stakes) else plain
-            take = min(
+                return take if gain > points_drawing(hand, seqs, stakes) else stock
+            taking = min(
                 (1.0 if d <= limit else 1 + turns_to_knock((hand | 1 << up) & ~(1 << c), seqs, limit, risk, cost))
                 for d, c in after[:CANDIDATES]
             )
             draw = turns_to_knock_drawing(hand, seqs, limit, risk, cost)
-            if take < draw:
-                return Verb.TAKE
-        return plain
+            if taking < draw:
+                return take
+        return stock
     knocks = of_verb(moves, Verb.KNOCK)
     discards = of_verb(moves, Verb.DISCARD)
     if knocks and should_knock(sight, k, parse_card(card_of(knocks[0]))):

@@ -18,50 +18,50 @@ from bot.engine import Move, Phase, Verb
 from bot.engine.cards import parse_card
 from bot.engine.search import LOW_VALUES, mask_of, min_deadwood
 
+from .reading import bare, card_of, of_verb
 from .sight import Sight
 
 RANKS = "A23456789TJQK"
 VALUES = {r: i + 1 for i, r in enumerate(RANKS)} | {"T": 10, "J": 10, "Q": 10, "K": 10}
 
 
-def choose(sight: Sight) -> str:
+def choose(sight: Sight) -> Move:
     """One of ``sight.moves`` (which must not be empty)."""
     moves = list(sight.moves)
     if not moves:
         raise ValueError(f"{sight.seat} has no legal move")
-    typed = {m: Move.parse(m) for m in moves}
-    verbs = {t.verb for t in typed.values()}
+    plain = bare(moves)
+    verbs = {m.verb for m in moves}
     hand = list(sight.hand)
     if sight.phase == Phase.WINDOW:
         for calm in (Verb.PASS, Verb.ALLOW):
-            if calm in moves:
-                return str(calm)
+            if calm in plain:
+                return plain[calm]
         return moves[0]
     for quick in (Verb.KNOCK, Verb.AUTO):
         if quick in verbs:
-            return next(m for m in moves if typed[m].verb is quick)  # listed best first
+            return next(m for m in moves if m.verb is quick)  # listed best first
     if Verb.DRAW in verbs or Verb.PASS in verbs:  # the start of a turn: the discard pile or the stock
         pile = sight.discard_pile
-        takes = [m for m in moves if typed[m].verb is Verb.TAKE]
+        takes = of_verb(moves, Verb.TAKE)
         if takes and pile and connections(pile[-1], hand) >= 2:
-            return str(Verb.TAKE) if Verb.TAKE in moves else takes[0]
-        return str(Verb.DRAW if Verb.DRAW in moves else Verb.PASS)
-    melds = [m for m in moves if typed[m].verb is Verb.MELD and typed[m].cards]
+            return plain.get(Verb.TAKE, takes[0])
+        return plain[Verb.DRAW] if Verb.DRAW in plain else plain[Verb.PASS]
+    melds = [m for m in moves if m.verb is Verb.MELD and m.cards]
     if melds:
         # the meld move with most words (its cards and the "|" between its melds)
-        return max(melds, key=lambda m: (len(typed[m].cards) + len(typed[m].melds), -moves.index(m)))
-    layoffs = [m for m in moves if typed[m].verb is Verb.LAYOFF and typed[m].cards]
+        return max(melds, key=lambda m: (len(m.cards) + len(m.melds), -moves.index(m)))
+    layoffs = [m for m in moves if m.verb is Verb.LAYOFF and m.cards]
     if layoffs:
         return layoffs[0]
-    discards = {m: typed[m].card for m in moves if typed[m].verb is Verb.DISCARD}
-    cards = {m: c for m, c in discards.items() if c}
+    cards = {m: card_of(m) for m in of_verb(moves, Verb.DISCARD) if m.card}
     if cards:
         return min(cards, key=lambda m: (connections(cards[m], hand), -value(cards[m]), m))
     for ending in (Verb.DONE, Verb.TAKE):
-        if ending in moves:
-            return str(ending)
+        if ending in plain:
+            return plain[ending]
     odd = (Verb.TABLE, Verb.SWAP, Verb.CUT, Verb.CLAIM, Verb.RESIGN)
-    simple = [m for m in moves if typed[m].verb not in odd]
+    simple = [m for m in moves if m.verb not in odd]
     return (simple or moves)[0]
 
 

@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from bot.engine import Move
 from bot.engine.cards import JOKER
 from bot.engine.meldgen import hand_meld_candidates
 from bot.engine.melds import MeldRules, Reading, parse_entry
@@ -38,9 +39,9 @@ class Plan:
     used: tuple[str, ...]
     complete: bool  # the search ended inside its budget (the plan is then the best there is)
 
-    def text(self, rules: MeldRules) -> str:
-        groups = [" ".join(m) for m in self.kept] + [" ".join(r.codes(rules)) for r in self.melds]
-        return "table " + " | ".join(groups)
+    def move(self, rules: MeldRules) -> Move:
+        """The ``table`` move of this plan: the kept melds, then the new ones."""
+        return Move.table_of([*self.kept, *(r.codes(rules) for r in self.melds)])
 
 
 def _card(code: str) -> int:

@@ -21,7 +21,7 @@ What it is not: no look at another hand or the stock; no randomness, so it is de
 
 from __future__ import annotations
 
-from bot.engine import Verb
+from bot.engine import Move, Verb
 from bot.engine.cards import parse_card
 from bot.engine.dummy import CONTRACTS
 from bot.engine.melds import Reading
@@ -42,28 +42,28 @@ CONTRACT_KINDS = {n: tuple(kind for kind, _ in need) for n, need in CONTRACTS.it
 class BasicTurn(RummyTurn):
     """Basic rummy (rules.md §1)."""
 
-    def strong_discard(self, ranked: list[str]) -> str:
+    def strong_discard(self, ranked: list[Move]) -> Move:
         known = plan_discard(self.sight, ranked)  # the stock known after a turnover (§1.4)
         return known or self.after_plan(ranked)
 
-    def after_plan(self, ranked: list[str]) -> str:
+    def after_plan(self, ranked: list[Move]) -> Move:
         return super().strong_discard(ranked)
 
 
 class WrothamTurn(BasicTurn):
     """Wrotham (rules.md §1.9)."""
 
-    def after_plan(self, ranked: list[str]) -> str:
+    def after_plan(self, ranked: list[Move]) -> Move:
         # Deals 4-6 go out with all seven cards at once (§1.9): counting cards in melds one card
         # ahead did worse there than the live-card ranking (18% v 25% of 200 deals).
         if not self.sight.all_seven:
             return super().after_plan(ranked)
         return self.nearest_seven(ranked) if self.strong else ranked[0]
 
-    def draw_choice(self, top: str, takes: list[str]) -> str | None:
+    def draw_choice(self, top: str, takes: list[Move]) -> Move | None:
         # Deals 4-6 (§1.9): the strong player takes the discard when it puts the hand down at
         # once, or when, after the best discard, it leaves clearly more cards that would.
-        if not (self.strong and self.sight.all_seven) or self.wild(top) or Verb.DRAW not in self.moves:
+        if not (self.strong and self.sight.all_seven) or self.wild(top) or Verb.DRAW not in self.plain:
             return None
         ints = [parse_card(c) for c in self.hand]
         memo: dict[tuple[int, ...], int] = {}
@@ -74,15 +74,15 @@ class WrothamTurn(BasicTurn):
         after = max(
             self.outs([c for j, c in enumerate(ints) if j != i] + [parse_card(top)], memo) for i in range(len(ints))
         )
-        return self.take(takes) if after >= now + TAKE_MARGIN else str(Verb.DRAW)
+        return self.take(takes) if after >= now + TAKE_MARGIN else self.plain[Verb.DRAW]
 
-    def nearest_seven(self, ranked: list[str]) -> str:
+    def nearest_seven(self, ranked: list[Move]) -> Move:
         """Deals 4-6 (§1.9): the discard that leaves most unseen cards with which the next draw
         puts every card but one down at once (each counted by its copies unseen); on equal
         counts the live-card ranking ``ranked`` decides."""
         ints = [parse_card(c) for c in self.hand]
         memo: dict[tuple[int, ...], int] = {}
-        best: tuple[int, int, str] | None = None
+        best: tuple[int, int, Move] | None = None
         for i, move in enumerate(ranked):
             rest = list(ints)
             rest.remove(parse_card(card_of(move)))
@@ -108,7 +108,7 @@ class RamiTurn(RummyTurn):
     rearranges = True
     keeps_joker_out = True
 
-    def draw_choice(self, top: str, takes: list[str]) -> str | None:
+    def draw_choice(self, top: str, takes: list[Move]) -> Move | None:
         return self.take(takes)  # legal only when it can be played (§3.7)
 
 
@@ -118,7 +118,7 @@ class TradicionalTurn(RummyTurn):
     rearranges = True
     table_goes_out = True
 
-    def draw_choice(self, top: str, takes: list[str]) -> str | None:
+    def draw_choice(self, top: str, takes: list[Move]) -> Move | None:
         if not self.strong:
             return None
         with_top = best_table(self.table, [*self.hand, top], self.rules, self.card_value, must=top)
@@ -159,15 +159,15 @@ class DummyTurn(RummyTurn):
         worst = min(self.keep(c, self.hand, False) for c in self.hand)
         return self.keep(top, [*self.hand, top], False) > max(worst, 12.0)
 
-    def strong_discard(self, ranked: list[str]) -> str:
+    def strong_discard(self, ranked: list[Move]) -> Move:
         return ranked[0] if self.laid else self.discard_for_contract(ranked)
 
-    def discard_for_contract(self, ranked: list[str]) -> str:
+    def discard_for_contract(self, ranked: list[Move]) -> Move:
         """Strong dummy: the discard that leaves the contract fewest cards away (a wild never,
         while another card will do); among equals, the normal player's choice."""
         ints = [parse_card(c) for c in self.hand]
 
-        def gap(move: str) -> int:
+        def gap(move: Move) -> int:
             card = parse_card(card_of(move))
             rest = list(ints)
             rest.remove(card)
@@ -228,7 +228,7 @@ TURNS: dict[str, type[RummyTurn]] = {
 VARIANTS = tuple(TURNS)
 
 
-def choose(sight: Sight, *, strong: bool = False) -> str:
+def choose(sight: Sight, *, strong: bool = False) -> Move:
     """One move from ``sight.moves`` by the variant's strategy (the strong level wants the sight's
     ``Judge`` when the seat may rearrange: ``see(game, seat, judge=True)``)."""
     if not sight.moves:

@@ -65,7 +65,7 @@ class Judge:
         self._data = pickle.dumps(trial, pickle.HIGHEST_PROTOCOL)
         self._seat = seat
 
-    def accepts(self, move: str) -> bool:
+    def accepts(self, move: Move) -> bool:
         trial = pickle.loads(self._data)
         try:
             trial.play(self._seat, move)
@@ -76,18 +76,17 @@ class Judge:
 
 @dataclass(frozen=True, slots=True)
 class Seen:
-    """One public move of the current deal. ``card``: for ``take`` the card taken, for ``pass``
-    the upcard passed on, for ``discard``/``knock`` the card discarded; None when not known."""
+    """One public move of the current deal (a gin timeout that passed on the upcard or ended the
+    layoffs reads as that ``pass`` or ``done``). ``card``: for ``take`` the card taken, for
+    ``pass`` the upcard passed on, for ``discard``/``knock`` the card discarded; None when not known."""
 
     seat: str
-    verb: str
-    args: str
+    move: Move
     card: str | None
 
     @property
-    def move(self) -> Move:
-        """The typed move (``bot.engine.Move``)."""
-        return Move.parse(f"{self.verb} {self.args}")
+    def verb(self) -> Verb:
+        return self.move.verb
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +101,7 @@ class Sight:
     hand: tuple[str, ...]  # sorted for display
     drawn: str | None  # the card this seat just drew from the stock, if still in hand
     took: str | None  # the card this seat just took from the discard pile this turn
-    moves: tuple[str, ...]  # legal for this seat now, the engine's order (most useful first)
+    moves: tuple[Move, ...]  # legal for this seat now, the engine's order (most useful first)
     discard_pile: tuple[str, ...]  # bottom first
     table: tuple[Meld, ...]
     stock_count: int
@@ -184,11 +183,6 @@ def deal_lines(log: list[str]) -> list[str]:
     return log[start:]
 
 
-def _args(move: Move) -> str:
-    """The words of ``move`` after its verb, as the record writes them."""
-    return str(move)[len(move.verb) :].strip()
-
-
 def replay(
     lines: list[str], pile: tuple[str, ...], *, gin: bool = False, dealt: tuple[str, ...] = ()
 ) -> tuple[Seen, ...]:
@@ -255,5 +249,5 @@ def replay(
             card = names.get(card)
         elif card is not None and not isinstance(card, str):
             card = None
-        out.append(Seen(seat, str(move.verb), _args(move), card))
+        out.append(Seen(seat, move, card))
     return tuple(out)

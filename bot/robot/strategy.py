@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.engine import Game
+from bot.engine import Game, Move
 
 from . import gin, yardstick
 from .heuristic import choose as heuristic
@@ -27,11 +27,11 @@ __all__ = ["STRATEGIES", "GinStrategy", "RummyStrategy", "Strategy"]
 class Strategy(Protocol):
     """How the computer players of one variant pick a move."""
 
-    def choose(self, game: Game, seat: str, level: str) -> str:
+    def choose(self, game: Game, seat: str, level: str) -> Move:
         """One move from ``game.legal_moves(seat)`` at ``level`` (a known level)."""
         ...
 
-    def from_sight(self, sight: Sight, level: str) -> str:
+    def from_sight(self, sight: Sight, level: str) -> Move:
         """The same move given only what the seat sees (without a ``Judge``)."""
         ...
 
@@ -40,10 +40,10 @@ class GinStrategy:
     """Gin (rules.md §2): easy is the heuristic, normal counts deadwood, strong tracks cards and
     looks ahead; ``yardstick`` is the EAAI simple player (not offered to hosts)."""
 
-    def choose(self, game: Game, seat: str, level: str) -> str:
+    def choose(self, game: Game, seat: str, level: str) -> Move:
         return self.from_sight(see(game, seat), level)
 
-    def from_sight(self, sight: Sight, level: str) -> str:
+    def from_sight(self, sight: Sight, level: str) -> Move:
         if level == "strong":
             return gin.choose_strong(sight)
         if level == "normal":
@@ -60,12 +60,12 @@ class RummyStrategy:
 
     turn: type[RummyTurn]
 
-    def choose(self, game: Game, seat: str, level: str) -> str:
+    def choose(self, game: Game, seat: str, level: str) -> Move:
         if level not in ("normal", "strong"):
             return heuristic(see(game, seat))
         return self.from_sight(see(game, seat, judge=level == "strong"), level)
 
-    def from_sight(self, sight: Sight, level: str) -> str:
+    def from_sight(self, sight: Sight, level: str) -> Move:
         if level not in ("normal", "strong"):
             return heuristic(sight)
         if not sight.moves:

@@ -28,7 +28,7 @@ from bot.engine.cards import JOKER, parse_card
 from bot.engine.meldgen import hand_meld_candidates
 from bot.engine.melds import MeldRules, Reading, natural_extends, parse_entry
 
-from .reading import card_of, of_verb, verb_of
+from .reading import bare, card_of, of_verb
 from .rearrange import best_table
 from .sight import Sight
 from .turnover import plan_draw
@@ -42,15 +42,14 @@ def _cards(entries: Iterable[str]) -> list[str]:
     return [e.split("=")[0] for e in entries]
 
 
-def used_by(move: str, table: list[list[str]]) -> tuple[list[str], list[str]]:
+def used_by(move: Move, table: list[list[str]]) -> tuple[list[str], list[str]]:
     """(cards leaving the hand, cards coming into it) if ``move`` is played."""
-    typed = Move.parse(move)
-    if typed.verb in (Verb.MELD, Verb.LAYOFF):
-        return _cards(typed.cards), []
-    if typed.verb is Verb.SWAP:
-        return _cards(typed.cards), ["JK"] * len(typed.cards)
-    if typed.verb is Verb.TABLE:
-        new = Counter(_cards(c for m in typed.melds for c in m))
+    if move.verb in (Verb.MELD, Verb.LAYOFF):
+        return _cards(move.cards), []
+    if move.verb is Verb.SWAP:
+        return _cards(move.cards), ["JK"] * len(move.cards)
+    if move.verb is Verb.TABLE:
+        new = Counter(_cards(c for m in move.melds for c in m))
         old = Counter(_cards([c for m in table for c in m]))
         return list((new - old).elements()), []
     return [], []
@@ -72,6 +71,7 @@ class RummyTurn:
         self.sight = sight
         seat = self.seat = sight.seat
         self.moves = list(sight.moves)
+        self.plain = bare(self.moves)  # the listed moves that are a verb alone, by verb
         self.strong = strong
         self.rules: MeldRules = sight.meld_rules
         self.hand = list(sight.hand)
@@ -145,11 +145,11 @@ class RummyTurn:
         """Whether a natural top discard is worth taking instead of the stock."""
         return self.fits_hand(top, self.hand)
 
-    def draw_choice(self, top: str, takes: list[str]) -> str | None:
+    def draw_choice(self, top: str, takes: list[Move]) -> Move | None:
         """A variant's own choice between the pile and the stock, before the shared ones."""
         return None
 
-    def strong_discard(self, ranked: list[str]) -> str:
+    def strong_discard(self, ranked: list[Move]) -> Move:
         """The strong player's discard among ``ranked`` (the normal player's order)."""
         return self.discard_ahead(ranked[:AHEAD])
 
@@ -222,32 +222,32 @@ class RummyTurn:
         return bool(self.table_fit(card)) and self.layoffs_fit
 
     # ------------------------------------------------------------------ the move
-    def pick(self) -> str:
+    def pick(self) -> Move:
         phase, moves = self.sight.phase, self.moves
         if phase == Phase.WINDOW:
             return self.window()
-        verbs = {verb_of(m) for m in moves}
+        verbs = {m.verb for m in moves}
         if Verb.DRAW in verbs or (phase == Phase.DRAW and Verb.TAKE in verbs):
             return self.draw()
         return self.play()
 
-    def window(self) -> str:
-        moves = self.moves
+    def window(self) -> Move:
+        moves, plain = self.moves, self.plain
         top = self.sight.discard_pile[-1] if self.sight.discard_pile else None
-        claims = [m for m in of_verb(moves, Verb.CLAIM) if Move.parse(m).card]
+        claims = [m for m in of_verb(moves, Verb.CLAIM) if m.card]
         if claims and top:
             # Tradicional option 2: the claimed card fits; give the card worth least.
             give = min(claims, key=lambda m: (self.keep(card_of(m), self.hand, False), m))
             if self.keep(card_of(give), self.hand, False) < self.keep(top, [*self.hand, top], False):
                 return give
-        if top and Verb.TAKE in moves and self.wants(top):
-            return str(Verb.TAKE)
+        if top and Verb.TAKE in plain and self.wants(top):
+            return plain[Verb.TAKE]
         room = 13 if self.strong else 17  # a cut brings three stock cards too
-        if Verb.CUT in moves and top and not self.laid and self.wants(top) and len(self.hand) <= room:
-            return str(Verb.CUT)
+        if Verb.CUT in plain and top and not self.laid and self.wants(top) and len(self.hand) <= room:
+            return plain[Verb.CUT]
         for calm in (Verb.ALLOW, Verb.PASS):
-            if calm in moves:
-                return str(calm)
+            if calm in plain:
+                return plain[calm]
         return moves[0]
 
     def wants(self, top: str) -> bool:
@@ -256,30 +256,30 @@ class RummyTurn:
             return True
         return self.wants_card(top)
 
-    def draw(self) -> str:
-        moves = self.moves
+    def draw(self) -> Move:
+        moves, plain = self.moves, self.plain
         pile = self.sight.discard_pile
         takes = of_verb(moves, Verb.TAKE)
-        fallback = str(Verb.DRAW) if Verb.DRAW in moves else moves[0]
+        fallback = plain.get(Verb.DRAW, moves[0])
         if not takes or not pile:
             return fallback
         top = pile[-1]
         own = self.draw_choice(top, takes)
         if own is not None:
             return own
-        if self.strong and Verb.TAKE in moves and Verb.DRAW in moves:
+        if self.strong and Verb.TAKE in plain and Verb.DRAW in plain:
             known = plan_draw(self.sight, top)
-            if known:
-                return known
+            if known is not None:
+                return plain[known]
         if self.wants(top):
             return self.take(takes)
         return fallback
 
-    def take(self, takes: list[str]) -> str:
+    def take(self, takes: list[Move]) -> Move:
         """The plain ``take`` when listed, else the first take listed (rami names its card)."""
-        return str(Verb.TAKE) if Verb.TAKE in self.moves else takes[0]
+        return self.plain.get(Verb.TAKE, takes[0])
 
-    def play(self) -> str:
+    def play(self) -> Move:
         moves = self.moves
         if self.strong and self.rearranges and self.sight.can_rearrange:
             found = self.rearrange()
@@ -288,21 +288,21 @@ class RummyTurn:
         placing = of_verb(moves, Verb.MELD, Verb.LAYOFF, Verb.SWAP)
         if self.table_goes_out:
             # A listed table move that empties the hand goes out at once.
-            placing += [m for m in of_verb(moves, Verb.TABLE) if Move.parse(m).melds]
+            placing += [m for m in of_verb(moves, Verb.TABLE) if m.melds]
         if placing:
             best = max(placing, key=self.placing_score)
             if self.placing_score(best) > 0:
                 return best
-        discards = [m for m in of_verb(moves, Verb.DISCARD) if Move.parse(m).card]
+        discards = [m for m in of_verb(moves, Verb.DISCARD) if m.card]
         if discards:
             return self.discard(discards)
         for ending in (Verb.DONE, Verb.TAKE):
-            if ending in moves:
-                return str(ending)
-        plain = [m for m in moves if verb_of(m) not in (Verb.TABLE, Verb.CUT, Verb.CLAIM)]
-        return (plain or moves)[0]
+            if ending in self.plain:
+                return self.plain[ending]
+        simple = [m for m in moves if m.verb not in (Verb.TABLE, Verb.CUT, Verb.CLAIM)]
+        return (simple or moves)[0]
 
-    def placing_score(self, move: str) -> float:
+    def placing_score(self, move: Move) -> float:
         out, back = used_by(move, self.table)
         left = list(self.hand)
         for c in out:
@@ -311,7 +311,7 @@ class RummyTurn:
         left += back
         if not left:
             return 10_000.0  # out at once
-        verb = verb_of(move)
+        verb = move.verb
         if verb is Verb.TABLE and len(left) > 1:
             return -1.0  # normal play leaves the table alone unless it goes out
         wilds_out = sum(self.wild(c) for c in out)
@@ -322,7 +322,7 @@ class RummyTurn:
             score -= 6.0 * wilds_out  # a wild is worth more in hand while nobody is close
         return score
 
-    def discard(self, discards: list[str]) -> str:
+    def discard(self, discards: list[Move]) -> Move:
         hand = self.hand
         melded = self.meldable(hand)
         worth: dict[str, float] = {}
@@ -332,7 +332,7 @@ class RummyTurn:
         ranked = sorted(discards, key=lambda m: (worth.get(card_of(m), 0.0), -self.value(card_of(m)), m))
         return self.strong_discard(ranked) if self.strong else ranked[0]
 
-    def discard_ahead(self, discards: list[str]) -> str:
+    def discard_ahead(self, discards: list[Move]) -> Move:
         """Strong, among ``discards`` (the likeliest first): the discard that keeps the most cards
         in melds, then the most chances that the next card drawn adds to them (each unseen card
         weighted by its copies still unseen), then the highest count. A wild goes only when every
@@ -341,7 +341,7 @@ class RummyTurn:
         total = max(1, sum(unseen.values()))
         ints = sorted(parse_card(c) for c in self.hand)
         memo: dict[tuple[int, ...], int] = {}
-        best: tuple[float, str] | None = None
+        best: tuple[float, Move] | None = None
         for move in discards:
             code = card_of(move)
             card = parse_card(code)
@@ -457,7 +457,7 @@ class RummyTurn:
         memo[cards] = best
         return best
 
-    def rearrange(self) -> str | None:
+    def rearrange(self) -> Move | None:
         # Rami §3.7: the discard this seat took this turn must be placed (the seat saw it taken).
         must = self.sight.must_play if self.sight.must_play in self.hand else None
         plan = best_table(self.table, self.hand, self.rules, self.card_value, must=must)
@@ -466,11 +466,11 @@ class RummyTurn:
         left = len(self.hand) - len(plan.used)
         if self.keeps_joker_out and left == 0 and JOKER in (parse_card(c) for c in self.hand):
             return None
-        text = plan.text(self.rules)
+        move = plan.move(self.rules)
         judge = self.sight.judge
-        if judge is None or not judge.accepts(text):
+        if judge is None or not judge.accepts(move):
             return None
-        return text
+        return move
 
 
 __all__ = ["AHEAD", "RummyTurn", "used_by"]

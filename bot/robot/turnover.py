@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bot.engine import Verb
+from bot.engine import Move, Verb
 from bot.engine.cards import parse_card
 from bot.engine.meldgen import hand_meld_candidates
 from bot.engine.melds import MeldRules, Stand, natural_extends, parse_entry
@@ -158,9 +158,9 @@ def draws_for(stock: list[str | None], first: int, seats: int, count: int) -> li
     return out
 
 
-def plan_draw(sight: Sight, top: str) -> str | None:
-    """With the stock known: ``take`` or ``draw``, whichever lets this seat go out sooner; None
-    when they tie (the plan cannot tell them apart)."""
+def plan_draw(sight: Sight, top: str) -> Verb | None:
+    """With the stock known: the verb ``take`` or ``draw``, whichever lets this seat go out
+    sooner; None when they tie (the plan cannot tell them apart)."""
     stock = known_stock(sight)
     if not stock or stock[-1] is None:
         return None
@@ -176,7 +176,7 @@ def plan_draw(sight: Sight, top: str) -> str | None:
     return Verb.TAKE if t_take < t_draw else Verb.DRAW
 
 
-def plan_discard(sight: Sight, ranked: list[str]) -> str | None:
+def plan_discard(sight: Sight, ranked: list[Move]) -> Move | None:
     """With the stock known: among ``ranked`` discards (the likeliest first), the first that goes
     out soonest over this seat's known draws; None when none goes out within the horizon."""
     stock = known_stock(sight)
@@ -189,7 +189,7 @@ def plan_discard(sight: Sight, ranked: list[str]) -> str | None:
     rules = sight.meld_rules
     plan = Planner(sight, rules)
     ints = [parse_card(c) for c in sight.hand]
-    best: tuple[int, str] | None = None
+    best: tuple[int, Move] | None = None
     for move in ranked:
         card = parse_card(card_of(move))
         if rules.is_wild(card) and best is not None:

@@ -16,26 +16,27 @@ What it is not: a level the host can pick, or a player of other variants.
 
 from __future__ import annotations
 
-from bot.engine import Verb
+from bot.engine import Move, Verb
 from bot.engine.cards import card_code, parse_card
 from bot.engine.search import LOW_VALUES, best_melds, candidate_melds, mask_of
 
-from .reading import card_of, of_verb
+from .reading import bare, card_of, of_verb
 from .sight import Sight
 
 __all__ = ["choose", "completes", "highest_loose"]
 
 
-def choose(sight: Sight) -> str:
+def choose(sight: Sight) -> Move:
     moves = list(sight.moves)
     if not moves:
         raise ValueError(f"{sight.seat} has no legal move")
+    plain = bare(moves)
     hand = mask_of(parse_card(c) for c in sight.hand)
-    if Verb.TAKE in moves and sight.discard_pile and completes(hand, parse_card(sight.discard_pile[-1])):
-        return Verb.TAKE
-    for plain in (Verb.DRAW, Verb.PASS, Verb.AUTO):
-        if plain in moves:
-            return plain
+    if Verb.TAKE in plain and sight.discard_pile and completes(hand, parse_card(sight.discard_pile[-1])):
+        return plain[Verb.TAKE]
+    for verb in (Verb.DRAW, Verb.PASS, Verb.AUTO):
+        if verb in plain:
+            return plain[verb]
     knocks = of_verb(moves, Verb.KNOCK)
     if knocks:
         return knocks[0]
@@ -47,7 +48,7 @@ def choose(sight: Sight) -> str:
     for m in melds:
         melded |= m
     allowed = mask_of(parse_card(card_of(m)) for m in discards)
-    return f"discard {card_code(highest_loose(allowed, melded))}"
+    return Move.of(Verb.DISCARD, [card_code(highest_loose(allowed, melded))])
 
 
 def highest_loose(allowed: int, melded: int) -> int:
