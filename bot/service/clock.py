@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot import robot
-from bot.engine import Event, Game, IllegalMove, Phase, load_game
+from bot.engine import Event, Game, IllegalMove, Move, Phase, Verb, load_game
 from bot.ops import metrics
 from bot.store import repo
 from bot.store import tournaments as tournament_store
@@ -48,7 +48,7 @@ class BotTurn:
     position: Game | None = None
 
 
-def _choose(record: str, seat: str, level: str, position: Game | None = None) -> str:
+def _choose(record: str, seat: str, level: str, position: Game | None = None) -> Move:
     """In a worker thread: the move of ``seat`` at ``level`` in the game of ``record`` (``position``:
     that game already, a copy of the event loop's; else it is replayed from the record)."""
     return robot.choose(position if position is not None else load_game(record), seat, level=level)
@@ -112,7 +112,7 @@ class ClockJobs(ServiceCore):
                   game_id, due.seat, due.level, chosen, due.version, thought, time.perf_counter() - started)
         return changes
 
-    async def _think(self, turn: BotTurn) -> str:
+    async def _think(self, turn: BotTurn) -> Move:
         """The computer player's move, off the event loop, on a game of its own loaded from the
         record (the cached engine object is the event loop's). Deterministic for a record, seat
         and level; past ``bot_budget`` seconds (never expected: the levels keep their own time
@@ -127,7 +127,7 @@ class ClockJobs(ServiceCore):
             log.exception("computer player %s (%s) failed; the easy level moves instead", turn.seat, turn.level)
         return await asyncio.to_thread(_choose, turn.record, turn.seat, "easy")
 
-    async def _bot_move(self, game_id: int, turn: BotTurn, chosen: str) -> list[Change]:
+    async def _bot_move(self, game_id: int, turn: BotTurn, chosen: Move) -> list[Change]:
         """Play ``chosen`` for the computer player if the game is still at the version it was
         worked out from (else nothing: it is due again at the next tick if it still is)."""
         async with self.lock(game_id):
@@ -185,8 +185,11 @@ class ClockJobs(ServiceCore):
                     if game.phase != Phase.WINDOW:
                         break
                     # Only the silent seats pass; a seat deciding on a cut-in is on its turn timer.
-                    if seat in game.actors and "pass" in game.legal_moves(seat):
-                        events += game.play(seat, "pass")
+                    if seat not in game.actors:
+                        continue
+                    passing = next((m for m in game.legal_moves(seat) if m.verb is Verb.PASS), None)
+                    if passing is not None:
+                        events += game.play(seat, passing)
                 return [await self._commit(row, game, ChangeKind.WINDOW, None, None, "pass", events, None,
                                            (None, None))]
             bots = bot_actors(row, game)

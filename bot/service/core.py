@@ -72,8 +72,8 @@ class ServiceCore:
         # then leaves the table by itself: the table never grows with the games ever played.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._cache: dict[int, tuple[int, Game]] = {}
-        self._legal: OrderedDict[tuple[int, int, str], tuple[str, ...]] = OrderedDict()  # see ``reading``
-        self._legal_pending: dict[tuple[int, int, str], asyncio.Future[tuple[str, ...]]] = {}
+        self._legal: OrderedDict[tuple[int, int, str], tuple[Move, ...]] = OrderedDict()  # see ``reading``
+        self._legal_pending: dict[tuple[int, int, str], asyncio.Future[tuple[Move, ...]]] = {}
         # Told the soonest deadline each commit writes (the client's clock wakes for it when it
         # sleeps past it: a person's move hands the turn to a computer player, who moves after its
         # own short pause, not at the clock's next poll).

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.engine import Game, Phase, make_rules
+from bot.engine import Game, Phase, Verb, make_rules
 from bot.store.rows import GameRow
 
 from .options import split_options
@@ -91,7 +91,7 @@ def bot_actors(row: GameRow, game: Game) -> list[str]:
 
 def can_pass(game: Game) -> bool:
     """A claim or cut-in window some seat may still pass on (the clock closes those)."""
-    return any("pass" in game.legal_moves(seat) for seat in game.actors)
+    return any(m.verb is Verb.PASS for seat in game.actors for m in game.legal_moves(seat))
 
 
 def window_seconds(row: GameRow, bot_opts: dict[str, int]) -> float:

@@ -31,9 +31,10 @@ HINT_LEVEL = "strong"
 
 @dataclass(frozen=True)
 class Hint:
-    """The move (RGN, one of the seat's legal moves) and why: a ``hint.why.<why>`` catalog key and its values."""
+    """The move (a listed legal move, or a rearrangement of the table the engine accepts) and
+    why: a ``hint.why.<why>`` catalog key and its values."""
 
-    move: str
+    move: Move
     why: str
     params: dict[str, str | int] = field(default_factory=dict)
 
@@ -74,9 +75,8 @@ def hint(game: Game, seat: str) -> Hint:
     return Hint(move, *_why(game, seat, move))
 
 
-def _why(game: Game, seat: str, move: str) -> tuple[str, dict[str, str | int]]:
-    typed = Move.parse(move)
-    verb, card = typed.verb, typed.card
+def _why(game: Game, seat: str, move: Move) -> tuple[str, dict[str, str | int]]:
+    verb, card = move.verb, move.card
     hand = list(game.hand(seat))
     pile = game.discard_pile
     gin = game.variant == "gin"
@@ -102,7 +102,7 @@ def _why(game: Game, seat: str, move: str) -> tuple[str, dict[str, str | int]]:
         return "take", {"card": card_text(top)}
     # Melds, layoffs, swaps, a rearranged table: how many cards leave the hand (the engine's answer).
     try:
-        left = game.hand_after(seat, typed)
+        left = game.hand_after(seat, move)
     except IllegalMove:  # the reason is a courtesy: the move itself is legal, the engine chose it
         return "other", {}
     if left is not None and len(left) < len(hand):
@@ -110,7 +110,7 @@ def _why(game: Game, seat: str, move: str) -> tuple[str, dict[str, str | int]]:
     return "other", {}
 
 
-def hint_picture(game: Game, seat: str, move: str) -> SeatView | PublicView | None:
+def hint_picture(game: Game, seat: str, move: Move) -> SeatView | PublicView | None:
     """What the hint for ``seat`` shows as a picture, or None: in gin, the seat's hand as ``move``
     leaves it (a ``SeatView``, drawn with its melds grouped); for a ``table`` move, the table as
     the move leaves it (a ``PublicView``). Built from what the seat may see only: the hand after a
@@ -118,21 +118,20 @@ def hint_picture(game: Game, seat: str, move: str) -> SeatView | PublicView | No
     and a draw from the stock (an unknown card) shows the hand as it is. The table after a
     rearrangement is played on a copy, but only its melds (and the seat's own card count) are
     kept: were the move to end the deal, the copy would show everybody's hands."""
-    typed = Move.parse(move)
-    if typed.verb is Verb.TABLE:
-        after = game.trial(seat, typed).public_view()
+    if move.verb is Verb.TABLE:
+        after = game.trial(seat, move).public_view()
         now = game.public_view()
         seats = tuple(next(a for a in after.seats if a.name == seat) if s.name == seat else s for s in now.seats)
-        return replace(now, table=after.table, seats=seats, last_move=f"{seat} {typed}")
+        return replace(now, table=after.table, seats=seats, last_move=f"{seat} {move}")
     if game.variant != "gin":
         return None
     view = game.view(seat)
     hand = list(view.hand)
-    card = typed.card
-    if typed.verb in (Verb.DISCARD, Verb.KNOCK) and card is not None and card in hand:
+    card = move.card
+    if move.verb in (Verb.DISCARD, Verb.KNOCK) and card is not None and card in hand:
         hand.remove(card)
         return replace(view, hand=tuple(hand), drawn=None, took=None)
-    if typed.verb is Verb.TAKE and view.public.discard_top:
+    if move.verb is Verb.TAKE and view.public.discard_top:
         return replace(view, hand=(*hand, view.public.discard_top), drawn=None, took=view.public.discard_top)
     return view
 

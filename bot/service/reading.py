@@ -19,7 +19,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from bot.engine import Game, ReplayStep, deal_steps, load_game
+from bot.engine import Game, Move, ReplayStep, deal_steps, load_game
 from bot.store.rows import GameRow
 
 from .changes import Refusal
@@ -56,7 +56,7 @@ class Reading(ServiceCore):
         self._warm(row, game)
         return game
 
-    async def legal_moves(self, row: GameRow, seat: str, game: Game | None = None) -> list[str]:
+    async def legal_moves(self, row: GameRow, seat: str, game: Game | None = None) -> list[Move]:
         """``seat``'s legal moves at ``row``'s version, worked out once per version in a worker
         thread. ``game``: the engine the caller holds for that row (a change's); it is used as it
         is, and the answer is kept only when it is the cached engine of that version (a game held
@@ -80,7 +80,7 @@ class Reading(ServiceCore):
             pending.add_done_callback(lambda _: self._legal_pending.pop(key, None))
         return list(await asyncio.shield(pending))
 
-    async def _work_out(self, row: GameRow, seat: str, copy: Game | None) -> tuple[str, ...]:
+    async def _work_out(self, row: GameRow, seat: str, copy: Game | None) -> tuple[Move, ...]:
         if copy is not None:
             moves = tuple(await in_worker(copy.legal_moves, seat))
         else:
@@ -104,7 +104,7 @@ def _copy(game: Game) -> Game:
     return pickle.loads(pickle.dumps(game, pickle.HIGHEST_PROTOCOL))
 
 
-def _load_and_list(record: str, seat: str) -> tuple[Game, tuple[str, ...]]:
+def _load_and_list(record: str, seat: str) -> tuple[Game, tuple[Move, ...]]:
     game = load_game(record)
     return game, tuple(game.legal_moves(seat))
 
