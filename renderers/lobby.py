@@ -2,10 +2,11 @@
 
 What it is: a fixed-width picture in the table's style, top to bottom: the header (the variant's
 name, "lobby", and a ribbon with the lobby's status: open, started, cancelled or expired), the
-options in force as chips (the table's labels where the catalog has them, ``name=value``
-otherwise), the player count ("2 of 2–6 players") with the turn timer, and one slot per seat: the
-seated players as avatar discs with their initial and name (the host crowned), then dashed empty
-slots up to the variant's maximum (the ones still needed to start say so).
+options in force as chips (the table's labels where the catalog has them, the option's label
+and value in words otherwise), the player count ("2 of 2–6 players") with the turn timer, and
+one slot per seat: the seated players as avatar discs with their initial and name (the host
+crowned), then dashed empty slots up to the variant's maximum (the ones still needed to start
+say so).
 
 What it is not: it reads a plain ``LobbyInfo`` (no database row, no Discord objects, no rules);
 the bot builds one from its lobby. ``draw_lobby`` returns the ``Scene`` (for tests);
@@ -21,7 +22,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.words.i18n import timer_text, translate
+from bot.words.i18n import has_key, option_value, timer_text, translate
 
 from .draw import PROBE, Box, Scene, clean_name
 from .encode import Rendered, encode_still
@@ -66,10 +67,12 @@ class LobbyInfo:
 
 def lobby_chips(variant: str, options: Sequence[tuple[str, str]], locale: str) -> list[str]:
     """The option chips: the table's labels for its key options (``words.option_chips``), then
-    every other option in force as ``name=value`` (the way players write it in ``/rummy new``)."""
+    every other option in force in words, as its label and value (``Comodines por baraja: 3``)."""
     chips = option_chips(variant, options, locale)
     labelled = set(KEY_OPTIONS.get(variant, ()))
-    chips += [translate("lobbyimg.option_raw", locale, name=name, value=value)
+    chips += [translate("lobby.option_item", locale,
+                        label=translate(f"option.{name}", locale) if has_key(f"option.{name}") else name,
+                        value=option_value(name, value, locale))
               for name, value in options if name not in labelled]
     return chips
 

@@ -277,8 +277,6 @@ def test_commands_are_named_as_the_players_client_shows_them(locale):
 # ----------------------------------------------------------------------------- texts put together in code
 
 
-@pytest.mark.xfail(strict=True, reason="renderers/lobby.py lobby_chips writes options it has no label for as "
-                   "name=value (lobbyimg.option_raw); remove this mark once it says them in words")
 @pytest.mark.parametrize("locale", LOCALES)
 def test_the_lobby_picture_says_every_option_in_words(locale):
     from bot.engine.options import OPTION_SPECS, OptionSpec

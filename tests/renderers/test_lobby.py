@@ -156,13 +156,15 @@ def test_the_statuses_look_different_and_an_unknown_one_is_refused():
         draw_lobby(lobby(3, status="playing"))
 
 
-def test_options_show_as_the_tables_chips_then_name_value():
-    options = (("first_meld_min", "40"), ("table_manipulation", "true"), ("jokers_per_deck", "3"), ("window", "10"))
+def test_options_show_as_the_tables_chips_then_in_words():
+    options = (("first_meld_min", "40"), ("table_manipulation", "true"), ("jokers_per_deck", "3"),
+               ("going_rummy", "plus10"))
     scene = draw_lobby(lobby(3, options=options))
-    assert [r.key for r in scene.found("option")] == ["Apertura ≥ 40", "Mesa manipulable", "jokers_per_deck=3",
-                                                      "window=10"]
+    assert [r.key for r in scene.found("option")] == ["Apertura ≥ 40", "Mesa manipulable", "Comodines por baraja: 3",
+                                                      "Salir de una vez: puntos dobles o +10: 10 puntos más"]
     en = [r.key for r in draw_lobby(lobby(3, options=options), locale="en").found("option")]
-    assert en[:2] == ["Opening ≥ 40", "Table manipulation"]
+    assert en[:3] == ["Opening ≥ 40", "Table manipulation", "Jokers per deck: 3"]
+    assert not any("=" in chip or "_" in chip for chip in en)
     assert "Las reglas de siempre" in texts(lobby(3)) and "Standard rules" in texts(lobby(3), "en")
     assert not draw_lobby(lobby(3)).found("option")
 
