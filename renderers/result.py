@@ -1,22 +1,30 @@
 """The end-of-deal image, drawn from a finished deal's ``PublicView`` (its ``result``).
 
 What it is: the headline (gin, knock, undercut, out, blocked, void…) and one row per seat with
-the melds that seat finished with, its deadwood (or the hand that scored) with its count, the
+the melds that seat finished with, its deadwood (where the engine split the hands into melds and
+deadwood: gin, a blocked deal) or else the cards left in its hand, with the count that scored, the
 cards it laid off (gin), the points this deal gave it and its total; the winner's row is framed
-in gold, and the game's winners are named when the game is over.
+in gold, and the game's winners are named when the game is over. Given the deal's ledger lines
+(``ledger``, the engine's ``game.ledger``), each row itemises its points under its cards (gin's
+bonus, the opponent's deadwood…), and at the game's end the bonuses the final score adds after
+the last deal (gin: game, line and shutout bonuses) and, given ``final_scores``, that final score.
 
-What it is not: no scoring. Every number is the engine's (``DealResult``/``SeatResult`` and the
-seats' totals); this module only lays them out. No encoding: ``draw_result`` returns the ``Scene``
-and ``stills.render_result`` turns it into bytes (the shared palette is sampled from this picture).
+What it is not: no scoring. Every number is the engine's (``DealResult``/``SeatResult``, the
+seats' totals, the ledger lines and the final scores); this module only lays them out and says
+the ledger lines in words (``bot.words.refusals.ledger_text``). No encoding: ``draw_result``
+returns the ``Scene`` and ``stills.render_result`` turns it into bytes (the shared palette is
+sampled from this picture).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
-from bot.engine.views import PublicView, SeatResult
+from bot.engine.views import Number, PublicView, SeatResult
 from bot.words.i18n import translate
+from bot.words.refusals import ledger_text
 
 from .cards import card_height, paint_shape
 from .draw import PROBE, Scene
@@ -24,7 +32,14 @@ from .table import seat_colour
 from .theme import RGB, Palette, deck_for
 from .words import display_name, outcome_text, points_text, variant_name
 
-__all__ = ["draw_result"]
+__all__ = ["GAME_END_LINES", "LedgerLine", "draw_result"]
+
+LedgerLine = tuple[str, Number, str, Mapping[str, Any]]
+"""One ``game.ledger`` line: (seat, points, code, params)."""
+
+GAME_END_LINES = frozenset({"game_bonus", "line_bonus", "shutout_bonus"})
+"""The ledger codes a game's end adds after its last deal (gin, rules.md §2.7): in the final
+score, never in the totals or the deal's points, so they are drawn apart from the deal's lines."""
 
 WIDTH = 960
 MARGIN = 22
@@ -38,12 +53,15 @@ ROW_PAD = 12
 
 @dataclass(frozen=True, slots=True)
 class _Group:
-    kind: str  # meld | deadwood | laid_off
+    kind: str  # meld | deadwood | hand | laid_off
     cards: tuple[str, ...]
     label: str
 
 
-def _seat_groups(view: PublicView, res: SeatResult, locale: str) -> list[_Group]:
+def _seat_groups(view: PublicView, res: SeatResult, arranged: bool, locale: str) -> list[_Group]:
+    """``arranged``: the engine split the hands into melds and deadwood (gin, a blocked deal), so
+    what is left is deadwood; otherwise it is the cards left in hand (rummy's unmelded run pays
+    too, and a void gin deal scores nothing: its hands are shown with no count)."""
     melds = [tuple(m) for m in res.melds]
     if not melds:
         # Rummy variants keep a seat's melds on the table; show the ones it owns.
@@ -51,16 +69,54 @@ def _seat_groups(view: PublicView, res: SeatResult, locale: str) -> list[_Group]
     groups = [_Group("meld", m, "") for m in melds]
     if res.laid_off:
         groups.append(_Group("laid_off", tuple(res.laid_off), translate("result.laid_off", locale)))
-    dead = tuple(res.deadwood) if (res.deadwood or res.melds) else tuple(res.hand)
-    if dead or res.count or not groups:  # a seat that went out has nothing left to show
-        groups.append(_Group("deadwood", dead,
-                             translate("result.deadwood", locale, count=points_text(res.count, locale))))
+    count = points_text(res.count, locale)
+    if arranged:
+        kind, cards, label = "deadwood", tuple(res.deadwood), translate("result.deadwood", locale, count=count)
+    else:
+        cards = tuple(res.hand)
+        counted = bool(res.count) or not cards
+        kind = "hand" if counted else "kept"
+        label = translate("result.hand_left", locale, count=count) if counted else translate("result.in_hand", locale)
+    if cards or res.count or not groups:  # a seat that went out has nothing left to show
+        groups.append(_Group(kind, cards, label))
     return groups
+
+
+@dataclass(frozen=True, slots=True)
+class _Ledger:
+    """A seat's itemised points: the deal's lines, the game end's lines, the final score."""
+
+    deal: list[tuple[Number, str]] = field(default_factory=list)
+    end: list[tuple[Number, str]] = field(default_factory=list)
+    final: Number | None = None
+
+    def rows(self) -> int:
+        return len(self.deal) + (len(self.end) + 1 if self.end else 0) + (self.final is not None)
+
+
+MAX_LINES = 6  # a seat's deal lines drawn one by one; the rest as one line with their sum
+
+
+def _ledger(seat: str, ledger: Sequence[LedgerLine], final: Mapping[str, Number] | None, game_over: bool,
+            locale: str, names: Mapping[str, str] | None) -> _Ledger:
+    out = _Ledger(final=final.get(seat) if final and game_over and seat in final else None)
+    for entry in ledger:
+        if entry[0] != seat:
+            continue
+        line = (entry[1], ledger_text(entry, locale, names))
+        (out.end if entry[2] in GAME_END_LINES else out.deal).append(line)
+    if not out.end:  # the final score only where the game's end added to the total
+        out = _Ledger(out.deal, out.end, None)
+    if len(out.deal) > MAX_LINES:
+        rest = out.deal[MAX_LINES - 1:]
+        total = sum(p for p, _ in rest)
+        out.deal[MAX_LINES - 1:] = [(total, translate("ledger.deal.more", locale, count=len(rest)))]
+    return out
 
 
 def _group_width(scene: Scene, g: _Group) -> int:
     cards_w = CARD_W + round(CARD_W * STEP) * (len(g.cards) - 1) if g.cards else 0
-    label_w = scene.pill_width(g.label, 14, height=24) if g.label else 0
+    label_w = scene.measure(g.label.upper(), 16) + 4 if g.label else 0
     return max(cards_w + (16 if g.kind != "meld" else 0), label_w)
 
 
@@ -80,21 +136,37 @@ def _flow(scene: Scene, groups: Sequence[_Group], width: int) -> list[list[tuple
 GROUP_H = 30 + card_height(CARD_W)  # label line + cards
 
 
-def _row_height(rows: Sequence[Sequence[tuple[_Group, int]]]) -> int:
+LINE_H = 34  # one itemised ledger line
+LEDGER_PAD = 10
+
+
+def _cards_height(rows: Sequence[Sequence[tuple[_Group, int]]]) -> int:
     return max(118, 2 * ROW_PAD + len(rows) * GROUP_H + (len(rows) - 1) * 8)
 
 
+def _row_height(rows: Sequence[Sequence[tuple[_Group, int]]], ledger: _Ledger) -> int:
+    lines = ledger.rows()
+    return _cards_height(rows) + (lines * LINE_H + 2 * LEDGER_PAD + ROW_PAD if lines else 0)
+
+
 def draw_result(view: PublicView, *, locale: str = "es", four_colour: bool = False,
-                names: Mapping[str, str] | None = None) -> Scene:
-    """Draw the end of the deal ``view`` shows (``view.result`` must be set)."""
+                names: Mapping[str, str] | None = None, ledger: Sequence[LedgerLine] = (),
+                final_scores: Mapping[str, Number] | None = None) -> Scene:
+    """Draw the end of the deal ``view`` shows (``view.result`` must be set). ``ledger``: the
+    engine's ledger lines of this deal (``game.ledger``: the engine starts it afresh each deal,
+    and at the game's end it also holds the bonuses the end adds), itemised under each seat's
+    cards; ``final_scores`` (``game.final_scores``): the final score, shown under those bonuses.
+    Without them the rows show the cards, the deal's points and the totals only."""
     result = view.result
     if result is None:
         raise ValueError("the deal is not over: the view has no result")
     probe = PROBE
     mid_w = WIDTH - 2 * MARGIN - LEFT_W - RIGHT_W - 2 * 12
-    plans = [(res, _flow(probe, _seat_groups(view, res, locale), mid_w)) for res in result.seats]
+    arranged = any(s.melds for s in result.seats)
+    plans = [(res, _flow(probe, _seat_groups(view, res, arranged, locale), mid_w),
+              _ledger(res.name, ledger, final_scores, view.game_over, locale, names)) for res in result.seats]
     header_h, banner_h = 64, 84 + (44 if view.game_over and view.winners else 0)
-    rows_h = sum(_row_height(rows) for _, rows in plans) + GROUP_GAP * (len(plans) - 1)
+    rows_h = sum(_row_height(rows, lines) for _, rows, lines in plans) + GROUP_GAP * (len(plans) - 1)
     scene = Scene.new(WIDTH, header_h + banner_h + rows_h + 24, deck_for(four_colour))
     # Header.
     scene.draw.rectangle((0, 0, WIDTH, header_h), fill=Palette.band)
@@ -120,12 +192,46 @@ def draw_result(view: PublicView, *, locale: str = "es", four_colour: bool = Fal
                    max_width=WIDTH - 2 * MARGIN)
     y = header_h + banner_h
     totals = {s.name: s.total for s in view.seats}
-    for res, rows in plans:
-        h = _row_height(rows)
-        _seat_row(scene, view, res, rows, (MARGIN, y, WIDTH - MARGIN, y + h), res.name == result.winner,
-                  totals.get(res.name, 0), locale, names)
+    for res, rows, lines in plans:
+        h = _row_height(rows, lines)
+        box = (MARGIN, y, WIDTH - MARGIN, y + h)
+        _seat_row(scene, view, res, rows, box, res.name == result.winner, totals.get(res.name, 0), locale, names)
+        if lines.rows():
+            _draw_ledger(scene, res.name, lines, (MARGIN + LEFT_W + 12, y + _cards_height(rows), WIDTH - MARGIN - 12,
+                                        y + h - ROW_PAD), locale)
         y += h + GROUP_GAP
     return scene
+
+
+def _draw_ledger(scene: Scene, seat: str, lines: _Ledger, box: tuple[int, int, int, int], locale: str) -> None:
+    """The seat's points line by line: the deal's, then (at the game's end) the bonuses its end
+    adds and the final score."""
+    x0, y0, x1, _ = box
+    scene.rrect(box, 10, Palette.felt_dark)
+    scene.mark("ledger", seat, box)
+    px = x0 + 84  # the points, right-aligned on this edge; the reason after them
+    tx = px + 14
+    y = y0 + LEDGER_PAD
+    for points, text in lines.deal:
+        _ledger_line(scene, px, tx, x1, y, points, text, locale)
+        y += LINE_H
+    if lines.end:
+        scene.text(x0 + 12, y + 9, translate("result.game_end", locale).upper(), 16, Palette.ink_faint, "bold",
+                   max_width=x1 - x0 - 24)
+        y += LINE_H
+        for points, text in lines.end:
+            _ledger_line(scene, px, tx, x1, y, points, text, locale)
+            y += LINE_H
+    if lines.final is not None:
+        scene.text(px, y + 2, points_text(lines.final, locale), 24, Palette.gold, "heavy", align="right")
+        scene.text(tx, y + 3, translate("result.final", locale), 22, Palette.gold, "bold", max_width=x1 - tx - 12)
+
+
+def _ledger_line(scene: Scene, px: int, tx: int, x1: int, y: int, points: Number, text: str, locale: str) -> None:
+    scene.text(px, y + 3, points_text(points, locale, signed=True), 22, Palette.ink, "heavy", align="right")
+    size = next((n for n in (22, 20, 18) if scene.measure(text, n, "semibold") <= x1 - tx - 12), 18)
+    scene.text(tx, y + 3 + (22 - size) // 2, text, size, Palette.ink_soft, "semibold", max_width=x1 - tx - 12)
+
 
 
 def _seat_row(scene: Scene, view: PublicView, res: SeatResult, rows: Sequence[Sequence[tuple[_Group, int]]],
@@ -168,14 +274,17 @@ def _seat_row(scene: Scene, view: PublicView, res: SeatResult, rows: Sequence[Se
         gy += GROUP_H + 8
 
 
-_TINTS: dict[str, RGB] = {"deadwood": (92, 40, 40), "laid_off": (28, 92, 58)}
+_TINTS: dict[str, RGB] = {"deadwood": (92, 40, 40), "hand": (92, 40, 40), "kept": (40, 62, 84),
+                          "laid_off": (28, 92, 58)}
+_LABEL_INK: dict[str, RGB] = {"deadwood": (255, 190, 180), "hand": (255, 190, 180), "kept": (190, 214, 240),
+                              "laid_off": (170, 240, 190)}
 
 
 def _draw_group(scene: Scene, g: _Group, x: int, y: int, w: int, locale: str) -> None:
     ch = card_height(CARD_W)
     if g.kind != "meld":
-        ink = (255, 190, 180) if g.kind == "deadwood" else (170, 240, 190)
-        scene.text(x + 2, y + 2, g.label.upper(), 14, ink, "bold", max_width=w)
+        ink = _LABEL_INK[g.kind]
+        scene.text(x + 2, y + 1, g.label.upper(), 16, ink, "bold", max_width=w)
         if g.cards:
             n = len(g.cards)
             cards_w = CARD_W + (min(round(CARD_W * STEP), (w - 16 - CARD_W) // (n - 1)) * (n - 1) if n > 1 else 0)
@@ -187,5 +296,5 @@ def _draw_group(scene: Scene, g: _Group, x: int, y: int, w: int, locale: str) ->
     step = min(round(CARD_W * STEP), (inner - CARD_W) // (n - 1)) if n > 1 else 0
     for i, code in enumerate(g.cards):
         scene.card(code, cx + i * step, cy, CARD_W, full=i == n - 1)
-    if not g.cards and g.kind == "deadwood":
+    if not g.cards and g.kind in ("deadwood", "hand"):
         scene.text(x + 2, cy + 6, translate("result.no_cards", locale), 16, Palette.ink_faint, "semibold")

@@ -12,13 +12,13 @@ replay are not in the palette's sample sheet; they encode themselves in their ow
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
-from bot.engine.views import PublicView, SeatView
+from bot.engine.views import Number, PublicView, SeatView
 
 from .encode import Rendered, encode_still
 from .hand import draw_hand
-from .result import draw_result
+from .result import LedgerLine, draw_result
 from .table import draw_table
 
 __all__ = ["render_hand", "render_result", "render_table"]
@@ -38,6 +38,9 @@ def render_hand(view: SeatView, *, sort: str = "suit", locale: str = "es", four_
 
 
 def render_result(view: PublicView, *, locale: str = "es", four_colour: bool = False,
-                  names: Mapping[str, str] | None = None) -> Rendered:
-    """The end of the deal as an encoded image."""
-    return encode_still(draw_result(view, locale=locale, four_colour=four_colour, names=names).image, "deal")
+                  names: Mapping[str, str] | None = None, ledger: Sequence[LedgerLine] = (),
+                  final_scores: Mapping[str, Number] | None = None) -> Rendered:
+    """The end of the deal as an encoded image (``ledger`` and ``final_scores``: ``draw_result``)."""
+    scene = draw_result(view, locale=locale, four_colour=four_colour, names=names, ledger=ledger,
+                        final_scores=final_scores)
+    return encode_still(scene.image, "deal")

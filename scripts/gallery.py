@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.engine import deal_steps, load_game  # noqa: E402
+from bot.engine import Game, deal_steps, load_game  # noqa: E402
 from bot.engine.views import PublicView, SeatView  # noqa: E402
 from renderers import LobbyInfo, render_hand, render_lobby, render_replay, render_result, render_table  # noqa: E402
 from renderers.draft import draw_draft  # noqa: E402
@@ -47,6 +47,23 @@ def _gin_layoff() -> Rendered:
     cut = next(i for i, line in enumerate(record) if " knock " in line)
     view = load_game("\n".join(record[: cut + 1])).public_view()
     return render_table(view, names=NAMES)
+
+
+GIN_VOID = ('[Variant "gin"]\n[Seats "ana bea"]\n[Dealer "bea"]\n[Hand "ana" "2S 5S 8S JH 3H 6D 9D QC 4C 7C"]\n'
+            '[Hand "bea" "AS 4S 7S TH KH 2D 5D 8D JC 3C"]\n[Stock "KS QS TS"]\n[Discard "9H"]\n[Turn "ana"]\n'
+            '[Phase "draw"]\nana draw\nana discard QC\n')
+"""A gin deal that ends void: the stock is down to two cards after ana's discard (rules.md §2.6)."""
+
+GIN_GAME_OVER = ('[Variant "gin"]\n[Options "target=20"]\n[Seats "ana bea"]\n[Dealer "bea"]\n'
+                 '[Hand "ana" "2S 3S 4S 7H 7D 7C JH QH KH 5S 9C"]\n[Hand "bea" "8S 9S TS 4H 4D 4C 3D AD 2C 6H"]\n'
+                 '[Turn "ana"]\n[Phase "play"]\nana knock 9C : 2S 3S 4S 5S | 7H 7D 7C | JH QH KH\n')
+"""ana goes gin and reaches a low target at once: the deal's lines, then the game, line and shutout
+bonuses the final score adds."""
+
+
+def _gin_end(game: Game) -> Rendered:
+    """The end of a gin deal with every point itemised, as the bot draws it."""
+    return render_result(game.public_view(), names=NAMES, ledger=game.ledger, final_scores=game.final_scores)
 
 
 def _gin_hand(sort: str, locale: str = "es") -> Rendered:
@@ -201,7 +218,9 @@ GALLERY: dict[str, Callable[[], Rendered]] = {
     "table-dummy-4.png": lambda: render_table(played_view("dummy", 4, seed=3, moves=60, options={"cut_ins": True}),
                                               names=NAMES),
     "table-dummy-4-contracts.png": lambda: render_table(built_view("dummy", 4, 9, seed=2, acting=1), names=NAMES),
-    "end-gin.png": lambda: render_result(played_view("gin", 2, seed=42), names=NAMES),
+    "end-gin.png": lambda: _gin_end(played_game("gin", 2, seed=42)),
+    "end-gin-void.png": lambda: _gin_end(load_game(GIN_VOID)),
+    "end-gin-game-over.png": lambda: _gin_end(load_game(GIN_GAME_OVER)),
     "end-basic-4.png": lambda: render_result(played_view("basic", 4, seed=3, options=BASIC_OPTS), names=NAMES),
     "end-rami-8-en.png": lambda: render_result(played_view("rami", 8, seed=5), names=NAMES, locale="en"),
     "hand-gin-suit.png": lambda: _gin_hand("suit"),

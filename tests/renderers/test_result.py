@@ -75,3 +75,86 @@ def test_eight_seats_fit():
 def test_a_deal_in_progress_has_no_end_screen():
     with pytest.raises(ValueError):
         draw_result(played_view("basic", 2, seed=3, moves=2))
+
+
+# A gin deal that ends void (rules.md §2.6): ana's discard leaves two cards in the stock.
+GIN_VOID = """[Variant "gin"]
+[Seats "ana bea"]
+[Dealer "bea"]
+[Hand "ana" "2S 5S 8S JH 3H 6D 9D QC 4C 7C"]
+[Hand "bea" "AS 4S 7S TH KH 2D 5D 8D JC 3C"]
+[Stock "KS QS TS"]
+[Discard "9H"]
+[Turn "ana"]
+[Phase "draw"]
+ana draw
+ana discard QC
+"""
+
+# ana goes gin and passes a target of 20 at once: the deal's lines, then the game's end bonuses.
+GIN_GAME_OVER = """[Variant "gin"]
+[Options "target=20"]
+[Seats "ana bea"]
+[Dealer "bea"]
+[Hand "ana" "2S 3S 4S 7H 7D 7C JH QH KH 5S 9C"]
+[Hand "bea" "8S 9S TS 4H 4D 4C 3D AD 2C 6H"]
+[Turn "ana"]
+[Phase "play"]
+ana knock 9C : 2S 3S 4S 5S | 7H 7D 7C | JH QH KH
+"""
+
+
+def test_a_void_gin_deal_shows_the_hands_left_with_no_deadwood_count():
+    view = load_game(GIN_VOID).public_view()
+    assert view.result is not None and view.result.outcome == "void"
+    scene = draw_result(view, names=NAMES, locale="en")
+    texts = [t.text for t in scene.texts]
+    assert not any(t.startswith("DEADWOOD") for t in texts)  # no "DEADWOOD: 0" over ten cards
+    assert texts.count("IN HAND") == 2 and "Void deal" in texts
+    drawn = [r.key for r in scene.found("card")]
+    for seat in view.result.seats:
+        assert len(seat.hand) == 10 and all(c in drawn for c in seat.hand)
+    es = [t.text for t in draw_result(view, names=NAMES).texts]
+    assert es.count("EN LA MANO") == 2 and not any(t.startswith("SUELTAS") for t in es)
+
+
+def test_rummy_cards_left_in_hand_are_not_called_deadwood():
+    view = built_result(built_view("basic", 3, 4, seed=2), winner=1)
+    texts = [t.text for t in draw_result(view, names=NAMES, locale="en").texts]
+    assert not any(t.startswith("DEADWOOD") for t in texts)
+    left = [s for s in view.result.seats if s.hand]  # type: ignore[union-attr]
+    assert all(f"LEFT IN HAND: {s.count}" in texts for s in left) and left
+
+
+def test_gin_points_are_itemised_and_the_game_end_bonuses_lead_to_the_final_score():
+    game = load_game(GIN_GAME_OVER)
+    view = game.public_view()
+    assert view.game_over and game.final_scores["ana"] != view.seats[0].total  # the bonuses are not in the total
+    bare = {t.text for t in draw_result(view, names=NAMES, locale="en").texts}
+    assert "Gin bonus" not in bare  # without the ledger, as before: no lines
+    scene = draw_result(view, names=NAMES, locale="en", ledger=game.ledger, final_scores=game.final_scores)
+    texts = [t.text for t in scene.texts]
+    (box,) = [r.box for r in scene.found("ledger") if r.key == "ana"]
+    row = next(r.box for r in scene.found("seat") if r.key == "ana")
+    assert inside(box, row)
+    inked = sorted((t for t in scene.texts if inside(t.box, box)), key=lambda t: (t.box[1], t.box[0]))
+    lines = [t.text for t in inked]
+    # The deal's lines add up to this deal's points, the game's end adds its bonuses, then the final score.
+    assert lines[:4] == ["+20", "Gin bonus", "+12", "Opponent's deadwood: 12"]
+    assert "AT THE END OF THE GAME" in lines and "Game bonus" in lines
+    assert lines[-2:] == [str(game.final_scores["ana"]), "Final total"]
+    assert "+32" in texts and f"Total {view.seats[0].total}" in texts
+    assert not any(r.key == "bea" for r in scene.found("ledger"))  # bea scored nothing, no bonus
+    frame = (0, 0, scene.width, scene.height)
+    assert all(inside(t.box, frame) for t in scene.texts)
+    for a, b in combinations(scene.texts, 2):
+        assert not overlaps(a.box, b.box), (a, b)
+
+
+def test_a_deal_s_many_ledger_lines_end_in_one_line_with_their_sum():
+    view = load_game(GIN_KNOCK).public_view()
+    ledger = [("ana", 1, "knock_difference", {"knocker": 3, "defender": 4})] * 9
+    scene = draw_result(view, locale="en", ledger=ledger)
+    (box,) = [r.box for r in scene.found("ledger")]
+    inked = [t.text for t in sorted((t for t in scene.texts if inside(t.box, box)), key=lambda t: t.box[1])]
+    assert inked.count("+1") == 5 and "+4" in inked and "and 4 more" in inked
