@@ -1,9 +1,10 @@
 """A tournament's pictures: its standings after a round, and a knockout's bracket.
 
 What it is: ``draw_event_standings`` (a header with the event's name and the round, the column
-labels, one row per player: the rank in a disc, gold, silver and bronze for the first three, the
-name, the points, the wins–games record and the tiebreaks named in the footer, each in its own
-column; a dropped player's row is faded) and ``draw_bracket`` (one column per round, each match a
+labels, wrapped in two lines where a long tiebreak's name would crowd the names, one row per
+player: the rank in a disc, gold, silver and bronze for the first three, the name, the points,
+the wins–games record and the tiebreaks named in the footer, each in its own column sized to its
+label and values; a dropped player's row is faded) and ``draw_bracket`` (one column per round, each match a
 panel with its two names, the winner's in gold, a bye marked as such, lines joining each match to
 the next round's). Both are 960 pixels wide like the season standings, so they read at phone
 width; ``render_*`` encode them.
@@ -15,10 +16,11 @@ worked out: no database, no Discord, no pairing); the bot builds them from the s
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import combinations, pairwise
 
 from bot.words.i18n import translate
 
-from .draw import Scene, clean_name
+from .draw import PROBE, Scene, clean_name
 from .encode import Rendered, encode_still
 from .standings import HEADER_H, MARGIN, ROW_H, WIDTH, ranked_row
 from .theme import CLASSIC, Palette
@@ -59,31 +61,88 @@ def _header(scene: Scene, title: str, sub: str) -> None:
     scene.text(end + 14, 22, sub, 20, Palette.ink_soft, "semibold", max_width=scene.width - end - 14 - MARGIN)
 
 
-def _columns(count: int) -> list[int]:
-    """Right edges: points, record, then one per tiebreak, packed from the right."""
-    edges = [WIDTH - MARGIN - 16 - 110 * i for i in range(count + 2)]
-    return list(reversed(edges))
+LABEL_SIZE = 16  # the column labels: small capitals, readable at phone width
+LABEL_LINE = 20
+COLUMN_GAP = 28
+NAME_MIN = 230  # the narrowest the names may get before the labels wrap
+
+
+def _label_lines(scene: Scene, label: str, lines: int) -> list[str]:
+    """``label`` in at most ``lines`` lines as narrow as they can be, broken at spaces and after
+    hyphens (``SONNEBORN-`` / ``BERGER``)."""
+    words = [w for w in label.replace("-", "- ").split(" ") if w]
+    best, best_w = [label], scene.measure(label, LABEL_SIZE, "bold")
+    for n in range(2, min(lines, len(words)) + 1):
+        for cuts in combinations(range(1, len(words)), n - 1):
+            bounds = (0, *cuts, len(words))
+            parts = ["".join(w if w.endswith("-") else w + " " for w in words[i:j]).strip()
+                     for i, j in pairwise(bounds)]
+            width = max(scene.measure(p, LABEL_SIZE, "bold") for p in parts)
+            if width < best_w:
+                best, best_w = parts, width
+    return best
+
+
+def _columns(scene: Scene, labels: list[str], values: list[list[tuple[str, int]]]) -> tuple[list[int], list[list[str]]]:
+    """Right edges (points, record, then one per tiebreak, packed from the right) and each label's
+    lines: on one line where they all fit beside names ``NAME_MIN`` wide, else wrapped in two
+    lines, then (many tiebreaks) beside narrower names in up to three; a label is cut with an
+    ellipsis only if even that does not fit."""
+    value_w = [max((scene.measure(v, size, "heavy") for v, size in col), default=0) for col in values]
+    for lines, name_min in ((1, NAME_MIN), (2, NAME_MIN), (2, NAME_MIN * 2 // 3), (3, NAME_MIN // 2)):
+        room = WIDTH - MARGIN - 16 - (MARGIN + 86 + name_min)
+        wrapped = [_label_lines(scene, label, lines) for label in labels]
+        widths = [max(vw, *(scene.measure(line, LABEL_SIZE, "bold") for line in ls))
+                  for vw, ls in zip(value_w, wrapped, strict=True)]
+        if sum(widths) + COLUMN_GAP * len(widths) <= room:
+            break
+    else:
+        # Cut the widest labels to the same width, leaving the narrow ones whole.
+        cap = max(widths)
+        while cap > 20 and sum(min(w, cap) for w in widths) + COLUMN_GAP * len(widths) > room:
+            cap -= 4
+        wrapped = [[scene.fit(line, LABEL_SIZE, "bold", cap) for line in ls] for ls in wrapped]
+        widths = [min(w, cap) for w in widths]
+    edges: list[int] = []
+    right = WIDTH - MARGIN - 16
+    for w in reversed(widths):
+        edges.append(right)
+        right -= w + COLUMN_GAP
+    return list(reversed(edges)), wrapped
+
+
+def _label_rows(info: EventStandingsInfo, locale: str) -> tuple[list[int], list[list[str]]]:
+    labels = [translate("tournament.picture.points", locale).upper(),
+              translate("tournament.picture.record", locale).upper(), *(t.upper() for t in info.tiebreaks)]
+    columns: list[list[tuple[str, int]]] = [[] for _ in labels]
+    for _rank, _name, points, record, breaks, _dropped in info.rows[:ROWS]:
+        for i, value in enumerate((points, record, *breaks)):
+            columns[i].append((value, 22 if i == 0 else 19))
+    return _columns(PROBE, labels, columns)
 
 
 def draw_event_standings(info: EventStandingsInfo, *, locale: str = "es") -> Scene:
     rows = info.rows[:ROWS]
     footer = 34
-    height = HEADER_H + 16 + 28 + max(1, len(rows)) * ROW_H + footer + 10
+    edges, labels = _label_rows(info, locale)
+    head_h = max(len(ls) for ls in labels) * LABEL_LINE + 8
+    height = HEADER_H + 16 + head_h + max(1, len(rows)) * ROW_H + footer + 10
     scene = Scene.new(WIDTH, height, CLASSIC)
     title = info.name
     sub = translate("tournament.picture.final" if info.final else "tournament.picture.title", locale,
                     name="", round=info.round).strip(" ·")
     _header(scene, title, sub)
     y = HEADER_H + 16
-    labels = [translate("tournament.picture.points", locale), translate("tournament.picture.record", locale),
-              *info.tiebreaks]
-    edges = _columns(len(info.tiebreaks))
-    scene.text(MARGIN + 14, y, translate("tournament.picture.player", locale).upper(), 15, Palette.ink_faint, "bold")
-    for label, right in zip(labels, edges, strict=True):
-        short = scene.fit(label.upper(), 13, "bold", 100)
-        scene.text(right - scene.measure(short, 13, "bold"), y + 2, short, 13, Palette.ink_faint, "bold")
-    y += 28
-    name_right = edges[0] - 80
+    bottom = y + head_h - 8  # the labels sit on the rows: a wrapped one grows upwards
+    scene.text(MARGIN + 14, bottom - LABEL_LINE, translate("tournament.picture.player", locale).upper(), LABEL_SIZE,
+               Palette.ink_faint, "bold")
+    for lines, right in zip(labels, edges, strict=True):
+        for i, line in enumerate(lines):
+            ly = bottom - (len(lines) - i) * LABEL_LINE
+            scene.text(right - scene.measure(line, LABEL_SIZE, "bold"), ly, line, LABEL_SIZE, Palette.ink_faint,
+                       "bold")
+    y += head_h
+    name_right = edges[0] - 50
     for rank, raw, points, record, breaks, dropped in rows:
         ranked_row(scene, y, rank, raw, False, locale, WIDTH, name_right)
         values = [points, record, *breaks]
@@ -95,7 +154,7 @@ def draw_event_standings(info: EventStandingsInfo, *, locale: str = "es") -> Sce
         y += ROW_H
     if info.tiebreaks:
         text = translate("tournament.tiebreaks", locale, names=", ".join(info.tiebreaks))
-        scene.text(MARGIN, y + 8, text, 16, Palette.ink_soft, "semibold", max_width=WIDTH - 2 * MARGIN)
+        scene.text(MARGIN, y + 8, text, 18, Palette.ink_soft, "semibold", max_width=WIDTH - 2 * MARGIN)
     return scene
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from bisect import bisect
 from itertools import combinations, pairwise
 
+import pytest
+
 from renderers.draw import Scene, TextBox
 from renderers.standings import ROW_H, WIDTH
 from renderers.theme import Palette
@@ -99,6 +101,28 @@ def test_standings_without_tiebreaks_or_players_show_only_points_and_record():
     assert {"PTS", "W–P"} <= shown and not any(t.startswith("Ties broken") for t in shown)
     assert scene.found("row") == [] and everything_inside(scene)
     assert scene.height == draw_event_standings(standings(1, ())).height  # room for one row, not less
+
+
+SWISS_BREAKS = ("Buchholz", "Sonneborn-Berger", "puntos de partida")
+
+
+@pytest.mark.parametrize("breaks", [SWISS_BREAKS, (*SWISS_BREAKS, "Buchholz mediano", "progresivo", "victorias")])
+def test_the_column_labels_are_whole_inside_the_picture_and_apart(breaks):
+    """The bot's own tiebreak names (the Swiss's) fit whole, wrapped in two lines where needed;
+    however many there are, no label runs off the picture or into another column's."""
+    scene = draw_event_standings(standings(8, breaks))
+    first_row = scene.found("row")[0].box
+    labels = [t for t in scene.texts if t.box[3] <= first_row[1] and t.box[1] > 66]  # between header and rows
+    assert everything_inside(scene)
+    assert not any(overlaps(a.box, b.box) for a, b in combinations(labels, 2))
+    for value in (t for t in scene.texts if inside(t.box, first_row) and t.text == "1"):
+        over = [t for t in labels if t.box[0] <= value.box[2] <= t.box[2] + 3]
+        assert over, value  # every value stands under a label
+    if breaks == SWISS_BREAKS:
+        words = " ".join(t.text for t in sorted(labels, key=lambda t: (t.box[0] // 40, t.box[1])))
+        for name in ("BUCHHOLZ", "SONNEBORN-", "BERGER", "PUNTOS DE", "PARTIDA"):
+            assert name in words
+        assert not any(t.text.endswith("…") for t in labels)
 
 
 CUP = BracketInfo("Cup", ((("Ana", None, 0), ("Bea", "Cris", 1), ("Dolo", None, 0), ("Íñigo", "Majo", 0)),
