@@ -255,11 +255,11 @@ def deal_steps(record: str, deal: int | None = None) -> list[ReplayStep]:
                 steps.append(ReplayStep(game.public_view(), None))
             continue
         before = steps[-1].view if steps else None
-        game.play(seat, move)
+        typed = Move.read(move)  # the record's line, read once
+        game.play(seat, typed)
         if game.deal_no == target:
-            line = f"{seat} {move}"
-            took = before.discard_top if before is not None and parse_line(line)[1].verb is Verb.TAKE else None
-            steps.append(ReplayStep(game.public_view(), line, took))
+            took = before.discard_top if before is not None and typed.verb is Verb.TAKE else None
+            steps.append(ReplayStep(game.public_view(), f"{seat} {move}", took))
     if not steps:
         raise ValueError(f"the record has no deal {target}")
     return steps

@@ -1,7 +1,8 @@
 """The engine's answers to the questions the other floors ask of a game, beyond ``play``.
 
 What it is: a mixin of ``Game`` with rule questions the bot, the builder, the hints and the robots
-need answered without knowing the variant: may this seat build a draft now and what must its
+need answered without knowing the variant: would a move be accepted now (``accepts``) and on which
+melds (``meld_targets``); may this seat rearrange the table or build a draft now and what must its
 opening reach (rules.md §3.5, §3.10, §4.3); the hand a move leaves, as its seat can know it in
 advance; a copy of the game with a move played; whether the variant keeps a deal ledger.
 
@@ -16,7 +17,8 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, ClassVar, Self
 
 from .errors import IllegalMove
-from .events import Event
+from .events import Event, Phase
+from .layout import TableMeld
 from .melds import MeldRules, parse_entry, read_meld
 from .move import Move, Verb
 
@@ -34,8 +36,6 @@ class Answers:
 
     if TYPE_CHECKING:  # provided by ``Game``'s other parts (turns, game)
 
-        def can_rearrange(self, seat: str) -> bool: ...
-
         def play(self, seat: str, move: str | Move) -> list[Event]: ...
 
         def hand(self, seat: str) -> list[str]: ...
@@ -43,6 +43,13 @@ class Answers:
         meld_rules: MeldRules
 
         def value(self, card: int) -> int: ...
+
+        @property
+        def on_table(self) -> list[TableMeld]: ...
+        @property
+        def phase(self) -> Phase: ...
+        @property
+        def current_seat(self) -> str | None: ...
 
     keeps_ledger: ClassVar[bool] = False
     """The variant explains its deal scores line by line in ``game.ledger`` (rami §3.8, tradicional
@@ -62,6 +69,36 @@ class Answers:
         """Variant hook: the points ``seat``'s opening must reach while it has not opened, or None
         where no opening minimum applies to it now (rami's ``first_meld_min``, rules.md §3.5)."""
         return None
+
+    def accepts(self, seat: str, move: str | Move) -> bool:
+        """Whether ``move`` would be accepted now, tried on a copy (rami's swap listing, the bot
+        asking which meld a layoff targets). The game is left unchanged.
+
+        The copy is a pickle round trip: the state is plain data, and this is about four times
+        faster than ``copy.deepcopy``.
+        """
+        trial = pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
+        try:
+            trial.play(seat, move)
+        except IllegalMove:
+            return False
+        return True
+
+    def meld_targets(self, seat: str, verb: Verb | str, cards: list[str]) -> list[int]:
+        """The meld numbers ``n`` (1-based, as ``game.melds`` shows them) for which the move
+        ``verb`` of ``cards`` ``to n`` would be accepted now; ``verb`` is ``layoff`` or ``swap``."""
+        picked = tuple(cards)
+        return [n for n in range(1, len(self.on_table) + 1) if self.accepts(seat, Move(verb, picked, n))]
+
+    def can_rearrange(self, seat: str) -> bool:
+        """Whether ``seat`` may play a ``table`` move now: in the play phase of its own turn, where
+        the variant allows manipulation (``rearranging_allowed``: tradicional rules.md §4.3, rami
+        §3.10). Whether a particular table move is legal is for ``play`` to judge."""
+        return self.phase == Phase.PLAY and self.current_seat == seat and self.rearranging_allowed(seat)
+
+    def rearranging_allowed(self, seat: str) -> bool:
+        """Variant hook: table manipulation is open to ``seat`` at all this turn."""
+        return False
 
     def trial(self, seat: str, move: str | Move) -> Self:
         """A copy of the game with ``move`` played by ``seat``; ``IllegalMove`` if refused. The

@@ -23,6 +23,7 @@ from .meldgen import MAX_COMBOS, hand_meld_candidates
 from .melds import MeldRules, Placed, Reading, entry_code, natural_extends, read_meld
 from .move import Move, Verb, card_move
 from .rgn import parse_seat_map
+from .turns import Handled
 
 # §5.3: (kind, minimum size) of each meld of each contract.
 CONTRACTS: dict[int, tuple[tuple[str, int], ...]] = {
@@ -40,6 +41,10 @@ CONTRACTS: dict[int, tuple[tuple[str, int], ...]] = {
     12: (("run", 10),),
 }
 LAST = 12
+_VERBS = (
+    Verb.DRAW, Verb.TAKE, Verb.MELD, Verb.LAYOFF, Verb.DISCARD,
+    Verb.CUT, Verb.PASS, Verb.ALLOW,  # the cut-in window (§5.5)
+)
 
 # §5.6 fallback (Bicycle's Contract Rummy): ace, twos and jokers 15; K Q J T 10; others pip.
 BICYCLE = {"A": 15, "2": 15, "JK": 15, "K": 10, "Q": 10, "J": 10, "T": 10}
@@ -114,8 +119,8 @@ class DummyRummy(Game):
         extra: int = self.rules["cut_extra_cards"]
         return 1 <= count <= size + 2 + cuts * (1 + extra)
 
-    def verbs(self) -> tuple[str, ...]:
-        return ("draw", "take", "meld", "layoff", "discard", "cut", "pass", "allow")
+    def verbs(self) -> tuple[Verb, ...]:
+        return _VERBS
 
     def _reset_deal_state(self) -> None:
         super()._reset_deal_state()
@@ -171,11 +176,11 @@ class DummyRummy(Game):
     def describe_contract(self, seat: str) -> str:
         return " + ".join(f"{kind} of {size}" for kind, size in CONTRACTS[self.contracts[seat]])
 
-    def move_meld(self, seat: str, args: str) -> tuple[list[Event], str]:
+    def move_meld(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.PLAY)
         if seat in self.opened:
             raise IllegalMove("already_laid_down", "after laying down your contract you may not meld again (§5.5)", {})
-        readings = self.parse_melds(seat, args)
+        readings = self.parse_melds(seat, move)
         if not self.contract_fits(seat, readings):
             n = self.contracts[seat]
             raise IllegalMove(
@@ -188,18 +193,18 @@ class DummyRummy(Game):
         self.opened.add(seat)
         self.laid_turn = True
         events.append(Event(EventKind.LAID_DOWN, seat, {"contract": self.contracts[seat]}))
-        return events, "meld " + " | ".join(self.meld_text(r) for r in readings)
+        return events, self.meld_move(readings)
 
-    def move_layoff(self, seat: str, args: str) -> tuple[list[Event], str]:
+    def move_layoff(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.PLAY)
         if seat not in self.opened:
             raise IllegalMove("not_laid_down", "lay down your contract before laying off (§5.5)", {})
         if self.laid_turn and not self.rules["layoff_same_turn"]:
             raise IllegalMove("layoff_next_turn", "you may lay off from your next turn on (§5.5)", {})
-        index, reading, cards = self.parse_layoff(seat, args)
+        index, reading, cards = self.parse_layoff(seat, move)
         self.keep_a_discard(seat, cards)
-        text = self.layoff_text(index, reading, cards)
-        return self.apply_layoff(seat, index, reading, cards), text
+        recorded = self.layoff_move(index, reading, cards)
+        return self.apply_layoff(seat, index, reading, cards), recorded
 
     # ---------------------------------------------------------------- drawing (§5.5)
     def check_take(self, seat: str) -> None:
@@ -242,7 +247,7 @@ class DummyRummy(Game):
             )
 
     def check_discard(self, seat: str, card: int) -> None:
-        self.parse_discard(seat, card_code(card))
+        self.check_hand_discard(seat, card)
         rule = self.rules["no_playable_discard"]
         if rule and self.playable(card) and not all(self.playable(c) for c in self.discardable(seat)):
             raise IllegalMove(
@@ -251,19 +256,20 @@ class DummyRummy(Game):
                 {"card": card_code(card)},
             )
 
-    def move_discard(self, seat: str, args: str) -> tuple[list[Event], str]:
+    def move_discard(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.PLAY)
-        card = self.parse_discard(seat, args)
+        card = self.parse_discard(seat, move)
         self.check_discard(seat, card)
         self.hands[seat].remove(card)
         self.discard.append(card)
         events = [Event(EventKind.DISCARDED, seat, {"card": card_code(card)})]
+        recorded = card_move(Verb.DISCARD, card)
         if not self.hands[seat]:
-            return events + self.end_out(seat), f"discard {card_code(card)}"
+            return events + self.end_out(seat), recorded
         discarder = self.turn
         events += self.end_turn()
         if self.hand_over:
-            return events, f"discard {card_code(card)}"
+            return events, recorded
         self.laid_turn = False
         if self.rules["cut_ins"]:
             eligible = [
@@ -279,7 +285,7 @@ class DummyRummy(Game):
                 self.cut_requests = []
                 self.deciding = self.allowed = False
                 events.append(Event(EventKind.CUT_WINDOW, seat, {"card": card_code(card)}))
-        return events, f"discard {card_code(card)}"
+        return events, recorded
 
     def order_after(self, index: int) -> list[str]:
         """Active seats in turn order starting just after seat ``index``."""
@@ -300,9 +306,9 @@ class DummyRummy(Game):
     def decider(self) -> str:
         return self.seats[self.turn]  # the next player (§5.5), whose turn starts after the window
 
-    def move_cut(self, seat: str, args: str) -> tuple[list[Event], str]:
+    def move_cut(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.WINDOW)
-        self.no_args(args, "cut")
+        self.no_args(move)
         if seat == self.decider():
             raise IllegalMove("wrong_phase", "take the discard or allow the cut-in", {})
         self.window_pending.remove(seat)
@@ -312,15 +318,15 @@ class DummyRummy(Game):
             self.deciding = True
             self.window_pending.insert(0, self.decider())  # first in seat order after the discarder
             events.append(Event(EventKind.CUT_DECISION, self.decider(), {"requests": list(self.cut_requests)}))
-        return events + self.after_request(), "cut"
+        return events + self.after_request(), Move.of(Verb.CUT)
 
-    def move_pass(self, seat: str, args: str) -> tuple[list[Event], str]:
+    def move_pass(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.WINDOW)
-        self.no_args(args, "pass")
+        self.no_args(move)
         if seat == self.decider():
             raise IllegalMove("wrong_phase", "take the discard or allow the cut-in", {})
         self.window_pending.remove(seat)
-        return [Event(EventKind.PASSED, seat, {}), *self.after_request()], "pass"
+        return [Event(EventKind.PASSED, seat, {}), *self.after_request()], Move.of(Verb.PASS)
 
     def after_request(self) -> list[Event]:
         """Close the window once every seat in it has answered."""
@@ -338,26 +344,26 @@ class DummyRummy(Game):
         self.cut_requests = []
         self.phase = Phase.DRAW
 
-    def move_take(self, seat: str, args: str) -> tuple[list[Event], str]:
+    def move_take(self, seat: str, move: Move) -> Handled:
         if self.phase == Phase.WINDOW:
             if seat != self.decider() or not self.deciding:
                 raise IllegalMove("wrong_phase", "wait for the cut-in window to close", {})
-            self.no_args(args, "take")
+            self.no_args(move)
             self.check_take(seat)
             self.close_window()  # the next player takes the discard as their draw: no cut-in
-        return super().move_take(seat, args)
+        return super().move_take(seat, move)
 
-    def move_allow(self, seat: str, args: str) -> tuple[list[Event], str]:
+    def move_allow(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.WINDOW)
-        self.no_args(args, "allow")
+        self.no_args(move)
         if seat != self.decider() or not self.deciding:
             raise IllegalMove("wrong_phase", "nobody has asked to cut in", {})
         self.deciding = False
         self.window_pending.remove(seat)
         if self.window_pending:  # others may still ask: the cut-in is granted when they have answered
             self.allowed = True
-            return [Event(EventKind.ALLOWED, seat, {})], "allow"
-        return self.grant_cut(), "allow"
+            return [Event(EventKind.ALLOWED, seat, {})], Move.of(Verb.ALLOW)
+        return self.grant_cut(), Move.of(Verb.ALLOW)
 
     def grant_cut(self) -> list[Event]:
         """The requester nearest after the next player in turn order wins (§5.5): the discard and
@@ -413,7 +419,7 @@ class DummyRummy(Game):
 
     def timeout_moves(self, seat: str) -> list[Event]:
         if self.phase == Phase.WINDOW:
-            return self.play(seat, "allow" if seat == self.decider() else "pass")
+            return self.play(seat, Move.of(Verb.ALLOW if seat == self.decider() else Verb.PASS))
         return super().timeout_moves(seat)
 
     # ---------------------------------------------------------------- legal moves

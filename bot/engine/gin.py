@@ -17,8 +17,7 @@ from .errors import IllegalMove
 from .events import EventKind, Phase
 from .game import Event, Game, TableMeld
 from .melds import MeldRules, parse_entry
-from .move import Move, Verb, card_move
-from .rgn import split_melds
+from .move import Move, Verb, card_move, check_groups
 from .search import (
     LOW_VALUES,
     arrangements,
@@ -31,12 +30,14 @@ from .search import (
     meldable_cards,
     min_deadwood,
 )
+from .turns import Handled
 
 VALUES = LOW_VALUES  # §2.1: J Q K 10, ace 1, others pip
 _KNOCK = tuple(card_move(Verb.KNOCK, c) for c in range(len(CODES)))
 _DISCARD = tuple(card_move(Verb.DISCARD, c) for c in range(len(CODES)))
 _DRAW, _TAKE, _PASS = Move.of(Verb.DRAW), Move.of(Verb.TAKE), Move.of(Verb.PASS)
 _AUTO, _DONE = Move.of(Verb.AUTO), Move.of(Verb.DONE)
+_VERBS = (Verb.DRAW, Verb.TAKE, Verb.PASS, Verb.DISCARD, Verb.KNOCK, Verb.LAYOFF, Verb.DONE, Verb.AUTO)
 _HIGH_FIRST = tuple((-VALUES[c % 13], c) for c in range(52))  # discard order: high cards first
 
 
@@ -118,8 +119,8 @@ class GinRummy(Game):
         if layout.get("explicit") and self.on_table and self.phase != Phase.LAYOFF:
             raise IllegalMove("bad_layout", "gin has no table melds before a knock", {})
 
-    def verbs(self) -> tuple[str, ...]:
-        return ("draw", "take", "pass", "discard", "knock", "layoff", "done", "auto")
+    def verbs(self) -> tuple[Verb, ...]:
+        return _VERBS
 
     @property
     def other(self) -> str:
@@ -129,10 +130,10 @@ class GinRummy(Game):
         return 2  # §2.6: nobody draws from a stock of two cards
 
     # ---------------------------------------------------------------- first upcard (§2.3.1)
-    def move_pass(self, seat: str, args: str) -> tuple[list[Event], str]:
-        self.no_args(args, "pass")
+    def move_pass(self, seat: str, move: Move) -> Handled:
+        self.no_args(move)
         if self.phase == Phase.DRAW and self.wall:
-            return self.end_void("wall"), "pass"
+            return self.end_void("wall"), _PASS
         self.need_phase(Phase.UPCARD)
         self.upcard_passes += 1
         if self.upcard_passes == 1:
@@ -141,30 +142,29 @@ class GinRummy(Game):
             self.turn = self.seat_after(self.dealer)  # both passed: the non-dealer draws from the stock
             self.phase = Phase.DRAW
             self.must_draw_stock = True
-        return [Event(EventKind.PASSED, seat, {})], "pass"
+        return [Event(EventKind.PASSED, seat, {})], _PASS
 
-    def move_take(self, seat: str, args: str) -> tuple[list[Event], str]:
+    def move_take(self, seat: str, move: Move) -> Handled:
         if self.phase == Phase.UPCARD:
             self.phase = Phase.DRAW
             try:
-                events, text = super().move_take(seat, args)
+                return super().move_take(seat, move)
             except IllegalMove:
                 self.phase = Phase.UPCARD
                 raise
-            return events, text
         self.need_phase(Phase.DRAW)
         if self.must_draw_stock:
             raise IllegalMove("must_draw_stock", "both players passed the upcard: draw from the stock", {})
         if self.wall:
-            self.no_args(args, "take")
+            self.no_args(move)
             if not self.discard or not self.knock_after_take(seat):
                 raise IllegalMove(
                     "wall_take_to_knock", "with two cards left you may take the discard only to knock", {}
                 )
-            events, text = super().move_take(seat, args)
+            handled = super().move_take(seat, move)
             self.must_knock = True
-            return events, text
-        return super().move_take(seat, args)
+            return handled
+        return super().move_take(seat, move)
 
     def knock_after_take(self, seat: str) -> bool:
         card = self.discard[-1]
@@ -173,12 +173,12 @@ class GinRummy(Game):
         limit = self.rules["knock_limit"]
         return any(c != card and min_deadwood(mask & ~(1 << c), "low", VALUES) <= limit for c in hand)
 
-    def move_draw(self, seat: str, args: str) -> tuple[list[Event], str]:
+    def move_draw(self, seat: str, move: Move) -> Handled:
         if self.wall:
             raise IllegalMove("wall_no_draw", "nobody draws from a stock of two cards", {})
         if self.phase == Phase.UPCARD:
             raise IllegalMove("wrong_phase", "take the upcard or pass", {"phase": self.phase})
-        return super().move_draw(seat, args)
+        return super().move_draw(seat, move)
 
     def after_draw(self, seat: str) -> list[Event]:
         self.must_draw_stock = False
@@ -189,11 +189,11 @@ class GinRummy(Game):
         return []
 
     # ---------------------------------------------------------------- discard and knock (§2.3)
-    def move_discard(self, seat: str, args: str) -> tuple[list[Event], str]:
+    def move_discard(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.PLAY)
         if self.must_knock:
             raise IllegalMove("wall_take_to_knock", "you took the discard at the wall: you must knock", {})
-        card = self.parse_discard(seat, args)
+        card = self.parse_discard(seat, move)
         self.hands[seat].remove(card)
         self.discard.append(card)
         events = [Event(EventKind.DISCARDED, seat, {"card": card_code(card)})]
@@ -206,20 +206,19 @@ class GinRummy(Game):
                 events += self.end_void("dead_hand")
         else:
             events += self.end_turn()
-        return events, f"discard {card_code(card)}"
+        return events, _DISCARD[card]
 
     def on_turn_limit(self) -> list[Event]:
         return self.end_void("turn_limit")
 
-    def move_knock(self, seat: str, args: str) -> tuple[list[Event], str]:
+    def move_knock(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.PLAY)
-        head, colon, tail = args.partition(":")
-        card = self.parse_discard(seat, head)
+        card = self.parse_discard(seat, move)
         rest = list(self.hands[seat])
         rest.remove(card)
         limit = self.rules["knock_limit"]
-        if colon:
-            melds = self.parse_arrangement(rest, tail)
+        if move.melds:  # the knocker's own arrangement (``knock KD :`` names one of no meld)
+            melds = self.parse_arrangement(rest, move)
             dead = self.hand_value(rest) - sum(self.hand_value(cards_of(m)) for m in melds)
             if dead > limit:
                 raise IllegalMove(
@@ -239,11 +238,13 @@ class GinRummy(Game):
             dead, melds = best
         return self.apply_knock(seat, card, melds, dead)
 
-    def parse_arrangement(self, rest: list[int], text: str) -> tuple[int, ...]:
+    def parse_arrangement(self, rest: list[int], move: Move) -> tuple[int, ...]:
+        """The melds a knock names after ``:``, as masks: disjoint, from the hand after the discard."""
         melds: list[int] = []
         used = 0
-        if text.strip():
-            for words in split_melds(text):
+        if move.melds != ((),):
+            check_groups(move, move.melds)
+            for words in move.melds:
                 r = self.read_new_meld(words)
                 m = mask_of(r.cards)
                 if m & used:
@@ -287,7 +288,7 @@ class GinRummy(Game):
         dead, melds = best[1]
         return dead, tuple(sorted(melds, key=lambda m: (m & -m).bit_length()))
 
-    def apply_knock(self, seat: str, card: int, melds: tuple[int, ...], dead: int) -> tuple[list[Event], str]:
+    def apply_knock(self, seat: str, card: int, melds: tuple[int, ...], dead: int) -> Handled:
         self.hands[seat].remove(card)
         self.discard.append(card)
         self.knocker = seat
@@ -299,9 +300,8 @@ class GinRummy(Game):
             used |= m
         self.remove(self.hands[seat], cards_of(used))
         self.revealed = {seat: list(self.hands[seat])}
-        text = f"knock {card_code(card)} :" + "".join(
-            (" | " if i else " ") + self.meld_text_of(m) for i, m in enumerate(self.on_table)
-        )
+        arranged = tuple(tuple(CODES[c] for c in m.cards) for m in self.on_table)
+        recorded = Move(Verb.KNOCK, (CODES[card],), None, arranged)
         events = [Event(EventKind.KNOCKED, seat, {"card": card_code(card), "deadwood": dead, "gin": dead == 0})]
         defender = self.other
         self.turn = self.seats.index(defender)
@@ -310,35 +310,32 @@ class GinRummy(Game):
         self.drawn = None
         if (dead == 0 and not self.rules["layoff_on_gin"]) or not self.layoff_moves(defender):
             events += self.score_knock()
-        return events, text
-
-    def meld_text_of(self, meld: TableMeld) -> str:
-        return " ".join(card_code(c) for c in meld.cards)
+        return events, recorded
 
     # ---------------------------------------------------------------- the defender (§2.4)
-    def move_layoff(self, seat: str, args: str) -> tuple[list[Event], str]:
+    def move_layoff(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.LAYOFF)
-        index, reading, cards = self.parse_layoff(seat, args)
-        text = self.layoff_text(index, reading, cards)
+        index, reading, cards = self.parse_layoff(seat, move)
+        recorded = self.layoff_move(index, reading, cards)
         events = self.apply_layoff(seat, index, reading, cards)
         self.laid_off.extend(cards)
-        return events, text
+        return events, recorded
 
-    def move_done(self, seat: str, args: str) -> tuple[list[Event], str]:
+    def move_done(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.LAYOFF)
-        self.no_args(args, "done")
-        return self.score_knock(), "done"
+        self.no_args(move)
+        return self.score_knock(), _DONE
 
-    def move_auto(self, seat: str, args: str) -> tuple[list[Event], str]:
+    def move_auto(self, seat: str, move: Move) -> Handled:
         """``auto`` is recorded as the layoffs it made followed by ``done`` (notation.md)."""
         self.need_phase(Phase.LAYOFF)
-        self.no_args(args, "auto")
+        self.no_args(move)
         melds = tuple(mask_of(m.cards) for m in self.on_table)
         _, plan = best_layoffs(mask_of(self.hands[seat]), melds, "low", VALUES)
         events: list[Event] = []
         for card, index in plan:
-            events += self.play(seat, f"layoff {card_code(card)} to {index + 1}")
-        return [*events, *self.score_knock()], "done"
+            events += self.play(seat, Move(Verb.LAYOFF, (CODES[card],), index + 1))
+        return [*events, *self.score_knock()], _DONE
 
     def score_knock(self) -> list[Event]:
         """§2.5: gin, knock won or undercut; then the game end (§2.7)."""
@@ -437,9 +434,9 @@ class GinRummy(Game):
 
     def timeout_moves(self, seat: str) -> list[Event]:
         if self.phase == Phase.UPCARD or (self.phase == Phase.DRAW and self.wall):
-            return self.play(seat, "pass")
+            return self.play(seat, _PASS)
         if self.phase == Phase.LAYOFF:
-            return self.play(seat, "auto")
+            return self.play(seat, _AUTO)
         if self.must_knock:
             return self.play(seat, self.legal_moves(seat)[0])
         return super().timeout_moves(seat)
@@ -492,7 +489,7 @@ class GinRummy(Game):
     def check_discard(self, seat: str, card: int) -> None:
         if self.must_knock:
             raise IllegalMove("wall_take_to_knock", "you must knock", {})
-        self.parse_discard(seat, card_code(card))
+        self.check_hand_discard(seat, card)
 
 
 def sum_masks(masks: tuple[int, ...]) -> int:

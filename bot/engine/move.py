@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from enum import StrEnum
+from itertools import chain
 
 from .cards import CODES
 from .errors import IllegalMove
@@ -86,13 +87,6 @@ HAND_VERBS: tuple[Verb, ...] = (
 has its own button on the table and ``timeout`` is the clock's."""
 
 
-def _melds_of(text: str) -> tuple[tuple[str, ...], ...]:
-    groups = tuple(tuple(group.split()) for group in text.split("|"))
-    if any(not group for group in groups):
-        raise IllegalMove("bad_move", "an empty meld between '|' separators", {"text": text})
-    return groups
-
-
 def _melds_text(melds: Iterable[Iterable[str]]) -> str:
     return " | ".join(" ".join(meld) for meld in melds)
 
@@ -118,6 +112,9 @@ class Move(str):
     cards: tuple[str, ...]
     target: int | None
     melds: tuple[tuple[str, ...], ...]
+    refusal: IllegalMove | None = None
+    """Only on a move ``Move.read`` took from text whose shape ``parse`` refuses: that refusal
+    (not kept in a pickle; the game never records such a move)."""
 
     __match_args__ = ("verb", "cards", "target", "melds")
 
@@ -161,28 +158,20 @@ class Move(str):
         not one (an empty move, an unknown verb, ``to`` without a meld number, an empty meld)."""
         if isinstance(text, Move):
             return text
-        words = text.split()
-        if not words:
-            raise IllegalMove("bad_move", "an empty move", {})
-        try:
-            verb = Verb(words[0].lower())
-        except ValueError:
-            raise IllegalMove("unknown_move", f"{words[0]!r} is not a move", {"verb": words[0].lower()}) from None
-        rest = text.strip()[len(words[0]) :].strip()
-        if verb is Verb.MELD:
-            melds = _melds_of(rest)
-            return cls(verb, tuple(card for meld in melds for card in meld), None, melds)
-        if verb is Verb.TABLE:
-            return cls(verb, (), None, _melds_of(rest) if rest else ())
-        if verb is Verb.KNOCK:
-            head, _, tail = rest.partition(":")
-            return cls(verb, tuple(head.split()), None, _melds_of(tail) if tail.strip() else ())
-        if verb.needs_target:
-            left, sep, right = rest.rpartition(" to ")
-            if not sep or not right.strip().isdigit():
-                raise IllegalMove("bad_move", f"write {verb}, its cards, 'to' and the meld number", {"text": text})
-            return cls(verb, tuple(left.split()), int(right), ())
-        return cls(verb, tuple(rest.split()), None, ())
+        return _read(text, strict=True)
+
+    @classmethod
+    def read(cls, text: str) -> Move:
+        """A typed move as ``Game.play`` reads it, once, at its door. Every move ``parse`` accepts
+        is read the same, but for ``knock KD :``: an arrangement that names no meld, kept as one
+        empty meld (the knocker's own arrangement, not the engine's, rules.md §2.3). A move whose
+        shape ``parse`` refuses is read anyway, into the parts the game judges (a layoff without
+        ``to`` and a number has no ``target`` and no cards, an empty meld between ``|`` stays
+        empty), with that refusal kept as ``refusal``: the game refuses it where its rules come to
+        the shape, after whose turn and which phase it is, as it refuses a Move built so. Raises
+        only for an empty move (``bad_move``) or an unknown verb (``unknown_move``)."""
+        known = _KNOWN.get(text)
+        return known if known is not None else _read(text, strict=False)
 
     @classmethod
     def of(cls, verb: Verb | str, cards: Iterable[str] = (), *, to: int | None = None) -> Move:
@@ -233,12 +222,71 @@ _BARE: dict[Verb, Move] = {verb: Move(verb) for verb in Verb}
 _ONE_CARD_MOVES: dict[Verb, tuple[Move, ...]] = {
     verb: tuple(Move(verb, (code,)) for code in CODES) for verb in _ONE_CARD
 }
+# The moves most lines of a record hold, found by their canonical text (``Move.read``).
+_KNOWN: dict[str, Move] = {str(move): move for move in (*_BARE.values(), *chain(*_ONE_CARD_MOVES.values()))}
 
 
 def card_move(verb: Verb, card: int) -> Move:
     """The move of one card given by its number (``discard KS``, ``knock KD``, ``claim 9C``):
     one value per card, built once, since ``legal_moves`` lists them on every turn."""
     return _ONE_CARD_MOVES[verb][card]
+
+
+def _read(text: str, strict: bool) -> Move:
+    """``Move.parse`` (``strict``) or ``Move.read``: the one reading of a move's text."""
+    words = text.split()
+    if not words:
+        raise IllegalMove("bad_move", "an empty move", {})
+    try:
+        verb = Verb(words[0].lower())
+    except ValueError:
+        raise IllegalMove("unknown_move", f"{words[0]!r} is not a move", {"verb": words[0].lower()}) from None
+    rest = text.strip()[len(words[0]) :].strip()
+    refusal: IllegalMove | None = None
+    if verb is Verb.MELD or verb is Verb.TABLE:
+        if not rest and (verb is Verb.TABLE or not strict):
+            return Move(verb)
+        melds, refusal = _groups(rest)
+        move = Move(verb, tuple(card for meld in melds for card in meld) if verb is Verb.MELD else (), None, melds)
+    elif verb is Verb.KNOCK:
+        head, colon, tail = rest.partition(":")
+        if tail.strip():
+            melds, refusal = _groups(tail)
+        else:  # ``knock KD :`` names an arrangement of no meld; ``parse`` reads it as ``knock KD``
+            melds = ((),) if colon and not strict else ()
+        move = Move(verb, tuple(head.split()), None, melds)
+    elif verb.needs_target:
+        left, sep, right = rest.rpartition(" to ")
+        if sep and right.strip().isdigit():
+            move = Move(verb, tuple(left.split()), int(right))
+        else:
+            refusal = IllegalMove("bad_move", f"write {verb}, its cards, 'to' and the meld number", {"text": text})
+            move = Move(verb, tuple(left.split()))
+    else:
+        move = Move(verb, tuple(rest.split()))
+    if refusal is not None:
+        if strict:
+            raise refusal
+        move.__dict__["refusal"] = refusal
+    return move
+
+
+def _groups(text: str) -> tuple[tuple[tuple[str, ...], ...], IllegalMove | None]:
+    """The melds between ``|`` separators, and the refusal of an empty one (``parse`` raises it)."""
+    groups = tuple(tuple(group.split()) for group in text.split("|"))
+    if all(groups):
+        return groups, None
+    return groups, IllegalMove("bad_move", "an empty meld between '|' separators", {"text": text})
+
+
+def check_groups(move: Move, groups: Iterable[tuple[str, ...]]) -> None:
+    """Refuse an empty meld between ``|`` separators (``bad_move``), as ``Move.parse`` refuses it in
+    text: with the refusal ``Move.read`` kept, for a move read from text."""
+    groups = tuple(groups)
+    if not all(groups):
+        raise move.refusal or IllegalMove(
+            "bad_move", "an empty meld between '|' separators", {"text": _melds_text(groups).strip()}
+        )
 
 
 def parse_line(line: str) -> tuple[str, Move]:

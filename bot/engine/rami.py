@@ -23,6 +23,7 @@ from .melds import MeldRules, Placed, Reading, natural_extends, read_meld
 from .move import Move, Verb, card_move
 from .rami_scoring import RamiScoring
 from .table import TableManipulation
+from .turns import Handled
 
 
 class Rami(TableManipulation, RamiScoring, Game):
@@ -32,7 +33,7 @@ class Rami(TableManipulation, RamiScoring, Game):
     # ``expected_count_ok``, ``after_layout`` / ``layout_from_tags`` ([Credits]),
     # ``_reset_deal_state``. Turns: ``verbs`` with ``move_meld`` / ``move_layoff`` / ``move_swap`` /
     # ``move_discard`` / ``move_done``, ``move_draw`` / ``move_take`` (turn snapshot, §3.7),
-    # ``stock_empty`` (§3.7), ``parse_discard`` / ``check_discard`` (obligations), ``end_turn``,
+    # ``stock_empty`` (§3.7), ``check_hand_discard`` / ``check_discard`` (obligations), ``end_turn``,
     # ``on_turn_limit`` (void), ``timeout_moves`` (§3.9), ``rearranging_allowed`` and
     # ``swap_open_suits`` (§3.6). TableManipulation: ``table_allowed``, ``check_table_after``,
     # ``after_table``. Scores (RamiScoring): ``value``, ``placing``. Also ``make_meld_rules``,
@@ -80,13 +81,11 @@ class Rami(TableManipulation, RamiScoring, Game):
     def expected_count_ok(self, seat: str, count: int) -> bool:
         return 1 <= count <= 15 + 10  # several discards may be taken at once (multiple mode)
 
-    def verbs(self) -> tuple[str, ...]:
-        verbs = ["draw", "take", "meld", "layoff", "swap", "discard"]
-        if self.rules["discard_mode"] == "none":
-            verbs[-1] = "done"
-        if self.rules["table_manipulation"]:
-            verbs.append("table")
-        return tuple(verbs)
+    def verbs(self) -> tuple[Verb, ...]:
+        # §3.7: discard_mode none ends a turn with ``done``; §3.10: manipulation adds ``table``.
+        end = Verb.DONE if self.rules["discard_mode"] == "none" else Verb.DISCARD
+        table = (Verb.TABLE,) if self.rules["table_manipulation"] else ()
+        return (Verb.DRAW, Verb.TAKE, Verb.MELD, Verb.LAYOFF, Verb.SWAP, end, *table)
 
     def _reset_deal_state(self) -> None:
         super()._reset_deal_state()
@@ -244,11 +243,11 @@ class Rami(TableManipulation, RamiScoring, Game):
             raise IllegalMove("not_opened", f"you must open before you {what} (§3.5)", {"what": what})
 
     # ---------------------------------------------------------------- draw / take (§3.4, §3.7)
-    def move_draw(self, seat: str, args: str) -> tuple[list[Event], str]:
-        events, text = super().move_draw(seat, args)
+    def move_draw(self, seat: str, move: Move) -> Handled:
+        handled = super().move_draw(seat, move)
         if self.phase == Phase.PLAY:
             self.snapshot_turn()  # after the draw (a refused draw raised above and changed nothing)
-        return events, text
+        return handled
 
     def stock_empty(self, seat: str) -> list[Event]:
         """§3.7: shuffle the discard pile into a new stock; with none, the round ends blocked."""
@@ -258,7 +257,7 @@ class Rami(TableManipulation, RamiScoring, Game):
         pile, self.discard = self.discard, []
         return self.renew_stock(seat, pile, shuffle=True)
 
-    def move_take(self, seat: str, args: str) -> tuple[list[Event], str]:
+    def move_take(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.DRAW)
         mode = self.rules["discard_mode"]
         if mode in ("none", "one_way"):
@@ -266,8 +265,8 @@ class Rami(TableManipulation, RamiScoring, Game):
         self.need_opened(seat, "take from the discard pile")
         if not self.discard:
             raise IllegalMove("discard_empty", "the discard pile is empty", {})
-        words = args.split()
-        if len(words) > 1 or (words and mode != "multiple"):
+        words = move.cards
+        if len(words) > 1 or (words and mode != "multiple") or move.target is not None:
             raise IllegalMove("bad_move", "write take (or, taking several, take 9D)", {})
         depth = 1
         if words:
@@ -290,8 +289,8 @@ class Rami(TableManipulation, RamiScoring, Game):
         self.must_play = deepest
         self.phase = Phase.PLAY
         self.snapshot_turn()  # the take is the turn's draw (§3.7)
-        text = f"take {card_code(deepest)}" if words else "take"
-        return [Event(EventKind.TOOK, seat, {"cards": codes(taken)})], text
+        recorded = Move.of(Verb.TAKE, (card_code(deepest),) if words else ())
+        return [Event(EventKind.TOOK, seat, {"cards": codes(taken)})], recorded
 
     def can_place(self, seat: str, card: int, extra: list[int]) -> bool:
         """Whether ``card`` could be placed this turn: laid off on a table meld, or in a new meld with
@@ -302,9 +301,9 @@ class Rami(TableManipulation, RamiScoring, Game):
         return any(card in r.cards for r in hand_meld_candidates([*pool, card], self.meld_rules, must=card))
 
     # ---------------------------------------------------------------- meld / layoff / swap
-    def move_meld(self, seat: str, args: str) -> tuple[list[Event], str]:
+    def move_meld(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.PLAY)
-        readings = self.parse_melds(seat, args)
+        readings = self.parse_melds(seat, move)
         value = sum(self.meld_value(r.kind, r.cards, r.stands) for r in readings)
         opening = seat not in self.opened
         if opening and value < self.rules["first_meld_min"]:
@@ -326,8 +325,7 @@ class Rami(TableManipulation, RamiScoring, Game):
             self.opened.add(seat)
             self.opened_this_turn = True
             events.append(Event(EventKind.OPENED, seat, {"value": value}))
-        text = "meld " + " | ".join(self.meld_text(r) for r in readings)
-        return events + self.after_placing(seat), text
+        return events + self.after_placing(seat), self.meld_move(readings)
 
     def check_going_out(self, seat: str, using: list[int]) -> None:
         """Emptying the hand ends the round, so every obligation must be met by then."""
@@ -336,29 +334,29 @@ class Rami(TableManipulation, RamiScoring, Game):
         if sum(rest.values()) == 0 and self.pending_jokers and JOKER not in using:
             raise IllegalMove("joker_not_replayed", "the retrieved joker must go into a new meld this turn", {})
 
-    def move_layoff(self, seat: str, args: str) -> tuple[list[Event], str]:
+    def move_layoff(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.PLAY)
         self.need_opened(seat, "lay off")
-        if any(w.upper().startswith("JK") for w in args.rpartition(" to ")[0].split()):
+        if any(w.upper().startswith("JK") for w in move.cards):
             raise IllegalMove("joker_layoff", "a joker cannot extend an existing meld (§3.3)", {})
-        index, reading, cards = self.parse_layoff(seat, args)
+        index, reading, cards = self.parse_layoff(seat, move)
         before = self.meld_value(self.on_table[index].kind, self.on_table[index].cards, self.on_table[index].stands)
         after = list(self.on_table)
         after[index] = TableMeld(reading.kind, list(reading.cards), list(reading.stands), None)
         self.check_feasible(seat, cards, self.pending_jokers, after)
-        text = self.layoff_text(index, reading, cards)
+        recorded = self.layoff_move(index, reading, cards)
         events = self.apply_layoff(seat, index, reading, cards)
         gain = self.meld_value(reading.kind, reading.cards, reading.stands) - before
         self.place_credit(seat, gain, "layoff", cards=codes(cards), number=index + 1)
         self.own_only = False
-        return events + self.after_placing(seat), text
+        return events + self.after_placing(seat), recorded
 
-    def move_swap(self, seat: str, args: str) -> tuple[list[Event], str]:
+    def move_swap(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.PLAY)
         if self.rules["retrieval_requires_opened"]:
             self.need_opened(seat, "retrieve a joker")
         try:
-            card, index, reading = self.parse_swap(seat, args)
+            card, index, reading = self.parse_swap(seat, move)
         except IllegalMove as err:
             if err.code == "swap_no_match":
                 raise IllegalMove(
@@ -391,7 +389,7 @@ class Rami(TableManipulation, RamiScoring, Game):
             self.place_credit(seat, -joker_value, "joker_retrieved", number=index + 1)
         self.place_credit(seat, joker_value, "card_for_joker", card=card_code(card), number=index + 1)
         self.own_only = False
-        return events, f"swap {card_code(card)} to {index + 1}"
+        return events, Move(Verb.SWAP, (card_code(card),), index + 1)
 
     def after_placing(self, seat: str) -> list[Event]:
         events: list[Event] = []
@@ -433,26 +431,27 @@ class Rami(TableManipulation, RamiScoring, Game):
         return self.after_placing(seat)
 
     # ---------------------------------------------------------------- ending the turn
-    def move_discard(self, seat: str, args: str) -> tuple[list[Event], str]:
+    def move_discard(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.PLAY)
-        card = self.parse_discard(seat, args)
+        card = self.parse_discard(seat, move)
         self.check_turn_can_end(seat)
         self.hands[seat].remove(card)
         self.discard.append(card)
         events = [Event(EventKind.DISCARDED, seat, {"card": card_code(card)})]
+        recorded = card_move(Verb.DISCARD, card)
         if not self.hands[seat]:
-            return events + self.end_out(seat, final_discard=True), f"discard {card_code(card)}"
+            return events + self.end_out(seat, final_discard=True), recorded
         if len(self.hands[seat]) <= 3:
             events.append(Event(EventKind.FEW_CARDS, seat, {"count": len(self.hands[seat])}))
         events += self.end_turn()
-        return events, f"discard {card_code(card)}"
+        return events, recorded
 
-    def move_done(self, seat: str, args: str) -> tuple[list[Event], str]:
+    def move_done(self, seat: str, move: Move) -> Handled:
         """``discard_mode=none``: the turn ends without a discard (§3.7)."""
         self.need_phase(Phase.PLAY)
-        self.no_args(args, "done")
+        self.no_args(move)
         self.check_turn_can_end(seat)
-        return [Event(EventKind.TURN_ENDED, seat, {}), *self.end_turn()], "done"
+        return [Event(EventKind.TURN_ENDED, seat, {}), *self.end_turn()], Move.of(Verb.DONE)
 
     def end_turn(self) -> list[Event]:
         self.reset_turn()
@@ -469,25 +468,24 @@ class Rami(TableManipulation, RamiScoring, Game):
             self.roll_back_turn(seat)
             events += self.charge_penalty(seat)
         if self.phase == Phase.DRAW:
-            events += self.play(seat, "draw")
+            events += self.play(seat, Move.of(Verb.DRAW))
         if self.hand_over or self.phase != Phase.PLAY:
             return events
         if self.rules["discard_mode"] == "none":
-            return events + self.play(seat, "done")
-        card = self.timeout_discard(seat)
-        return events + self.play(seat, f"discard {card_code(card)}")
+            return events + self.play(seat, Move.of(Verb.DONE))
+        return events + self.play(seat, card_move(Verb.DISCARD, self.timeout_discard(seat)))
 
-    def parse_discard(self, seat: str, args: str) -> int:
+    def check_hand_discard(self, seat: str, card: int) -> None:
         """The taken card is an obligation here (§3.7), checked by ``check_turn_can_end``; once it is
         played, another copy of it may be discarded."""
         took, self.took = self.took, None
         try:
-            return super().parse_discard(seat, args)
+            super().check_hand_discard(seat, card)
         finally:
             self.took = took
 
     def check_discard(self, seat: str, card: int) -> None:
-        self.parse_discard(seat, card_code(card))
+        self.check_hand_discard(seat, card)
         self.check_turn_can_end(seat)
 
     # ---------------------------------------------------------------- legal moves

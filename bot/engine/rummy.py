@@ -20,8 +20,11 @@ from .meldgen import hand_meld_candidates
 from .melds import MeldRules, Placed, Stand, entry_code, natural_extends, parse_entry, read_meld
 from .move import Move, Verb, card_move
 from .search import best_melds, cards_of, mask_of
+from .turns import Handled
 
 DEAL_SIZES = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}  # rules.md §1.1
+_BASIC_VERBS = (Verb.DRAW, Verb.TAKE, Verb.MELD, Verb.LAYOFF, Verb.DISCARD)  # §1.3
+_WROTHAM_VERBS = (Verb.DRAW, Verb.TAKE, Verb.MELD, Verb.LAYOFF, Verb.SWAP, Verb.DISCARD)  # §1.9: the joker exchange
 
 
 class BasicRummy(Game):
@@ -50,8 +53,8 @@ class BasicRummy(Game):
         size = self.deal_size(seat, len(self.active)) + 1
         return 1 <= count <= size + 1
 
-    def verbs(self) -> tuple[str, ...]:
-        return ("draw", "take", "meld", "layoff", "discard")
+    def verbs(self) -> tuple[Verb, ...]:
+        return _BASIC_VERBS
 
     # ---------------------------------------------------------------- stock exhaustion (§1.4, §1.7)
     def exhaustion_limit(self) -> int | None:
@@ -81,9 +84,9 @@ class BasicRummy(Game):
     def all_seven_deal(self) -> bool:
         return False
 
-    def move_meld(self, seat: str, args: str) -> tuple[list[Event], str]:
+    def move_meld(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.PLAY)
-        readings = self.parse_melds(seat, args)
+        readings = self.parse_melds(seat, move)
         used = sum(len(r.cards) for r in readings)
         left = len(self.hands[seat]) - used
         if self.all_seven_deal():
@@ -105,15 +108,15 @@ class BasicRummy(Game):
         after = [(m.kind, m.cards, m.stands) for m in self.on_table]
         after += [(r.kind, list(r.cards), list(r.stands)) for r in readings]
         self.check_not_stuck(seat, [c for r in readings for c in r.cards], after)
+        recorded = self.meld_move(readings)
         events = self.add_melds(seat, readings)
-        text = "meld " + " | ".join(self.meld_text(r) for r in readings)
         if not self.hands[seat]:
             events += self.end_out(seat)
-        return events, text
+        return events, recorded
 
-    def move_layoff(self, seat: str, args: str) -> tuple[list[Event], str]:
+    def move_layoff(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.PLAY)
-        index, reading, cards = self.parse_layoff(seat, args)
+        index, reading, cards = self.parse_layoff(seat, move)
         meld = self.on_table[index]
         if self.opt("layoff_requires_own_meld") and meld.owner != seat and seat not in self.melded:
             raise IllegalMove(
@@ -126,11 +129,11 @@ class BasicRummy(Game):
         after = [(m.kind, m.cards, m.stands) for m in self.on_table]
         after[index] = (reading.kind, list(reading.cards), list(reading.stands))
         self.check_not_stuck(seat, cards, after)
-        text = self.layoff_text(index, reading, cards)
+        recorded = self.layoff_move(index, reading, cards)
         events = self.apply_layoff(seat, index, reading, cards)
         if not self.hands[seat]:
             events += self.end_out(seat)
-        return events, text
+        return events, recorded
 
     def check_not_stuck(self, seat: str, using: list[int], after: list[tuple[str, list[int], list[Stand]]]) -> None:
         """§1.3.4: the card taken from the discard pile cannot be discarded this turn, so a meld or
@@ -161,9 +164,9 @@ class BasicRummy(Game):
                 return False
         return True
 
-    def move_discard(self, seat: str, args: str) -> tuple[list[Event], str]:
+    def move_discard(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.PLAY)
-        card = self.parse_discard(seat, args)
+        card = self.parse_discard(seat, move)
         self.hands[seat].remove(card)
         self.discard.append(card)
         events = [Event(EventKind.DISCARDED, seat, {"card": card_code(card)})]
@@ -171,7 +174,7 @@ class BasicRummy(Game):
             events += self.end_out(seat)
         else:
             events += self.end_turn()
-        return events, f"discard {card_code(card)}"
+        return events, card_move(Verb.DISCARD, card)
 
     # ---------------------------------------------------------------- scoring (§1.5, §1.7)
     def end_out(self, winner: str) -> list[Event]:
@@ -317,16 +320,17 @@ class BasicRummy(Game):
                 continue
             for c in sorted(set(hand)):
                 for word in self.layoff_words(c, i):
+                    move = Move(Verb.LAYOFF, (word,), i + 1)
                     if self.took is not None and len(hand) == 2 and c != self.took:
                         try:
-                            _, reading, cards = self.parse_layoff(seat, f"{word} to {i + 1}")
+                            _, reading, cards = self.parse_layoff(seat, move)
                         except IllegalMove:
                             continue
                         after = [(m.kind, m.cards, m.stands) for m in self.on_table]
                         after[i] = (reading.kind, list(reading.cards), list(reading.stands))
                         if self.stuck(seat, cards, after):
                             continue
-                    out.append(Move(Verb.LAYOFF, (word,), i + 1))
+                    out.append(move)
         return out
 
     def layoff_words(self, card: int, index: int) -> list[str]:
@@ -365,8 +369,8 @@ class Wrotham(BasicRummy):
     def start_phase(self) -> Phase:
         return Phase.PLAY  # §1.9: the starting player holds 8 and begins by discarding
 
-    def verbs(self) -> tuple[str, ...]:
-        return ("draw", "take", "meld", "layoff", "swap", "discard")
+    def verbs(self) -> tuple[Verb, ...]:
+        return _WROTHAM_VERBS
 
     def all_seven_deal(self) -> bool:
         return self.deal_no >= 4
@@ -380,10 +384,10 @@ class Wrotham(BasicRummy):
     def swap_moves(self, seat: str) -> list[Move]:
         return Game.swap_moves(self, seat)
 
-    def move_swap(self, seat: str, args: str) -> tuple[list[Event], str]:
+    def move_swap(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.PLAY)
-        card, index, reading = self.parse_swap(seat, args)
-        return self.apply_swap(seat, card, index, reading), f"swap {card_code(card)} to {index + 1}"
+        card, index, reading = self.parse_swap(seat, move)
+        return self.apply_swap(seat, card, index, reading), Move(Verb.SWAP, (card_code(card),), index + 1)
 
     # ---------------------------------------------------------------- wild placements
     def candidate_meld_words(self, hand: list[int]) -> list[list[str]]:

@@ -10,39 +10,34 @@ bounded list of table moves to ``legal_moves``. It knows nothing of points: vari
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from collections.abc import Iterable, Sequence
 
 from .cards import JOKER, card_code, codes
 from .errors import IllegalMove
 from .events import Event, EventKind, Phase
 from .layout import TableMeld
-from .melds import Placed, Reading, describe_readings, parse_entry, read_meld
+from .melds import MeldRules, Placed, Reading, describe_readings, parse_entry, read_meld
 from .move import Move, Verb
+from .turns import Handled, TurnLoop
 
 MAX_TABLE_MOVES = 200
 
 
-class TableManipulation:
-    """Mixin for ``Game`` subclasses whose players may rearrange the table."""
-
-    # Provided by Game.
-    on_table: list[Any]
-    hands: dict[str, list[int]]
-    meld_rules: Any
-    placed: set[str]
+class TableManipulation(TurnLoop):
+    """The ``table`` move, for the variants whose players may rearrange the table (mixed in
+    ahead of ``Game``)."""
 
     def table_allowed(self, seat: str) -> None:
         """Raise when ``seat`` may not manipulate now (rami: not opened, option off)."""
 
-    def after_table(self, seat: str, old: list[Any], used: list[int]) -> list[Any]:
+    def after_table(self, seat: str, old: list[TableMeld], used: list[int]) -> list[Event]:
         return []
 
-    def read_table(self, text: str) -> list[Reading]:
+    def read_table(self, melds: Iterable[Sequence[str]]) -> list[Reading]:
         """Read the proposed table; an unannotated wild takes the identity it had on the table."""
         old_wilds = [(c, st) for m in self.on_table for c, st in zip(m.cards, m.stands, strict=True) if c == JOKER]
         readings: list[Reading] = []
-        for number, group in enumerate(text.split("|"), start=1):
-            words = group.split()
+        for number, words in enumerate(melds, start=1):
             if not words:
                 raise IllegalMove("bad_move", "an empty meld between '|' separators", {})
             placed = [parse_entry(w) for w in words]
@@ -95,12 +90,12 @@ class TableManipulation:
             )
         return used
 
-    def move_table(self, seat: str, args: str) -> tuple[list[Any], str]:
-        self.need_phase(Phase.PLAY)  # type: ignore[attr-defined]
+    def move_table(self, seat: str, move: Move) -> Handled:
+        self.need_phase(Phase.PLAY)
         self.table_allowed(seat)
-        if not args.strip():
+        if not move.melds:
             raise IllegalMove("bad_move", "write the whole new table: table 3C 4C 5C | 6H 6D 6C", {})
-        readings = self.read_table(args)
+        readings = self.read_table(move.melds)
         used = self.check_table(seat, readings)
         if JOKER in used and not self.meld_rules.wild_layoff:
             raise IllegalMove(
@@ -116,10 +111,9 @@ class TableManipulation:
             self.placed.add(seat)
         events = [Event(EventKind.TABLE_REARRANGED, seat, {"cards": codes(used), "melds": len(readings)})]
         events += self.after_table(seat, old, used)
-        text = "table " + " | ".join(" ".join(r.codes(self.meld_rules)) for r in readings)
-        return events, text
+        return events, Move.table_of(r.codes(self.meld_rules) for r in readings)
 
-    def check_table_after(self, seat: str, used: list[int], new_table: list[Any]) -> None:
+    def check_table_after(self, seat: str, used: list[int], new_table: list[TableMeld]) -> None:
         """Variants refuse a table that leaves an obligation impossible (rami)."""
 
     def check_table_going_out(self, seat: str, used: list[int]) -> None:
@@ -192,7 +186,7 @@ class TableManipulation:
         return out
 
 
-def _may_join(card: int, other: int, rules: Any) -> bool:
+def _may_join(card: int, other: int, rules: MeldRules) -> bool:
     """Whether ``other`` could be in a three-card meld with ``card``: a wild card always; else a
     set shares the rank, and a run (of one suit unless ``run_mixed_suits``) spans three ranks,
     so its cards are at most two apart (counted round the corner, which covers every ace rule)."""

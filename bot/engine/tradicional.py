@@ -21,6 +21,12 @@ from .melds import MeldRules, natural_extends
 from .move import Move, Verb, card_move
 from .rummy import BasicRummy
 from .table import TableManipulation
+from .turns import Handled
+
+_VERBS = (
+    Verb.DRAW, Verb.TAKE, Verb.MELD, Verb.LAYOFF, Verb.TABLE, Verb.DISCARD,
+    Verb.CLAIM, Verb.PASS,  # option 2: the claim window (§4.6)
+)
 
 
 class Tradicional(TableManipulation, BasicRummy):
@@ -62,8 +68,8 @@ class Tradicional(TableManipulation, BasicRummy):
         ace = 11 if self.opt("ace_mode") != "low" else 1  # options 3 and 4: an ace counts 11
         return (ace, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 
-    def verbs(self) -> tuple[str, ...]:
-        return ("draw", "take", "meld", "layoff", "table", "discard", "claim", "pass")
+    def verbs(self) -> tuple[Verb, ...]:
+        return _VERBS
 
     def rearranging_allowed(self, seat: str) -> bool:
         return True  # §4.3: table manipulation from the first turn
@@ -89,27 +95,27 @@ class Tradicional(TableManipulation, BasicRummy):
                 {},
             )
 
-    def move_meld(self, seat: str, args: str) -> tuple[list[Any], str]:
+    def move_meld(self, seat: str, move: Move) -> Handled:
         if self.rules["opt5_two_turns"]:
             self.need_phase(Phase.PLAY)
-            readings = self.parse_melds(seat, args)
+            readings = self.parse_melds(seat, move)
             self.check_two_turns(seat, len(self.hands[seat]) - sum(len(r.cards) for r in readings))
-        return super().move_meld(seat, args)
+        return super().move_meld(seat, move)
 
-    def move_layoff(self, seat: str, args: str) -> tuple[list[Any], str]:
+    def move_layoff(self, seat: str, move: Move) -> Handled:
         if self.rules["opt5_two_turns"]:
             self.need_phase(Phase.PLAY)
-            _, _, cards = self.parse_layoff(seat, args)
+            _, _, cards = self.parse_layoff(seat, move)
             self.check_two_turns(seat, len(self.hands[seat]) - len(cards))
-        return super().move_layoff(seat, args)
+        return super().move_layoff(seat, move)
 
-    def check_table_after(self, seat: str, used: list[int], new_table: list[Any]) -> None:
+    def check_table_after(self, seat: str, used: list[int], new_table: list[TableMeld]) -> None:
         if used:
             self.check_two_turns(seat, len(self.hands[seat]) - len(used))
         after = [(m.kind, m.cards, m.stands) for m in new_table]
         self.check_not_stuck(seat, used, after)
 
-    def after_table(self, seat: str, old: list[Any], used: list[int]) -> list[Any]:
+    def after_table(self, seat: str, old: list[TableMeld], used: list[int]) -> list[Event]:
         if not self.hands[seat]:
             return self.end_out(seat)
         return []
@@ -155,8 +161,8 @@ class Tradicional(TableManipulation, BasicRummy):
         return self.end_void_deal()  # §0.4: void everywhere but basic and Wrotham
 
     # ---------------------------------------------------------------- option 2: claims (§4.6)
-    def move_discard(self, seat: str, args: str) -> tuple[list[Any], str]:
-        events, text = super().move_discard(seat, args)
+    def move_discard(self, seat: str, move: Move) -> Handled:
+        events, recorded = super().move_discard(seat, move)
         if self.rules["opt2_rummy_call"] and not self.hand_over:
             discarder = self.seats.index(seat)
             nxt = self.turn
@@ -166,7 +172,7 @@ class Tradicional(TableManipulation, BasicRummy):
                 self.window_pending = eligible
                 self.claims = {}
                 events.append(Event(EventKind.CLAIM_WINDOW, seat, {"card": card_code(self.discard[-1])}))
-        return events, text
+        return events, recorded
 
     def claim_order(self, discarder: int) -> list[int]:
         """Active seats from the discarder's left, in turn order (claim priority)."""
@@ -186,12 +192,11 @@ class Tradicional(TableManipulation, BasicRummy):
         hand.remove(give)
         return bool(hand_meld_candidates([*hand, card], self.meld_rules, must=card))
 
-    def move_claim(self, seat: str, args: str) -> tuple[list[Any], str]:
+    def move_claim(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.WINDOW)
-        words = args.split()
-        if len(words) != 1:
+        if len(move.cards) != 1 or move.target is not None:
             raise IllegalMove("bad_move", "write claim and the card you leave in its place: claim KD", {})
-        give = parse_card(words[0])
+        give = parse_card(move.cards[0])
         self.take_from_hand(seat, [give])
         card = self.discard[-1]
         if not self.claim_ok(seat, card, give):
@@ -203,15 +208,15 @@ class Tradicional(TableManipulation, BasicRummy):
         self.claims[seat] = give
         self.window_pending.remove(seat)
         events = [Event(EventKind.CLAIMED, seat, {})]
-        return events + self.maybe_close_window(), f"claim {card_code(give)}"
+        return events + self.maybe_close_window(), card_move(Verb.CLAIM, give)
 
-    def move_pass(self, seat: str, args: str) -> tuple[list[Any], str]:
+    def move_pass(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.WINDOW)
-        self.no_args(args, "pass")
+        self.no_args(move)
         self.window_pending.remove(seat)
-        return [Event(EventKind.PASSED, seat, {}), *self.maybe_close_window()], "pass"
+        return [Event(EventKind.PASSED, seat, {}), *self.maybe_close_window()], Move.of(Verb.PASS)
 
-    def maybe_close_window(self) -> list[Any]:
+    def maybe_close_window(self) -> list[Event]:
         if self.window_pending:
             return []
         self.phase = Phase.DRAW
@@ -237,11 +242,10 @@ class Tradicional(TableManipulation, BasicRummy):
 
     def timeout_moves(self, seat: str) -> list[Event]:
         if self.phase == Phase.WINDOW:
-            return self.play(seat, "pass")
+            return self.play(seat, Move.of(Verb.PASS))
         if self.phase == Phase.DRAW and not self.stock:
-            events = self.play(seat, "take")
-            card = self.timeout_discard(seat)
-            return events + self.play(seat, f"discard {card_code(card)}")
+            events = self.play(seat, Move.of(Verb.TAKE))
+            return events + self.play(seat, card_move(Verb.DISCARD, self.timeout_discard(seat)))
         return super().timeout_moves(seat)
 
     # ---------------------------------------------------------------- legal moves
@@ -268,7 +272,7 @@ class Tradicional(TableManipulation, BasicRummy):
 
     def table_ok(self, seat: str, move: Move) -> bool:
         try:
-            readings = self.read_table(" | ".join(" ".join(meld) for meld in move.melds))
+            readings = self.read_table(move.melds)
             used = self.check_table(seat, readings)
             self.check_table_after(
                 seat, used, [TableMeld(r.kind, list(r.cards), list(r.stands), None) for r in readings]

@@ -1,14 +1,16 @@
 """The turn loop shared by every variant: one RGN move at a time, from the draw to the discard.
 
-What it is: the ``TurnLoop`` part of ``Game``. ``play(seat, move)`` checks whose move it is,
-hands the move to the variant's ``move_<verb>`` handler and writes the canonical move to the
-record; a handler checks everything before it changes anything, so a refused move changes
-nothing. The generic handlers live here (drawing, taking the discard, parsing and applying
-melds, layoffs, joker exchanges and discards, resigning, the timeout rule of rules.md §0.4),
-with the questions the bot asks about moves (``accepts``, ``meld_targets``, ``can_rearrange``).
-Hooks a variant may override: ``verbs``, ``check_draw``, ``after_draw``, ``stock_empty``,
-``check_take``, ``check_discard``, ``on_turn_limit``, ``on_resign_turn``, ``timeout_moves``,
-``next_dealer_index``, ``rearranging_allowed`` and ``swap_open_suits``. Whatever can end the
+What it is: the ``TurnLoop`` part of ``Game``. ``play(seat, move)`` reads a typed move once
+(``Move.read``; a ``Move`` is taken as it is), checks whose move it is and dispatches on
+``move.verb`` (``handle``) to the variant's handler ``move_<verb>(seat, move) -> (events, Move)``,
+and writes the canonical ``Move`` the handler returns to the record (``f"{seat} {move}"``). A
+handler reads the move's parts (``cards``, ``target``, ``melds``), never its text, and checks
+everything before it changes anything, so a refused move changes nothing. The generic handlers and
+their helpers live here (drawing, taking the discard, reading and applying melds, layoffs, joker
+exchanges and discards, resigning, the timeout rule of rules.md §0.4). Hooks a variant may
+override: ``verbs`` and the handlers of its verbs, ``check_draw``, ``after_draw``,
+``stock_empty``, ``check_take``, ``check_hand_discard``, ``check_discard``, ``on_turn_limit``,
+``on_resign_turn``, ``timeout_moves``, ``next_dealer_index`` and ``swap_open_suits``. Whatever can end the
 deal returns the events of that end (``end_turn`` and ``on_turn_limit`` at the cap, ``stock_empty``,
 ``after_draw``), and the move that called it returns them with its own: ``play`` reports all a
 move caused (notation.md).
@@ -18,9 +20,8 @@ variant's own rules (the variant modules).
 
 from __future__ import annotations
 
-import pickle
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .cards import CARD_BY_CODE, JOKER, card_code, codes, parse_card
@@ -28,10 +29,14 @@ from .errors import IllegalMove
 from .events import Event, EventKind, Phase
 from .layout import TableMeld
 from .melds import MeldRules, Placed, Reading, entry_code, one_reading, parse_entry
-from .move import Move, Verb
+from .move import Move, Verb, card_move, check_groups
 from .options import PLAYERS
-from .rgn import split_melds, tag_line
+from .rgn import tag_line
 from .rng import DealRandom
+
+Handled = tuple[list[Event], Move]
+"""What a move handler returns: the events of the move and the canonical move for the record."""
+_DRAW, _TAKE = Move.of(Verb.DRAW), Move.of(Verb.TAKE)
 
 
 class TurnLoop:
@@ -106,19 +111,29 @@ class TurnLoop:
     # ----------------------------------------------------------------- one move
     def play(self, seat: str, move: str | Move) -> list[Event]:
         """Apply one RGN move (without the seat), as text or a ``Move``. Refused moves raise
-        IllegalMove and change nothing."""
-        move = str(move)
+        IllegalMove and change nothing; the record gets the canonical move the handler returns.
+
+        Text is read once, here (``Move.read``); from then on the move is its parts. The checks
+        come in the order notation.md's refusals assume: the seat, the game, whose turn, the
+        variant's verbs, then the handler's own (phase, rules, and last the move's shape)."""
         if seat not in self.seats:
             raise IllegalMove("unknown_seat", f"{seat} has no seat in this game", {"seat": seat})
-        words = move.split()
-        if not words:
-            raise IllegalMove("bad_move", "an empty move", {})
-        verb = words[0].lower()
+        typed: Move | None
+        if isinstance(move, Move):
+            typed, word = move, str(move.verb)
+        else:
+            try:
+                typed = Move.read(move)
+                word = str(typed.verb)
+            except IllegalMove as err:
+                if err.code != "unknown_move":
+                    raise  # an empty move
+                typed, word = None, err.params["verb"]  # refused below, once it is this seat's turn
         if self.game_over:
             raise IllegalMove("game_over", "the game is over", {})
-        if verb == "resign":
+        if typed is not None and typed.verb is Verb.RESIGN:
             return self._resign(seat)
-        if verb == "timeout":
+        if typed is not None and typed.verb is Verb.TIMEOUT:
             return self.timeout(seat)
         if seat in self.resigned:
             raise IllegalMove("resigned", f"{seat} has resigned", {"seat": seat})
@@ -126,23 +141,99 @@ class TurnLoop:
             raise IllegalMove("deal_over", "the deal is over; the next one has not been dealt", {})
         if (self.phase == Phase.WINDOW or seat != self.seats[self.turn]) and seat not in self.actors:
             raise IllegalMove("not_your_turn", f"it is not {seat}'s turn", {"seat": seat, "turn": self.current_seat})
-        handler: Callable[[str, str], tuple[list[Event], str]] | None = (
-            getattr(self, "move_" + verb, None) if verb in self.verbs() else None)
-        if handler is None:
-            raise IllegalMove(
-                "unknown_move", f"{verb!r} is not a move in {self.variant}", {"verb": verb, "valid": self.verbs()}
-            )
-        args = move.strip()[len(words[0]) :].strip() if len(words) > 1 else ""
-        events, text = handler(seat, args)
+        if typed is None or typed.verb not in self.verbs():
+            raise self.not_a_move(word)
+        events, recorded = self.handle(seat, typed)
         if self.took is not None and not self.hand_over and self.hands[seat].count(self.took) <= self.took_keep:
             self.took = None  # the taken card went to the table; an identical card in hand is another one
-        line = f"{seat} {text}"
+        line = f"{seat} {recorded}"
         self.log.append(line)
         self.last_move = line
         return events
 
-    def verbs(self) -> tuple[str, ...]:
-        return ("draw", "take", "meld", "layoff", "discard")
+    def handle(self, seat: str, move: Move) -> Handled:
+        """Hand ``move`` to its verb's handler, ``move_<verb>(seat, move)``. A handler checks
+        everything before it changes anything and returns its events with the canonical move
+        for the record. ``resign`` and ``timeout`` never get here (``play`` applies them)."""
+        match move.verb:
+            case Verb.DRAW:
+                return self.move_draw(seat, move)
+            case Verb.TAKE:
+                return self.move_take(seat, move)
+            case Verb.DISCARD:
+                return self.move_discard(seat, move)
+            case Verb.MELD:
+                return self.move_meld(seat, move)
+            case Verb.LAYOFF:
+                return self.move_layoff(seat, move)
+            case Verb.SWAP:
+                return self.move_swap(seat, move)
+            case Verb.TABLE:
+                return self.move_table(seat, move)
+            case Verb.PASS:
+                return self.move_pass(seat, move)
+            case Verb.KNOCK:
+                return self.move_knock(seat, move)
+            case Verb.DONE:
+                return self.move_done(seat, move)
+            case Verb.AUTO:
+                return self.move_auto(seat, move)
+            case Verb.CUT:
+                return self.move_cut(seat, move)
+            case Verb.ALLOW:
+                return self.move_allow(seat, move)
+            case Verb.CLAIM:
+                return self.move_claim(seat, move)
+        raise self.not_a_move(str(move.verb))
+
+    def verbs(self) -> tuple[Verb, ...]:
+        """The verbs this variant plays (its handlers); ``resign`` and ``timeout`` are everyone's."""
+        return (Verb.DRAW, Verb.TAKE, Verb.MELD, Verb.LAYOFF, Verb.DISCARD)
+
+    def not_a_move(self, verb: str) -> IllegalMove:
+        return IllegalMove(
+            "unknown_move",
+            f"{verb!r} is not a move in {self.variant}",
+            {"verb": verb, "valid": tuple(str(v) for v in self.verbs())},
+        )
+
+    # The handlers of the verbs a variant may list in ``verbs``; a variant that plays the verb
+    # overrides its handler (``draw`` and ``take`` are here, the rest in the variants).
+    def move_discard(self, seat: str, move: Move) -> Handled:
+        raise self.not_a_move(str(move.verb))
+
+    def move_meld(self, seat: str, move: Move) -> Handled:
+        raise self.not_a_move(str(move.verb))
+
+    def move_layoff(self, seat: str, move: Move) -> Handled:
+        raise self.not_a_move(str(move.verb))
+
+    def move_swap(self, seat: str, move: Move) -> Handled:
+        raise self.not_a_move(str(move.verb))
+
+    def move_table(self, seat: str, move: Move) -> Handled:
+        raise self.not_a_move(str(move.verb))
+
+    def move_pass(self, seat: str, move: Move) -> Handled:
+        raise self.not_a_move(str(move.verb))
+
+    def move_knock(self, seat: str, move: Move) -> Handled:
+        raise self.not_a_move(str(move.verb))
+
+    def move_done(self, seat: str, move: Move) -> Handled:
+        raise self.not_a_move(str(move.verb))
+
+    def move_auto(self, seat: str, move: Move) -> Handled:
+        raise self.not_a_move(str(move.verb))
+
+    def move_cut(self, seat: str, move: Move) -> Handled:
+        raise self.not_a_move(str(move.verb))
+
+    def move_allow(self, seat: str, move: Move) -> Handled:
+        raise self.not_a_move(str(move.verb))
+
+    def move_claim(self, seat: str, move: Move) -> Handled:
+        raise self.not_a_move(str(move.verb))
 
     def need_phase(self, *phases: str) -> None:
         if self.phase not in phases:
@@ -152,10 +243,13 @@ class TurnLoop:
                 {"phase": self.phase, "expected": list(phases)},
             )
 
+    # The shape of a move: judged from its parts, after the rules that come first (the phase,
+    # opening, ...), so a move written wrongly out of turn or phase is refused for that.
     @staticmethod
-    def no_args(args: str, verb: str) -> None:
-        if args.strip():
-            raise IllegalMove("bad_move", f"{verb} takes no arguments", {"verb": verb})
+    def no_args(move: Move) -> None:
+        """``draw``, ``pass``, ``done`` ... are written alone (a target shows in the text too)."""
+        if move.cards or move.target is not None:
+            raise IllegalMove("bad_move", f"{move.verb} takes no arguments", {"verb": str(move.verb)})
 
     def take_from_hand(self, seat: str, cards: list[int]) -> None:
         """Check ``cards`` (a multiset) are all in the seat's hand; raises without changing anything."""
@@ -198,19 +292,19 @@ class TurnLoop:
         raise NotImplementedError
 
     # draw / take ------------------------------------------------------
-    def move_draw(self, seat: str, args: str) -> tuple[list[Event], str]:
+    def move_draw(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.DRAW)
-        self.no_args(args, "draw")
+        self.no_args(move)
         self.check_draw(seat)
         if not self.stock:
-            return self.stock_empty(seat), "draw"
+            return self.stock_empty(seat), _DRAW
         card = self.stock.pop()
         self.hands[seat].append(card)
         self.drawn = card
         self.phase = Phase.PLAY
         events = [Event(EventKind.DREW, seat, {"stock": len(self.stock)})]
         events += self.after_draw(seat)
-        return events, "draw"
+        return events, _DRAW
 
     def check_draw(self, seat: str) -> None:
         pass
@@ -235,9 +329,9 @@ class TurnLoop:
         self.phase = Phase.PLAY
         return [Event(EventKind.STOCK_RENEWED, seat, {"count": len(self.stock) + 1}), Event(EventKind.DREW, seat, {})]
 
-    def move_take(self, seat: str, args: str) -> tuple[list[Event], str]:
+    def move_take(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.DRAW)
-        self.no_args(args, "take")
+        self.no_args(move)
         if not self.discard:
             raise IllegalMove("discard_empty", "the discard pile is empty", {})
         self.check_take(seat)
@@ -246,19 +340,23 @@ class TurnLoop:
         self.hands[seat].append(card)
         self.took = card
         self.phase = Phase.PLAY
-        return [Event(EventKind.TOOK, seat, {"card": card_code(card)})], "take"
+        return [Event(EventKind.TOOK, seat, {"card": card_code(card)})], _TAKE
 
     def check_take(self, seat: str) -> None:
         pass
 
     # meld / layoff --------------------------------------------------------
-    def read_new_meld(self, words: list[str]) -> Reading:
+    def read_new_meld(self, words: Iterable[str]) -> Reading:
         return one_reading([parse_entry(w) for w in words], self.meld_rules)
 
-    def parse_melds(self, seat: str, args: str) -> list[Reading]:
-        if not args.strip():
+    def parse_melds(self, seat: str, move: Move) -> list[Reading]:
+        """The new melds of a ``meld`` move, each read one way (``ambiguous_wild`` otherwise),
+        all from the seat's hand. A Move built of cards alone is one meld of them."""
+        groups = move.melds or ((move.cards,) if move.cards else ())
+        if not groups:
             raise IllegalMove("bad_move", "meld needs cards, e.g. meld 5C 6C 7C", {})
-        readings = [self.read_new_meld(g) for g in split_melds(args)]
+        check_groups(move, groups)
+        readings = [self.read_new_meld(g) for g in groups]
         self.take_from_hand(seat, [c for r in readings for c in r.cards])
         return readings
 
@@ -283,16 +381,15 @@ class TurnLoop:
             for i, r in enumerate(readings)
         ]
 
-    def parse_layoff(self, seat: str, args: str) -> tuple[int, Reading, list[int]]:
-        """``7H 8H to 3`` -> (meld index, the meld's new reading, the cards from hand)."""
-        left, sep, right = args.rpartition(" to ")
-        if not sep or not right.strip().isdigit() or not left.split():
+    def parse_layoff(self, seat: str, move: Move) -> tuple[int, Reading, list[int]]:
+        """``layoff 7H 8H to 3`` -> (meld index, the meld's new reading, the cards from hand)."""
+        n = move.target
+        if n is None or not move.cards:
             raise IllegalMove("bad_move", "write a layoff as: layoff 7H to 3", {})
-        n = int(right)
         if not 1 <= n <= len(self.on_table):
             raise IllegalMove("no_such_meld", f"there is no meld {n} on the table", {"number": n})
         meld = self.on_table[n - 1]
-        added = [parse_entry(w) for w in left.split()]
+        added = [parse_entry(w) for w in move.cards]
         self.take_from_hand(seat, [p.card for p in added])
         existing = meld.placed(self.meld_rules)
         try:
@@ -314,7 +411,7 @@ class TurnLoop:
         self.placed.add(seat)
         return [Event(EventKind.LAID_OFF, seat, {"cards": codes(cards), "number": index + 1})]
 
-    def layoff_text(self, index: int, reading: Reading, cards: list[int]) -> str:
+    def layoff_move(self, index: int, reading: Reading, cards: list[int]) -> Move:
         """Canonical layoff: naturals as themselves, each added wild annotated as it now stands."""
         old = self.on_table[index]
         old_wilds = [(c, st) for c, st in zip(old.cards, old.stands, strict=True) if self.meld_rules.is_wild(c)]
@@ -329,20 +426,19 @@ class TurnLoop:
                 words.append(entry_code(c, st, self.meld_rules))
             else:
                 old_wilds.pop(match)
-        return f"layoff {' '.join(words)} to {index + 1}"
+        return Move(Verb.LAYOFF, tuple(words), index + 1)
 
     # joker exchange / retrieval ------------------------------------------------
     #: Wrotham (§1.9, Rummikub convention): a set's open-suit joker may be exchanged for any missing
     #: suit. Rami (§3.6): only a joker that stands for exactly one card may be retrieved.
     swap_open_suits = True
 
-    def parse_swap(self, seat: str, args: str) -> tuple[int, int, Reading]:
-        """``6H to 2`` -> (card, meld index, the meld's reading with the card in the joker's place)."""
-        left, sep, right = args.rpartition(" to ")
-        if not sep or not right.strip().isdigit() or len(left.split()) != 1:
+    def parse_swap(self, seat: str, move: Move) -> tuple[int, int, Reading]:
+        """``swap 6H to 2`` -> (card, meld index, the meld's reading with the card in the joker's place)."""
+        n = move.target
+        if n is None or len(move.cards) != 1:
             raise IllegalMove("bad_move", "write a joker exchange as: swap 6H to 2", {})
-        card = parse_card(left.strip())
-        n = int(right)
+        card = parse_card(move.cards[0])
         if not 1 <= n <= len(self.on_table):
             raise IllegalMove("no_such_meld", f"there is no meld {n} on the table", {"number": n})
         self.take_from_hand(seat, [card])
@@ -398,13 +494,20 @@ class TurnLoop:
         return out
 
     # discard ----------------------------------------------------------------
-    def parse_discard(self, seat: str, args: str) -> int:
-        card = CARD_BY_CODE.get(args)  # the canonical spelling needs no further parsing
+    def parse_discard(self, seat: str, move: Move) -> int:
+        """The one card of a discard (or a knock's discard), checked by ``check_hand_discard``."""
+        if len(move.cards) != 1 or move.target is not None:
+            raise IllegalMove("bad_move", "discard one card, e.g. discard KS", {})
+        code = move.cards[0]
+        card = CARD_BY_CODE.get(code)  # the canonical spelling needs no further parsing
         if card is None:
-            words = args.split()
-            if len(words) != 1:
-                raise IllegalMove("bad_move", "discard one card, e.g. discard KS", {})
-            card = parse_card(words[0])
+            card = parse_card(code)
+        self.check_hand_discard(seat, card)
+        return card
+
+    def check_hand_discard(self, seat: str, card: int) -> None:
+        """``card`` is in the hand and is not the discard just taken (rules.md §1.3.4): a copy
+        held before the take is another card."""
         self.take_from_hand(seat, [card])
         if self.took is not None and card == self.took and self.hands[seat].count(card) == 1:
             raise IllegalMove(
@@ -412,7 +515,6 @@ class TurnLoop:
                 f"{card_code(card)} was taken from the discard pile this turn",
                 {"card": card_code(card)},
             )
-        return card
 
     # resign / timeout -----------------------------------------------------------
     def _resign(self, seat: str) -> list[Event]:
@@ -458,7 +560,7 @@ class TurnLoop:
     def timeout_moves(self, seat: str) -> list[Event]:
         events: list[Event] = []
         if self.phase == Phase.DRAW:
-            events += self.play(seat, "draw")
+            events += self.play(seat, _DRAW)
         if self.hand_over or self.current_seat != seat or self.phase != Phase.PLAY:
             return events
         if not any(self.can_discard(seat, c) for c in set(self.hands[seat])):
@@ -466,8 +568,7 @@ class TurnLoop:
             # the first listed move that places it (a meld or a lay-off: going out) is played.
             moves = [m for m in self.legal_moves(seat) if m.verb is not Verb.RESIGN]
             return events + (self.play(seat, moves[0]) if moves else [])
-        card = self.timeout_discard(seat)
-        events += self.play(seat, f"discard {card_code(card)}")
+        events += self.play(seat, card_move(Verb.DISCARD, self.timeout_discard(seat)))
         return events
 
     def timeout_discard(self, seat: str) -> int:
@@ -477,36 +578,6 @@ class TurnLoop:
             return self.drawn
         return max(legal, key=lambda c: (self.value(c), c))
 
-    def accepts(self, seat: str, move: str | Move) -> bool:
-        """Whether ``move`` would be accepted now, tried on a copy (rami's swap listing, the bot
-        asking which meld a layoff targets). The game is left unchanged.
-
-        The copy is a pickle round trip: the state is plain data, and this is about four times
-        faster than ``copy.deepcopy``.
-        """
-        trial = pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
-        try:
-            trial.play(seat, move)
-        except IllegalMove:
-            return False
-        return True
-
-    def meld_targets(self, seat: str, verb: str, cards: list[str]) -> list[int]:
-        """The meld numbers ``n`` (1-based, as ``game.melds`` shows them) for which
-        ``f"{verb} {cards} to {n}"`` would be accepted now; ``verb`` is ``layoff`` or ``swap``."""
-        words = " ".join(cards)
-        return [n for n in range(1, len(self.on_table) + 1) if self.accepts(seat, f"{verb} {words} to {n}")]
-
-    def can_rearrange(self, seat: str) -> bool:
-        """Whether ``seat`` may play a ``table`` move now: in the play phase of its own turn, where
-        the variant allows manipulation (``rearranging_allowed``: tradicional rules.md §4.3, rami
-        §3.10). Whether a particular table move is legal is for ``play`` to judge."""
-        return self.phase == Phase.PLAY and self.current_seat == seat and self.rearranging_allowed(seat)
-
-    def rearranging_allowed(self, seat: str) -> bool:
-        """Variant hook: table manipulation is open to ``seat`` at all this turn."""
-        return False
-
     def can_discard(self, seat: str, card: int) -> bool:
         try:
             self.check_discard(seat, card)
@@ -515,4 +586,5 @@ class TurnLoop:
         return True
 
     def check_discard(self, seat: str, card: int) -> None:
-        self.parse_discard(seat, card_code(card))
+        """Variant hook: refuse discarding ``card`` now (``can_discard``, ``timeout_discard``)."""
+        self.check_hand_discard(seat, card)
