@@ -46,11 +46,11 @@ async def _naming_seats(interaction: discord.Interaction, game_id: int, work: Aw
         raise
 
 
-async def act(interaction: discord.Interaction, game_id: int, move: Move | str, *, answer: Answer,
+async def act(interaction: discord.Interaction, game_id: int, move: Move, *, answer: Answer,
               version: int | None = None) -> Change:
     """Play ``move`` for the user's own seat in game ``game_id`` of this place (``version``: of
-    the message it came from; ``move`` as text only where a player typed it, ``/rummy play``),
-    then ``answer`` and announce. Everything is checked by the service (``GameService.act``)."""
+    the message it came from), then ``answer`` and announce. Everything is checked by the
+    service (``GameService.act``)."""
     client = client_of(interaction)
     change = await _naming_seats(interaction, game_id, client.service.act(
         place_key(interaction), interaction.user.id, game_id, move, version=version, interaction_id=interaction.id))

@@ -4,13 +4,15 @@ pickers, the rearrange modal, and the moves they make.
 What it is: ``hand_message`` (the cards as codes, one select per 25 cards, a button for each verb
 legal now, sort and clear), the persistent items whose custom_ids carry only the game, the
 version shown, the selection and the sort (``HandState``), and their handlers. A hand is only
-ever built for the seat of ``interaction.user.id`` (never one named in a custom_id) and only sent
-in an ephemeral message. ``move_from_hand`` turns a verb and the selected cards into a move
-(``bot.engine.Move.of``), asking which meld when several accept the cards.
+ever built for the seat the service found for ``interaction.user.id`` (``send_hand`` takes a
+``Seated``: never a seat named in a custom_id) and only sent in an ephemeral message.
+``move_from_hand`` turns a verb and the selected cards into a move (``bot.engine.Move.of``),
+asking which meld when several accept the cards; ``cogs.acting`` plays it.
 What it is not: no rules: which moves are legal, which melds accept cards and whether the table may
 be rearranged are the engine's answers (``Game.legal_moves``, ``meld_targets``, ``can_rearrange``),
 and so are the order of the cards (``bot.engine.group_hand``) and which verbs are hand buttons and
-what each needs (``bot.engine.HAND_VERBS``, ``Verb``); the service plays the moves.
+what each needs (``bot.engine.HAND_VERBS``, ``Verb``); no checks: the place, the seat and the
+message's version are the service's (``cogs.acting``), which also plays the moves.
 """
 
 from __future__ import annotations

@@ -7,8 +7,9 @@ it too; in gin with the hand as the move leaves it, melds grouped, and for a rea
 table with the table after it: ``bot.service.hints.hint_picture``, drawn in the announcer's render slots)
 and the persistent ``HintButton``
 (``rummy:hp:<game>:<version>:<seat>:<index>``: the move is the index of the seat's legal moves
-at that version, so it is a normal versioned move: played for ``interaction.user``'s stored seat
-only, and only if that is the seat the hint was for).
+at that version, so it is a normal versioned move: played through ``cogs.acting`` for
+``interaction.user``'s stored seat only, and only if that is the seat the hint was for, which
+the service checks).
 What it is not: no hint logic (``bot.service.hints``), no rules (the service plays the move).
 """
 

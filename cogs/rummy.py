@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot.engine import VARIANTS
+from bot.engine import VARIANTS, Move
 from bot.service import GameService, Refusal
 from bot.words.i18n import translate
 from bot.words.moves import normalize_move
@@ -191,8 +191,8 @@ class RummyCog(commands.Cog, name="RummyCog"):
         await interaction.response.defer(ephemeral=True, thinking=True)
         row = await game_here(interaction, "play")
         text = await resolve_token(self.service, row, interaction.user.id, move)
-        # What the player typed, made readable (the typed-text edge); the engine reads it.
-        await act(interaction, row.id, normalize_move(text), answer=shown_again(interaction))
+        # The typed-text edge: the player's words as RGN, read once into the Move played from here on.
+        await act(interaction, row.id, Move.read(normalize_move(text)), answer=shown_again(interaction))
 
     @rummy.command(name=L("hint", "cmd.hint"), description=L("The move the strong bot would make, and why",
                    "cmd.hint.desc"))

@@ -38,8 +38,9 @@ async def move_choices(client: RummyClient, interaction: discord.Interaction, cu
         return []
     loc = user_locale(interaction)
     out = []
-    for m in rank_moves(legal, current, limit=CHOICES):
-        value = m if len(m) <= VALUE_LENGTH else f"#{seated.row.version}:{legal.index(m)}"
+    texts: list[str] = list(legal)  # a Move is its RGN text: what a choice's value carries
+    for m in rank_moves(texts, current, limit=CHOICES):
+        value = m if len(m) <= VALUE_LENGTH else f"#{seated.row.version}:{texts.index(m)}"
         out.append(Choice(name=describe_move(m, loc)[:VALUE_LENGTH], value=value))
     return out
 

@@ -5,7 +5,8 @@ Take while a turn runs, Next deal between deals), ``deal_end_message`` and ``fin
 persistent ``TableButton`` (``rummy:<verb>:<game>[:<version>]``) and its handler: open my hand,
 draw or take, deal the next deal, or open a rematch lobby.
 What it is not: no posting or editing of the table (``cogs.announcer`` does that, coalesced), no
-rules (``GameService`` plays the move).
+rules and no checks (``cogs.acting``: the service checks the place, the seat and the table's
+version, and plays the move).
 """
 
 from __future__ import annotations

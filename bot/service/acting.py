@@ -8,8 +8,8 @@ and selection, a hint) and ``seat_in`` the same on a row the caller already load
 suggestions); ``game_at`` and ``ended_game_at`` find a lobby or game of a place at all. ``play``
 and ``next_deal`` are the inner paths, for callers that act from inside for a seat they know (the
 clock's kicks, tournaments, ``cancel``, the tests): the same checks without the place. The checks
-themselves are ``player_seat`` (status, seat) and ``same_version``, and nothing else checks a seat
-or a version: the drafts (``bot.service.drafts``) use them too.
+themselves are ``being_played``, ``player_seat`` (the status, the seat) and ``same_version``, and
+nothing else checks a seat or a version: the drafts (``bot.service.drafts``) use them too.
 
 A game of another place is answered as if it did not exist (``Refusal("no_game")``): a custom_id
 carries a game id that anyone can write. ``place`` is what ``cogs.anywhere.place_key`` says: the
@@ -32,12 +32,17 @@ RESIGN = Move(Verb.RESIGN)  # notation.md "Resigning": played out of turn too, a
 LOOKED_BACK = (GameStatus.FINISHED, GameStatus.CANCELLED, GameStatus.ABANDONED)
 
 
+def being_played(row: GameRow) -> None:
+    """Moves are for a game being played: a lobby, or a game over, is ``not_playing``."""
+    if row.status != GameStatus.PLAYING:
+        raise Refusal("not_playing")
+
+
 def player_seat(row: GameRow, user_id: int, *, seat: str | None = None) -> SeatRow:
     """The caller's seat in a game being played (``not_playing``, ``not_seated`` otherwise).
     ``seat``: the seat a private message was made for (a hint's): another one is ``not_offered``,
     since such a message reached someone else only forged."""
-    if row.status != GameStatus.PLAYING:
-        raise Refusal("not_playing")
+    being_played(row)
     found = row.seat_of(user_id)
     if found is None:
         raise Refusal("not_seated")
@@ -102,12 +107,11 @@ class Acting(ServiceCore):
         return seat
 
     # ------------------------------------------------------------------ moves
-    async def act(self, place: int | None, user_id: int, game_id: int, move: Move | str, *,
+    async def act(self, place: int | None, user_id: int, game_id: int, move: Move, *,
                   version: int | None = None, interaction_id: int | None = None) -> Change:
         """The one way a player acts on a game: ``move`` for ``user_id``'s seat in game ``game_id``
         of ``place``, checked once (place, status, seat, a repeated click, ``version`` when the
-        move comes from a message of one) and played. ``move``: a ``Move``, or what a player typed
-        (``/rummy play``: RGN text the engine reads after the seat's turn is checked)."""
+        move comes from a message of one) and played."""
         async with self.lock(game_id):
             row = await self.game_at(place, game_id)
             return await self._play(row, user_id, move, version=version, interaction_id=interaction_id)
@@ -116,9 +120,10 @@ class Acting(ServiceCore):
         self, game_id: int, user_id: int, move: str | Move, *, interaction_id: int | None = None,
         version: int | None = None, kicked_by: int | None = None,
     ) -> Change:
-        """``act`` from inside, for a game the caller knows (no place): a ``Move`` or RGN text for
-        the seat of ``user_id``. ``kicked_by``: a server manager resigns ``user_id``'s seat for
-        them (audited in the same transaction)."""
+        """``act`` from inside, for a game the caller knows (no place): a ``Move`` for the seat of
+        ``user_id`` (RGN text, as the tests write moves, is read as the game reads it at its door:
+        ``Move.read``). ``kicked_by``: a server manager resigns ``user_id``'s seat for them
+        (audited in the same transaction)."""
         async with self.lock(game_id):
             row = await self._row(game_id)
             return await self._play(row, user_id, move, version=version, interaction_id=interaction_id,
@@ -129,9 +134,9 @@ class Acting(ServiceCore):
         """Under the game's lock: check, apply, commit. Refusals change nothing."""
         seat = await self._checked(row, user_id, version=version, interaction_id=interaction_id)
         try:
-            verb: Verb | None = move.verb if isinstance(move, Move) else Move.parse(move).verb
+            verb: Verb | None = move.verb if isinstance(move, Move) else Move.read(move).verb
         except IllegalMove:
-            verb = None  # unreadable: the engine refuses it below, after the turn is checked
+            verb = None  # no move at all (an unknown verb): the engine refuses it below, after the turn
         if kicked_by is not None and verb is not Verb.RESIGN:
             raise ValueError("a manager can only resign a seat for its player")
         if verb is not None and verb.clock_only:
@@ -159,13 +164,17 @@ class Acting(ServiceCore):
         async with self.lock(game_id):
             return await self._next_deal(await self.game_at(place, game_id), user_id, version)
 
-    async def next_deal(self, game_id: int, user_id: int, *, version: int | None = None) -> Change:
-        """``next_deal_at`` from inside (no place)."""
+    async def next_deal(self, game_id: int, user_id: int | None, *, version: int | None = None) -> Change:
+        """``next_deal_at`` from inside (no place; ``user_id`` None: nobody asked, as a bench deals)."""
         async with self.lock(game_id):
             return await self._next_deal(await self._row(game_id), user_id, version)
 
-    async def _next_deal(self, row: GameRow, user_id: int, version: int | None) -> Change:
-        await self._checked(row, user_id, version=version)
+    async def _next_deal(self, row: GameRow, user_id: int | None, version: int | None) -> Change:
+        if user_id is None:
+            being_played(row)
+            same_version(row, version)
+        else:
+            await self._checked(row, user_id, version=version)
         game = self.engine(row)
         if not game.hand_over or game.game_over:
             raise Refusal("deal_not_over")
