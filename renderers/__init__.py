@@ -11,8 +11,9 @@ given and never play a move (a replay's steps come from the engine's ``deal_step
 service; a hand's order is the engine's ``group_hand``). They are CPU-bound and blocking: the bot calls them through
 ``asyncio.to_thread``.
 
-The modules import one way, bottom to top: ``theme``, ``cards``, ``draw``, ``words``; the
-drawings ``table``, ``hand``, ``result`` (no encoding in them); ``palette`` (sampled from those
+The modules import one way, bottom to top: ``theme``, ``cards``, ``draw``, ``words``; ``hint``
+(a hint's banner, ``HintMark``) and ``melds`` (the table's melds band); the drawings ``table``,
+``hand``, ``result`` (no encoding in them); ``palette`` (sampled from those
 drawings); ``encode`` (onto that palette); then ``stills`` (table, hand and result as PNGs),
 ``lobby``, ``standings``, ``draft`` (the rearrange builder's picture, ``draw_draft``) and
 ``replay``, which draw and encode. No module imports one above it
@@ -24,6 +25,7 @@ from __future__ import annotations
 from .draft import DraftMeld, DraftView, draw_draft
 from .encode import Rendered
 from .hand import SORTS, draw_hand
+from .hint import HintMark
 from .lobby import LobbyInfo, draw_lobby, render_lobby
 from .palette import shared_palette
 from .replay import render_replay
@@ -35,6 +37,7 @@ __all__ = [
     "SORTS",
     "DraftMeld",
     "DraftView",
+    "HintMark",
     "LobbyInfo",
     "Rendered",
     "draw_draft",

@@ -1,7 +1,9 @@
 """Card sprites: faces, jokers, wild cards standing for another card, and backs, drawn by our code.
 
 What it is: every card the product shows comes from here, drawn once per (card, width, deck
-colouring) and cached. Suits are vector shapes (never font glyphs), drawn supersampled and scaled
+colouring) and cached: the full card (``card_sprite``: corner index, pips or a court panel) and the
+index card (``index_sprite``: only the rank over the suit, as large as the card allows, for
+crowded tables read at phone width). Suits are vector shapes (never font glyphs), drawn supersampled and scaled
 down so their edges are smooth. A sprite carries a soft shadow; ``Sprite.pad`` says where the card
 itself starts inside it.
 
@@ -19,7 +21,8 @@ from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from .theme import FONT_LOCK, RGB, Deck, Palette, font
 
-__all__ = ["Face", "Sprite", "card_back", "card_height", "card_sprite", "display_rank", "parse_code", "suit_mask"]
+__all__ = ["Face", "Sprite", "card_back", "card_height", "card_sprite", "display_rank", "index_height",
+           "index_rank_height", "index_sprite", "parse_code", "suit_mask"]
 
 SUITS = "SHDC"
 RANKS = "A23456789TJQK"
@@ -191,9 +194,9 @@ def _shadowed(card: Image.Image, radius: int) -> Sprite:
     return Sprite(sprite, pad, w, h)
 
 
-def _blank(width: int, face: RGB, edge: RGB) -> tuple[Image.Image, ImageDraw.ImageDraw, int]:
-    """A supersampled rounded card: (image, draw, corner radius at 1x)."""
-    h = card_height(width)
+def _blank(width: int, face: RGB, edge: RGB, height: int | None = None) -> tuple[Image.Image, ImageDraw.ImageDraw, int]:
+    """A supersampled rounded card (5:7 unless ``height`` is given): (image, draw, corner radius at 1x)."""
+    h = height or card_height(width)
     radius = max(3, round(width * 0.085))
     big = Image.new("RGBA", (width * _SS, h * _SS), (0, 0, 0, 0))
     d = ImageDraw.Draw(big)
@@ -373,3 +376,87 @@ def card_back(width: int) -> Sprite:
     size = round(r * 1.2)
     big.paste((*Palette.gold, 255), (round(cw / 2 - size / 2), round(ch / 2 - size / 2)), _big_mask("D", size))
     return _shadowed(big.resize((width, h), Image.Resampling.LANCZOS), radius)
+
+
+# --- index cards -----------------------------------------------------------------------------------
+
+INDEX_RATIO = 1.7  # an index card is this much taller than wide
+
+
+def index_height(width: int) -> int:
+    return round(width * INDEX_RATIO)
+
+
+@cache
+def _rank_font_size(cap: int) -> int:
+    """The font size whose capitals (``8``) are ``cap`` px tall, in the heavy weight."""
+    size = cap
+    while True:
+        with FONT_LOCK:
+            top, bottom = font(size + 1, "heavy").getbbox("8")[1::2]
+        if bottom - top > cap:
+            return size
+        size += 1
+
+
+def index_rank_height(width: int) -> int:
+    """How tall an index card's rank is drawn (its capitals), in px: 0.45 of its height."""
+    return round(index_height(width) * 0.45)
+
+
+def _index_image(face: Face, width: int, deck: Deck) -> tuple[Image.Image, int]:
+    s = _SS
+    h = index_height(width)
+    wild = face.wild
+    big, d, radius = _blank(width, Palette.wild_face if wild else Palette.card_face,
+                            Palette.wild_edge if wild else Palette.card_edge, h)
+    cw = width * s
+    pad = width * 0.08 * s
+    cap = index_rank_height(width) * s
+    size = _rank_font_size(cap)
+    top = h * 0.075 * s
+    suit_size = round(h * 0.30) * s
+    suit_y = top + cap + h * 0.06 * s
+    if face.joker and not wild:
+        _text_fit(d, big, "JK", cw / 2, top, size, cw - 2 * pad, Palette.joker)
+        star = round(suit_size * 1.1)
+        big.paste((*Palette.gold, 255), (round(cw / 2 - star / 2), round(suit_y - star * 0.05)), _big_mask("*", star))
+        inner = round(star * 0.62)
+        big.paste((*Palette.joker, 255), (round(cw / 2 - inner / 2), round(suit_y - star * 0.05 + (star - inner) / 2
+                                                                             + star * 0.03)), _big_mask("*", inner))
+        return big.resize((width, h), Image.Resampling.LANCZOS), radius
+    if wild:
+        rank, suit = face.as_rank or "", face.as_suit
+        colour = _suit_colour(deck, suit) if suit is not None else (96, 96, 104)
+    else:
+        rank, suit = face.rank or "A", face.suit
+        colour = _suit_colour(deck, suit)
+    _text_fit(d, big, display_rank(rank), cw / 2, top, size, cw - 2 * pad, colour)
+    kind = "?" if suit is None else SUITS[suit]
+    if not wild:
+        big.paste((*colour, 255), (round(cw / 2 - suit_size / 2), round(suit_y)), _big_mask(kind, suit_size))
+        return big.resize((width, h), Image.Resampling.LANCZOS), radius
+    # A wild card: what it stands for on the left, what it is on the right (a star, or the two of dummy).
+    small = round(suit_size * 0.72)
+    gap = cw * 0.04
+    left = cw / 2 - gap / 2 - small
+    big.paste((*colour, 255), (round(left), round(suit_y + (suit_size - small) / 2)), _big_mask(kind, small))
+    mx = cw / 2 + gap / 2
+    if face.joker:
+        big.paste((*Palette.joker, 255), (round(mx), round(suit_y + (suit_size - small) / 2)), _big_mask("*", small))
+    else:
+        own = _suit_colour(deck, face.suit)
+        _text_fit(d, big, display_rank(face.rank or ""), mx + small / 2, suit_y + (suit_size - small) / 2,
+                  _rank_font_size(round(small * 0.9)), small * 1.1, own)
+    return big.resize((width, h), Image.Resampling.LANCZOS), radius
+
+
+@lru_cache(maxsize=1024)
+def index_sprite(code: str, width: int, deck: Deck) -> Sprite:
+    """The index card of a code at ``width`` px (height ``index_height``): the rank, as large as
+    the card allows, over its suit. A wild card is cream like its full card, with what it stands
+    for and a joker's star (or a wild two's own rank) side by side under it."""
+    face = parse_code(code)
+    with FONT_LOCK:
+        img, radius = _index_image(face, width, deck)
+    return _shadowed(img, radius)

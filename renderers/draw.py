@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from .cards import SUITS, card_back, card_sprite, display_rank, paint_shape, parse_code
+from .cards import SUITS, card_back, card_sprite, display_rank, index_sprite, paint_shape, parse_code
 from .theme import CLASSIC, FONT_LOCK, RGB, Deck, Palette, font
 
 __all__ = ["PROBE", "Box", "Region", "Scene", "TextBox", "clean_name", "is_card_code"]
@@ -232,6 +232,14 @@ class Scene:
         box = (x, y, x + sprite.width, y + sprite.height)
         if record:
             self.mark("card", code, box)
+        return box
+
+    def index_card(self, code: str, x: int, y: int, width: int) -> Box:
+        """Paste an index card (the rank over the suit, ``cards.index_sprite``) at (x, y)."""
+        sprite = index_sprite(code, width, self.deck)
+        sprite.paste(self.image, x, y)
+        box = (x, y, x + sprite.width, y + sprite.height)
+        self.mark("card", code, box)
         return box
 
     def back(self, x: int, y: int, width: int) -> Box:

@@ -3,7 +3,8 @@
 What it is: the seat's cards in a row (two rows when there are many), in the order the engine
 gives for display (``bot.engine.group_hand``: by suit, by rank, or grouped into the best melds
 the hand holds), each with its code printed under it so the player can type it (``discard TH``).
-The card just drawn (or taken from the pile) is lifted and labelled.
+The card just drawn (or taken from the pile) is lifted and labelled. A hint's picture (``hint``)
+has a banner on top naming the suggested move and the cards it takes out of the hand or brings in.
 
 What it is not: no rules. Which cards make a meld, what is wild and how aces run are the
 engine's answer; this module only lays the groups out. It reads only ``view.hand``,
@@ -17,7 +18,7 @@ this module sits below ``palette.py`` and ``encode.py``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.engine import SORTS, HandGroup, group_hand
 from bot.engine.views import SeatView
@@ -25,6 +26,7 @@ from bot.words.i18n import translate
 
 from .cards import card_height
 from .draw import Scene
+from .hint import HINT, HintMark, banner_height, draw_banner, hand_changes
 from .theme import Palette, deck_for
 from .words import points_text, variant_name
 
@@ -100,10 +102,12 @@ _TOOK = (110, 210, 255)
 
 
 def draw_hand(view: SeatView, *, sort: str = "suit", locale: str = "es", four_colour: bool = False,
-              selected: frozenset[int] = frozenset()) -> Scene:
+              selected: frozenset[int] = frozenset(), hint: HintMark | None = None) -> Scene:
     """Draw ``view``'s hand sorted by ``suit``, ``rank`` or grouped into ``melds``. ``selected``:
     positions in the drawn order (``hand_codes``) of the cards the player has picked, raised and
-    outlined."""
+    outlined. ``hint``: the picture is a hint's, the hand after the suggested move: a banner says
+    so and names the move, and given ``hint.hand_before`` it lists the cards that leave the hand
+    and come into it, the ones that come in framed in the hint's violet."""
     if sort not in SORTS:
         raise ValueError(f"sort must be one of {SORTS}")
     groups, dead = group_hand(view, sort)
@@ -119,14 +123,22 @@ def draw_hand(view: SeatView, *, sort: str = "suit", locale: str = "es", four_co
         marked[view.took] = "took"
     label_h = 30 if grouped else 0
     row_h = label_h + LIFT + ch + CODE_H + (MARK_H if marked else 0)
-    height = HEADER_H + 14 + max(1, len(plan.rows)) * row_h + 6
+    top = banner_height(hint)
+    height = top + HEADER_H + 14 + max(1, len(plan.rows)) * row_h + 6
     scene = Scene.new(plan.width, height, deck_for(four_colour))
-    _hand_header(scene, view, sort, dead, locale)
+    coming: list[str] = []
+    if hint is not None:
+        draw_banner(scene, hint, what=translate("hintimg.hand", locale), locale=locale, hand=view.hand)
+        coming = hand_changes(hint.hand_before, view.hand)[1] if hint.hand_before else []
+    before = None
+    if hint is not None and hint.hand_before and dead is not None:  # what the move does to the deadwood
+        before = group_hand(replace(view, hand=hint.hand_before, drawn=None, took=None), sort)[1]
+    _hand_header(scene, view, sort, dead, locale, top, before)
     if not view.hand:
-        scene.text(plan.width / 2, HEADER_H + 60, translate("hand.empty", locale), 24, Palette.ink_soft,
+        scene.text(plan.width / 2, top + HEADER_H + 60, translate("hand.empty", locale), 24, Palette.ink_soft,
                    "semibold", align="centre")
         return scene
-    y = HEADER_H + 14
+    y = top + HEADER_H + 14
     position = -1
     for row in plan.rows:
         x = MARGIN
@@ -141,6 +153,10 @@ def draw_hand(view: SeatView, *, sort: str = "suit", locale: str = "es", four_co
             mark = marked.pop(code, None)  # one copy only, if the hand holds two
             cy = y + label_h + LIFT - (LIFT if mark or picked else 0)
             strip = plan.card_w if last else plan.step
+            if code in coming:  # a hint: the card the move brings into the hand
+                coming.remove(code)
+                scene.rrect((x - 8, cy - 8, x + plan.card_w + 8, cy + ch + 8), 15, HINT)
+                scene.mark("coming", code, (x, cy, x + plan.card_w, cy + ch))
             if mark:
                 colour = Palette.gold if mark == "drawn" else _TOOK
                 scene.rrect((x - 4, cy - 4, x + plan.card_w + 4, cy + ch + 4), 12, colour)
@@ -170,19 +186,22 @@ def _group_label(scene: Scene, group: HandGroup, x: int, y: int, locale: str) ->
     scene.text(x + 2, y + 4, translate(f"hand.group.{group.kind}", locale).upper(), 15, colour, "bold")
 
 
-def _hand_header(scene: Scene, view: SeatView, sort: str, dead: int | None, locale: str) -> None:
+def _hand_header(scene: Scene, view: SeatView, sort: str, dead: int | None, locale: str, top: int = 0,
+                 before: int | None = None) -> None:
     w = scene.width
-    scene.rrect((0, 0, w, HEADER_H), 0, Palette.band)
-    scene.draw.rectangle((0, HEADER_H - 3, w, HEADER_H), fill=Palette.gold)
-    end = scene.text(MARGIN, 14, translate("hand.title", locale), 28, Palette.ink, "heavy")[2]
+    scene.rrect((0, top, w, top + HEADER_H), 0, Palette.band)
+    scene.draw.rectangle((0, top + HEADER_H - 3, w, top + HEADER_H), fill=Palette.gold)
+    end = scene.text(MARGIN, top + 14, translate("hand.title", locale), 28, Palette.ink, "heavy")[2]
     sub = f"{translate('hand.count', locale, count=len(view.hand))} · {translate(f'hand.sort.{sort}', locale)}"
-    scene.text(end + 14, 21, sub, 20, Palette.ink_soft, "semibold")
+    scene.text(end + 14, top + 21, sub, 20, Palette.ink_soft, "semibold")
     right = w - MARGIN
     if dead is not None:
-        text = translate("hand.deadwood", locale, count=points_text(dead, locale))
+        text = translate("hand.deadwood", locale, count=points_text(dead, locale)) if before is None else translate(
+            "hintimg.deadwood", locale, before=points_text(before, locale), after=points_text(dead, locale))
         pw = scene.pill_width(text, 17, height=30)
-        scene.pill(right - pw, 17, text, 17, Palette.chip, Palette.chip_ink, height=30)
+        scene.pill(right - pw, top + 17, text, 17, Palette.chip if before is None else HINT, Palette.chip_ink,
+                   height=30)
         right -= pw + 12
     name = variant_name(view.public.variant, locale)
     if scene.measure(name, 17, "semibold") < right - (end + 14 + scene.measure(sub, 20, "semibold")) - 24:
-        scene.text(right, 23, name, 17, Palette.ink_faint, "semibold", align="right")
+        scene.text(right, top + 23, name, 17, Palette.ink_faint, "semibold", align="right")

@@ -1,7 +1,8 @@
 """The one 255-colour palette every encoded image uses.
 
 What it is: a palette computed once per process from a sheet of sample pictures (tables of several
-variants in both deck colourings, an end-of-deal screen, hands with their marks), so it holds our
+variants in both deck colourings, an end-of-deal screen, hands with their marks, a hint's hand and
+table with its banner and frames), so it holds our
 theme's colours and the antialiased blends between them. Mapping a picture onto a known palette
 takes about 2 ms where computing a palette per picture takes 8–14 (bench/render.py), and it gives
 a GIF the shared palette it needs. Index 255 stays free (the GIF's "unchanged" pixel). The
@@ -23,6 +24,7 @@ from collections.abc import Iterable
 from PIL import Image
 
 from .hand import draw_hand
+from .hint import HintMark
 from .result import draw_result
 from .samples import NAMES, built_hand, built_result, built_view
 from .table import draw_table
@@ -67,5 +69,8 @@ def _build() -> Image.Image:
         draw_result(built_result(built_view("wrotham", 4, 8, seed=5, acting=1), winner=2), names=NAMES).image,
         draw_hand(built_hand(drawn="7D", took="9S"), sort="melds").image,
         draw_hand(built_hand(drawn="KD"), four_colour=True).image,
+        # A hint's banner and frames (all the melds framed: the table before is given as empty).
+        draw_hand(built_hand(), hint=HintMark("ana take", hand_before=built_hand().hand[1:])).image,
+        draw_table(built_view("rami", 3, 4, seed=6), names=NAMES, hint=HintMark("ana draw", table_before=())).image,
     ]
     return palette_of(sheet)

@@ -18,6 +18,7 @@ from bot.engine.views import Number, PublicView, SeatView
 
 from .encode import Rendered, encode_still
 from .hand import draw_hand
+from .hint import HintMark
 from .result import LedgerLine, draw_result
 from .table import draw_table
 
@@ -25,15 +26,18 @@ __all__ = ["render_hand", "render_result", "render_table"]
 
 
 def render_table(view: PublicView, *, locale: str = "es", four_colour: bool = False,
-                 names: Mapping[str, str] | None = None) -> Rendered:
-    """The table as an encoded image (see ``encode.py`` for the format)."""
-    return encode_still(draw_table(view, locale=locale, four_colour=four_colour, names=names).image, "table")
+                 names: Mapping[str, str] | None = None, recent: Sequence[str] = (),
+                 hint: HintMark | None = None) -> Rendered:
+    """The table as an encoded image (see ``encode.py`` for the format; ``recent`` and ``hint``:
+    ``draw_table``)."""
+    scene = draw_table(view, locale=locale, four_colour=four_colour, names=names, recent=recent, hint=hint)
+    return encode_still(scene.image, "table")
 
 
 def render_hand(view: SeatView, *, sort: str = "suit", locale: str = "es", four_colour: bool = False,
-                selected: frozenset[int] = frozenset()) -> Rendered:
-    """The hand as an encoded image."""
-    scene = draw_hand(view, sort=sort, locale=locale, four_colour=four_colour, selected=selected)
+                selected: frozenset[int] = frozenset(), hint: HintMark | None = None) -> Rendered:
+    """The hand as an encoded image (``hint``: ``draw_hand``)."""
+    scene = draw_hand(view, sort=sort, locale=locale, four_colour=four_colour, selected=selected, hint=hint)
     return encode_still(scene.image, "hand")
 
 

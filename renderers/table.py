@@ -2,10 +2,12 @@
 
 What it is: a fixed-width picture in bands, top to bottom: the header (variant, deal number, key
 options), one panel per seat (name, cards in hand, score, dealer, who is to act, opened or laid
-down, contract), the piles (stock count, the discard pile's top or the whole pile where a rule
-shows it, the last move), then the melds grouped by owner, each with the number that
-``layoff 7H to 3`` uses. Cards shrink a step at a time when the table is crowded and the picture
-grows taller when even that is not enough, so nothing is ever clipped.
+down, contract), the piles (stock count, the discard pile's top, and the whole pile on index
+cards where a rule shows it, who is to act and the last move, or, given the record lines since, every move since
+the acting seat's last turn, one row per turn), then the melds in the order of their numbers,
+each with the number that ``layoff 7H to 3`` uses, on index cards that read at phone width
+(``melds.py``). The picture grows taller when a crowded table needs more rows, so nothing is ever
+clipped. A hint's picture (``hint``) has a banner on top and frames what the move changes.
 
 What it is not: it never sees a hand (a ``PublicView`` holds none), knows no rules and does no I/O.
 ``draw_table`` returns the ``Scene`` (for tests and the replay); ``stills.render_table`` encodes it
@@ -18,28 +20,25 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.engine.views import Meld, PublicView, SeatInfo
+from bot.engine.views import PublicView, SeatInfo
 from bot.words.i18n import has_key, translate
 
-from .cards import card_height
+from .cards import card_height, index_height
 from .draw import PROBE, Scene
-from .theme import RGB, SEAT_COLOURS, Palette, deck_for
-from .words import display_name, move_parts, option_chips, outcome_text, points_text, variant_name
+from .hint import HintMark, banner_height, draw_banner, table_changes
+from .melds import MeldPlan, draw_melds, plan_melds, seat_colour
+from .theme import RGB, Palette, deck_for
+from .words import Part, display_name, move_parts, option_chips, outcome_text, points_text, turn_rows, variant_name
 
-__all__ = ["WIDTH", "draw_table", "seat_colour"]
+__all__ = ["WIDTH", "draw_table", "seat_colour", "table_height"]
 
 WIDTH = 960
 MARGIN = 22
 GAP = 12
-MELD_WIDTHS = (70, 62, 54, 48)  # meld card widths, largest first: the first that fits is used
 MELDS_TOP = 36  # the melds' label line
-MAX_HEIGHT = 1200  # a taller table is drawn with smaller cards, if a smaller size fits
-STEP = 0.37  # visible share of a card under the next one in a meld
-
-
-def seat_colour(view: PublicView, seat: str | None) -> tuple[int, int, int]:
-    names = [s.name for s in view.seats]
-    return SEAT_COLOURS[names.index(seat) % len(SEAT_COLOURS)] if seat in names else Palette.ink_soft
+MAX_HEIGHT = 1200  # a taller table is drawn with smaller index cards, if a smaller size fits
+PILE_INDEX_W = 40  # the open discard pile's index cards (ranks about 12 px tall at 400 px wide)
+PILE_GAP = 3
 
 
 # --- header ----------------------------------------------------------------------------------------
@@ -207,6 +206,17 @@ def _seats(scene: Scene, view: PublicView, y0: int, locale: str, names: Mapping[
 
 PILE_W = 80
 LABEL = 16  # small capitals labels ("ÚLTIMA JUGADA")
+RECENT_SIZE = 20  # the latest moves: one row per turn, wrapped
+RECENT_LINE = 28
+RECENT_ROW_GAP = 6
+RECENT_ROWS = 8  # at most this many turns; earlier ones are counted
+RIGHT_X = MARGIN + 6 + PILE_W + 80 + PILE_W + 56  # who is to act and the moves, right of the piles
+
+
+@dataclass(frozen=True, slots=True)
+class _Recent:
+    rows: list[tuple[str | None, list[list[Part]]]]  # per turn: seat, wrapped lines
+    earlier: int  # turns left out at the top
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,19 +224,67 @@ class _PileLayout:
     height: int
     pile_w: int  # card width of the visible discard pile, when a rule shows it
     pile_rows: list[list[str]]
+    recent: _Recent | None
+    top_h: int  # the stock, the discard and the words right of them
 
 
-def _pile_layout(view: PublicView) -> _PileLayout:
+def _recent(lines: Sequence[str], locale: str, names: Mapping[str, str] | None) -> _Recent | None:
+    if not lines:
+        return None
+    turns = turn_rows(lines, names, locale)
+    earlier = max(0, len(turns) - RECENT_ROWS)
+    rows = []
+    width = WIDTH - MARGIN - RIGHT_X
+    for seat, parts in turns[earlier:]:
+        lead = PROBE.measure(display_name(seat, names) + "  ", RECENT_SIZE, "bold") if seat else 0
+        rows.append((seat, _wrap(parts, width, lead)))
+    return _Recent(rows, earlier)
+
+
+def _wrap(parts: Sequence[Part], width: int, lead: int) -> list[list[Part]]:
+    """``parts`` in lines ``width`` wide (the first ``lead`` px shorter: the seat's name), broken
+    between words and card chips; a chip is never split from the words glued to it by no space."""
+    pieces: list[Part] = []
+    for part in parts:
+        if isinstance(part, tuple):
+            pieces.append(part)
+        else:
+            words = part.split(" ")
+            pieces += [w + (" " if i < len(words) - 1 else "") for i, w in enumerate(words) if w or i < len(words) - 1]
+    lines: list[list[Part]] = [[]]
+    used = lead
+    for piece in pieces:
+        w = PROBE.rich_width([piece], RECENT_SIZE)
+        if lines[-1] and used + w > width and (isinstance(piece, tuple) or piece.strip()):
+            lines.append([])
+            used = 0
+            if isinstance(piece, str):
+                piece = piece.lstrip()
+                w = PROBE.rich_width([piece], RECENT_SIZE)
+        lines[-1].append(piece)
+        used += w
+    return lines
+
+
+def _recent_height(recent: _Recent) -> int:
+    lines = sum(len(lines) for _, lines in recent.rows) + (1 if recent.earlier else 0)
+    return lines * RECENT_LINE + (len(recent.rows) - 1) * RECENT_ROW_GAP
+
+
+def _pile_layout(view: PublicView, recent: Sequence[str] = (), locale: str = "es",
+                 names: Mapping[str, str] | None = None) -> _PileLayout:
     top_h = 12 + card_height(PILE_W) + 10 + 26 + 10
+    plan = _recent(recent, locale, names)
+    if plan is not None:
+        top_h = max(top_h, 12 + 104 + _recent_height(plan) + 14)
     rows: list[list[str]] = []
-    pile_w = 54
+    pile_w = PILE_INDEX_W
     if view.discard_visible:
-        step = round(pile_w * STEP)
-        per_row = max(1, (WIDTH - 2 * MARGIN - pile_w) // step + 1)
+        per_row = max(1, (WIDTH - 2 * MARGIN + PILE_GAP) // (pile_w + PILE_GAP))
         cards = list(view.discard_visible)
         rows = [cards[i:i + per_row] for i in range(0, len(cards), per_row)]
-    pile_h = (30 + len(rows) * (card_height(pile_w) + 10) + 6) if rows else 0
-    return _PileLayout(top_h + pile_h, pile_w, rows)
+    pile_h = (30 + len(rows) * (index_height(pile_w) + 10) + 6) if rows else 0
+    return _PileLayout(top_h + pile_h, pile_w, rows, plan, top_h)
 
 
 def _acting_line(view: PublicView, locale: str, names: Mapping[str, str] | None) -> tuple[str, list[tuple[str, RGB]]]:
@@ -249,7 +307,7 @@ def _acting_line(view: PublicView, locale: str, names: Mapping[str, str] | None)
 
 
 def _piles(scene: Scene, view: PublicView, y0: int, plan: _PileLayout, locale: str,
-           names: Mapping[str, str] | None, caption: Sequence[str | tuple[str]] | None) -> None:
+           names: Mapping[str, str] | None, caption: Sequence[Part] | None) -> None:
     ch = card_height(PILE_W)
     top = y0 + 12
     # The stock: a small stack of backs with its count under it.
@@ -272,8 +330,8 @@ def _piles(scene: Scene, view: PublicView, y0: int, plan: _PileLayout, locale: s
         scene.rrect((dx, top, dx + PILE_W, top + ch), 8, Palette.felt, outline=Palette.felt_line, width=2)
     scene.text(dx + PILE_W / 2, label_y, translate("table.discard", locale, count=view.discard_count), 19,
                Palette.ink, "bold", align="centre")
-    # To the right: who is to act (big), then the last move.
-    rx = dx + PILE_W + 56
+    # To the right: who is to act (big), then the last move or the latest moves.
+    rx = RIGHT_X
     max_w = WIDTH - MARGIN - rx
     label, words = _acting_line(view, locale, names)
     scene.text(rx, top + 2, label.upper(), LABEL, Palette.ink_faint, "bold")
@@ -286,36 +344,60 @@ def _piles(scene: Scene, view: PublicView, y0: int, plan: _PileLayout, locale: s
         if avail < 20:
             break
         x = scene.text(x, top + 26, word, size, colour, "heavy", max_width=avail)[2] + (1 if word.strip() else 0)
-        x = max(x, x)
-    parts = caption if caption is not None else (
-        move_parts(view.last_move, names, locale) if view.last_move else [translate("table.first_move", locale)]
-    )
     my = top + 78
-    scene.text(rx, my, translate("table.last_move", locale).upper(), LABEL, Palette.ink_faint, "bold")
-    _rich_fit(scene, rx, my + 26, parts, max_w, Palette.ink)
-    # The whole discard pile, where a rule shows it: one row of overlapping cards, wrapping.
+    if caption is None and plan.recent is not None:
+        scene.text(rx, my, translate("table.recent", locale).upper(), LABEL, Palette.ink_faint, "bold")
+        _draw_recent(scene, view, plan.recent, rx, my + 26, locale, names)
+    else:
+        parts = caption if caption is not None else (
+            move_parts(view.last_move, names, locale) if view.last_move else [translate("table.first_move", locale)]
+        )
+        scene.text(rx, my, translate("table.last_move", locale).upper(), LABEL, Palette.ink_faint, "bold")
+        _rich_fit(scene, rx, my + 26, parts, max_w, Palette.ink)
+    # The whole discard pile, where a rule shows it: index cards side by side, wrapping.
     if plan.pile_rows:
-        py = label_y + 38
+        py = y0 + plan.top_h + 2
         scene.text(MARGIN, py, translate("table.discard_pile", locale).upper(), LABEL, Palette.ink_faint, "bold")
         py += 30
-        pw, ph = plan.pile_w, card_height(plan.pile_w)
-        step = round(pw * STEP)
+        pw, ph = plan.pile_w, index_height(plan.pile_w)
         for row in plan.pile_rows:
             for i, code in enumerate(row):
-                scene.card(code, MARGIN + i * step, py, pw, full=i == len(row) - 1)
+                scene.index_card(code, MARGIN + i * (pw + PILE_GAP), py, pw)
             py += ph + 10
 
 
-def _rich_fit(scene: Scene, x: int, y: int, parts: Sequence[str | tuple[str]], max_w: int,
+def _draw_recent(scene: Scene, view: PublicView, recent: _Recent, x0: int, y: int, locale: str,
+                 names: Mapping[str, str] | None) -> None:
+    """One row per turn, oldest first: the seat's name in its colour, then its moves."""
+    if recent.earlier:
+        scene.text(x0, y, translate("table.recent_more", locale, count=recent.earlier), RECENT_SIZE - 2,
+                   Palette.ink_faint, "semibold")
+        y += RECENT_LINE
+    for seat, lines in recent.rows:
+        x = x0
+        if seat is not None:
+            name = display_name(seat, names)
+            x = scene.text(x0, y, name, RECENT_SIZE, seat_colour(view, seat), "bold")[2]
+            x = x0 + scene.measure(name + "  ", RECENT_SIZE, "bold")
+        top = y
+        for line in lines:
+            scene.rich(x, y, line, RECENT_SIZE, Palette.ink)
+            x = x0
+            y += RECENT_LINE
+        scene.mark("turn", seat or "", (x0, top, WIDTH - MARGIN, y))
+        y += RECENT_ROW_GAP
+
+
+def _rich_fit(scene: Scene, x: int, y: int, parts: Sequence[Part], max_w: int,
               colour: tuple[int, int, int]) -> None:
-    """Draw a move line at the largest size (20 down to 13 px) that fits ``max_w``."""
+    """Draw a move line at the largest size (22 down to 14 px) that fits ``max_w``."""
     for size in (22, 20, 18, 16, 14):
         if scene.rich_width(parts, size) <= max_w:
             scene.rich(x, y, parts, size, colour)
             return
     # Still too long (a many-card meld): keep the words and as many chips as fit, then an ellipsis.
     size = 14
-    kept: list[str | tuple[str]] = []
+    kept: list[Part] = []
     for part in parts:
         if scene.rich_width([*kept, part, "…"], size) > max_w:
             break
@@ -323,224 +405,75 @@ def _rich_fit(scene: Scene, x: int, y: int, parts: Sequence[str | tuple[str]], m
     scene.rich(x, y, [*kept, "…"], size, colour)
 
 
-# --- melds -----------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Tile:
-    label: str  # the meld number, or the "hand" label for cards shown face up
-    cards: tuple[str, ...]
-    numbered: bool
-
-
-@dataclass(frozen=True, slots=True)
-class _Group:
-    owner: str | None
-    tiles: tuple[_Tile, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class _Placed:
-    kind: str  # "group" | "tile"
-    x: int
-    y: int
-    w: int
-    h: int
-    group: _Group
-    tile: _Tile | None = None
-
-
-def _groups(view: PublicView, locale: str) -> list[_Group]:
-    """Melds by owner in seat order (ownerless ones last), with cards shown face up after them."""
-    by_owner: dict[str | None, list[_Tile]] = {}
-    order = [s.name for s in view.seats]
-    for meld in view.table:
-        by_owner.setdefault(meld.owner if meld.owner in order else None, []).append(_meld_tile(meld))
-    for seat, cards in view.revealed:
-        if cards:
-            by_owner.setdefault(seat, []).append(_Tile(translate("table.hand_shown", locale), tuple(cards), False))
-    keys = [s for s in order if s in by_owner] + ([None] if None in by_owner else [])
-    return [_Group(k, tuple(by_owner[k])) for k in keys]
-
-
-def _meld_tile(meld: Meld) -> _Tile:
-    return _Tile(str(meld.number), tuple(meld.cards), True)
-
-
-BADGE = 34
-TILE_PAD = 6
-GROUP_HEAD = 28
-
-
-def _tile_size(scene: Scene, tile: _Tile, cw: int) -> tuple[int, int]:
-    step = round(cw * STEP)
-    cards_w = cw + step * (len(tile.cards) - 1) if tile.cards else cw
-    badge_w = BADGE if tile.numbered else scene.pill_width(tile.label, 13, height=24)
-    return TILE_PAD + badge_w + 8 + cards_w + TILE_PAD, TILE_PAD + card_height(cw) + TILE_PAD
-
-
-def _tile_rows(scene: Scene, tiles: Sequence[_Tile], cw: int, max_w: int) -> list[list[tuple[_Tile, int, int]]]:
-    """Split tiles into rows no wider than ``max_w`` (a tile wider than that gets its own row and
-    its cards overlap more; see ``_fit_step``)."""
-    rows: list[list[tuple[_Tile, int, int]]] = []
-    row: list[tuple[_Tile, int, int]] = []
-    used = 0
-    for tile in tiles:
-        w, h = _tile_size(scene, tile, cw)
-        w = min(w, max_w)
-        if row and used + GAP + w > max_w:
-            rows.append(row)
-            row, used = [], 0
-        used += (GAP if row else 0) + w
-        row.append((tile, w, h))
-    if row:
-        rows.append(row)
-    return rows
-
-
-def _block(scene: Scene, group: _Group, cw: int, max_w: int, locale: str,
-           names: Mapping[str, str] | None) -> tuple[list[list[tuple[_Tile, int, int]]], int, int]:
-    """A group's block at most ``max_w`` wide: (tile rows, width, height)."""
-    rows = _tile_rows(scene, group.tiles, cw, max_w - 16)
-    bw = max(sum(w for _, w, _ in r) + GAP * (len(r) - 1) for r in rows) + 16
-    head_w = scene.measure(_owner_label(group, locale, names), 19) + 45
-    bw = min(max_w, max(bw, head_w))
-    bh = GROUP_HEAD + sum(max(h for _, _, h in r) for r in rows) + GAP * (len(rows) - 1) + 10
-    return rows, bw, bh
-
-
-def _meld_plan(scene: Scene, groups: Sequence[_Group], cw: int, locale: str,
-               names: Mapping[str, str] | None) -> tuple[list[_Placed], int]:
-    """Pack the groups, in seat order, as blocks (name, then its tiles in rows) on a skyline: each
-    block goes where its bottom edge ends highest, re-flowing its tiles into the width left at
-    that spot (ties: higher, then further left). Returns placements (relative to the band) and
-    the band height."""
-    inner = WIDTH - 2 * MARGIN
-    sky = [0] * inner  # lowest free y at each x
-    placed: list[_Placed] = []
-    for group in groups:
-        widest = max(_tile_size(scene, t, cw)[0] for t in group.tiles) + 16
-        starts = sorted({0} | {x for x in range(1, inner) if sky[x] != sky[x - 1]})
-        best: tuple[int, int, int, list[list[tuple[_Tile, int, int]]], int, int] | None = None
-        for x in starts:
-            left = inner - x
-            if left < min(widest, inner // 3):
-                continue
-            rows, bw, bh = _block(scene, group, cw, left, locale, names)
-            y = max(sky[x:x + bw])
-            key = (y + bh, y, x, rows, bw, bh)
-            if best is None or key[:3] < best[:3]:
-                best = key
-        assert best is not None
-        _, y, x, rows, bw, bh = best
-        placed.append(_Placed("group", MARGIN + x, y, bw, bh, group))
-        ty = y + GROUP_HEAD
-        for r in rows:
-            tx = x + 8
-            for tile, w, h in r:
-                placed.append(_Placed("tile", MARGIN + tx, ty, w, h, group, tile))
-                tx += w + GAP
-            ty += max(h for _, _, h in r) + GAP
-        for i in range(x, min(inner, x + bw + GAP)):
-            sky[i] = y + bh + GAP
-    return placed, (max(sky) - GAP if groups else 0)
-
-
-def _owner_label(group: _Group, locale: str, names: Mapping[str, str] | None = None) -> str:
-    return display_name(group.owner, names) if group.owner else translate("table.nobody", locale)
-
-
-def _draw_melds(scene: Scene, view: PublicView, placed: Sequence[_Placed], y0: int, cw: int, locale: str,
-                names: Mapping[str, str] | None) -> None:
-    for p in placed:
-        y = y0 + p.y
-        if p.kind == "group":
-            colour = seat_colour(view, p.group.owner)
-            scene.rrect((p.x, y, p.x + p.w, y + p.h), radius=14, fill=Palette.felt_dark)
-            scene.ellipse((p.x + 12, y + 10, p.x + 25, y + 23), colour)
-            scene.text(p.x + 33, y + 5, _owner_label(p.group, locale, names), 19, colour, "bold",
-                       max_width=p.w - 45)
-            continue
-        tile = p.tile
-        assert tile is not None
-        scene.rrect((p.x, y, p.x + p.w, y + p.h), radius=10, fill=Palette.panel)
-        bx, by = p.x + TILE_PAD, y + TILE_PAD
-        if tile.numbered:
-            scene.rrect((bx, by, bx + BADGE, by + BADGE), radius=9, fill=Palette.chip)
-            scene.text(bx + BADGE / 2, by + 6, tile.label, 19 if len(tile.label) < 3 else 15, Palette.chip_ink,
-                       "heavy", align="centre")
-            badge_w = BADGE
-            scene.mark("meld", tile.label, (p.x, y, p.x + p.w, y + p.h))
-        else:
-            badge_w = scene.pill(bx, by + 4, tile.label, 13, Palette.ink_faint, Palette.chip_ink, height=24)[2] - bx
-            scene.mark("shown", p.group.owner or "", (p.x, y, p.x + p.w, y + p.h))
-        cx = bx + badge_w + 8
-        avail = p.x + p.w - TILE_PAD - cx
-        n = len(tile.cards)
-        step = min(round(cw * STEP), (avail - cw) // (n - 1)) if n > 1 else 0
-        for i, code in enumerate(tile.cards):
-            scene.card(code, cx + i * step, y + TILE_PAD, cw, full=i == n - 1)
-
-
-def _melds_height(scene: Scene, view: PublicView, locale: str,
-                  names: Mapping[str, str] | None = None) -> tuple[int, int, list[_Placed]]:
-    """Choose the meld card size: the largest whose table fits ``MAX_HEIGHT``, else the smallest.
-    Returns (card width, band height, placements)."""
-    groups = _groups(view, locale)
-    if not groups:
-        return MELD_WIDTHS[0], 70, []
-    fixed = _header(None, view, locale, 0) + _seats_height(view, locale) + _pile_layout(view).height + MELDS_TOP + 12
-    best: tuple[int, int, list[_Placed]] | None = None
-    for cw in MELD_WIDTHS:
-        placed, h = _meld_plan(scene, groups, cw, locale, names)
-        best = (cw, h + MELDS_TOP + 12, placed)
-        if fixed + h <= MAX_HEIGHT:
-            break
-    assert best is not None
-    return best
-
-
 # --- the whole table -------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    banner_h: int
+    header_h: int
+    seats_h: int
+    piles: _PileLayout
+    melds: MeldPlan
+    melds_h: int
+
+
+def _plan(view: PublicView, locale: str, names: Mapping[str, str] | None, recent: Sequence[str],
+          hint: HintMark | None) -> _Plan:
+    banner_h = banner_height(hint)
+    header_h = _header(None, view, locale, 0)
+    seats_h = _seats_height(view, locale)
+    piles = _pile_layout(view, recent, locale, names)
+    room = MAX_HEIGHT - banner_h - header_h - seats_h - piles.height - MELDS_TOP - 12
+    melds = plan_melds(PROBE, view, locale, MARGIN, WIDTH - 2 * MARGIN, room)
+    melds_h = MELDS_TOP + melds.height + 12 if melds.placed else 70
+    return _Plan(banner_h, header_h, seats_h, piles, melds, melds_h)
+
+
 def table_height(view: PublicView, locale: str = "es", caption: bool = False,
-                 names: Mapping[str, str] | None = None) -> int:
+                 names: Mapping[str, str] | None = None, recent: Sequence[str] = ()) -> int:
     """The height ``draw_table`` will use for ``view`` (the replay sizes its frames with it)."""
-    probe = PROBE
-    return (_header(None, view, locale, 0) + _seats_height(view, locale) + _pile_layout(view).height
-            + _melds_height(probe, view, locale, names)[1] + (52 if caption else 0))
+    plan = _plan(view, locale, names, recent, None)
+    return plan.header_h + plan.seats_h + plan.piles.height + plan.melds_h + (52 if caption else 0)
 
 
 def draw_table(view: PublicView, *, locale: str = "es", four_colour: bool = False,
-               names: Mapping[str, str] | None = None, caption: Sequence[str | tuple[str]] | None = None,
-               footer: str | None = None, height: int | None = None) -> Scene:
+               names: Mapping[str, str] | None = None, caption: Sequence[Part] | None = None,
+               footer: str | None = None, height: int | None = None, recent: Sequence[str] = (),
+               hint: HintMark | None = None) -> Scene:
     """Draw the table. ``names`` maps seats to display names; ``caption`` replaces the last-move
     line and ``footer`` adds a bottom bar (the replay uses both); ``height`` pads the picture to a
-    fixed height (never shorter than needed)."""
-    probe = PROBE
-    header_h = _header(None, view, locale, 0)
-    seats_h = _seats_height(view, locale)
-    piles = _pile_layout(view)
-    cw, melds_h, placed = _melds_height(probe, view, locale, names)
+    fixed height (never shorter than needed). ``recent``: the record lines (``"<seat> <move>"``,
+    oldest first) played since the acting seat's last turn, shown one row per turn in place of the
+    last move (empty: the last move only). ``hint``: the picture is a hint's, the table after the
+    suggested move: a banner says so and names the move, and given ``hint.table_before`` the melds
+    that change are framed and the cards that come from the hand underlined."""
+    plan = _plan(view, locale, names, recent, hint)
     footer_h = 52 if footer is not None else 0
-    total = header_h + seats_h + piles.height + melds_h + footer_h
+    total = plan.banner_h + plan.header_h + plan.seats_h + plan.piles.height + plan.melds_h + footer_h
     scene = Scene.new(WIDTH, max(total, height or 0), deck_for(four_colour))
-    y = 0
+    changed: frozenset[int] = frozenset()
+    fresh: list[str] = []
+    if hint is not None:
+        if hint.table_before is not None:
+            changed, fresh = table_changes(hint.table_before, view.table)
+        draw_banner(scene, hint, what=translate("hintimg.table", locale), locale=locale, added=fresh)
+    y = plan.banner_h
     _header(scene, view, locale, y)
-    y += header_h
+    y += plan.header_h
     _seats(scene, view, y, locale, names)
-    y += seats_h
+    y += plan.seats_h
     scene.draw.line((MARGIN, y, WIDTH - MARGIN, y), fill=Palette.felt_line, width=1)
-    _piles(scene, view, y, piles, locale, names, caption)
-    y += piles.height
+    _piles(scene, view, y, plan.piles, locale, names, caption)
+    y += plan.piles.height
     scene.draw.line((MARGIN, y, WIDTH - MARGIN, y), fill=Palette.felt_line, width=1)
     title = translate("table.melds", locale)
     count = f"· {len(view.table)}" if view.table else ""
     end = scene.text(MARGIN, y + 12, title.upper(), 15, Palette.ink_faint, "bold")[2]
     if count:
         scene.text(end + 8, y + 12, count, 15, Palette.ink_faint, "bold")
-    if placed:
-        _draw_melds(scene, view, placed, y + MELDS_TOP, cw, locale, names)
+    if plan.melds.placed:
+        draw_melds(scene, view, plan.melds, y + MELDS_TOP, locale, names, changed=changed, fresh=fresh)
     else:
         scene.text(MARGIN, y + MELDS_TOP, translate("table.no_melds", locale), 18, Palette.ink_soft, "semibold")
     if footer is not None:

@@ -17,7 +17,8 @@ from bot.words.i18n import format_number, has_key, translate
 
 from .draw import clean_name, is_card_code
 
-__all__ = ["KEY_OPTIONS", "Part", "display_name", "move_parts", "option_chips", "outcome_text", "variant_name"]
+__all__ = ["KEY_OPTIONS", "Part", "display_name", "label_parts", "move_parts", "option_chips", "outcome_text",
+           "turn_rows", "variant_name"]
 
 Part = str | tuple[str]
 
@@ -64,11 +65,12 @@ def option_chips(variant: str, options: Sequence[tuple[str, str]], locale: str) 
 
 
 _SENTINEL = "\x00"
+_SUBJECT = "\x01"  # stands for the seat's name while a move's words are put together
 
 
-def _with_cards(key: str, locale: str, cards: list[Part], **params: str) -> list[Part]:
-    """Translate ``key`` and put the card parts where its ``{cards}`` placeholder is."""
-    text = translate(key, locale, cards=_SENTINEL, **params)
+def _with_cards(key: str, locale: str, cards: list[Part], *, placeholder: str = "cards", **params: str) -> list[Part]:
+    """Translate ``key`` and put the card parts where its ``{cards}`` (or other ``placeholder``) is."""
+    text = translate(key, locale, **{placeholder: _SENTINEL}, **params)
     out: list[Part] = []
     pieces = text.split(_SENTINEL)
     for i, piece in enumerate(pieces):
@@ -92,16 +94,18 @@ def _card_parts(words: Sequence[str]) -> list[Part]:
     return out
 
 
-def move_parts(move: str, names: Mapping[str, str] | None, locale: str, *, took: str | None = None) -> list[Part]:
+def move_parts(move: str, names: Mapping[str, str] | None, locale: str, *, took: str | None = None,
+               who: str | None = None) -> list[Part]:
     """A move line (``"bea discard KS"``) as words and card chips, e.g. ``["bea descarta ", ("KS",)]``.
 
-    ``took`` names the card a bare ``take`` took (the replay knows it; the table may not)."""
+    ``took`` names the card a bare ``take`` took (the replay knows it; the table may not); ``who``
+    replaces the seat's name in the words."""
     try:
         seat, typed = parse_line(move)
     except IllegalMove:
         return [move]  # not a move line: shown as it is
     verb, cards = typed.verb, list(typed.cards)
-    who = display_name(seat, names)
+    who = display_name(seat, names) if who is None else who
     if verb is Verb.TAKE and (cards or took):
         return _with_cards("move.take_card", locale, _card_parts(cards or [took or ""]), seat=who)
     if verb is Verb.KNOCK:
@@ -117,6 +121,63 @@ def move_parts(move: str, names: Mapping[str, str] | None, locale: str, *, took:
     if has_key(key):
         return [translate(key, locale, seat=who)]
     return [f"{who} {typed}"]
+
+
+def label_parts(move: str, locale: str, *, added: Sequence[str] = ()) -> list[Part]:
+    """A move line as the label of a move to make (``"Descartar "``, then the card's chip), the
+    words of the buttons and of a hint (``describe.*``), with no seat in it. For a rearranged
+    table (``table``), ``added``: the cards it puts down from the hand (its melds are not listed:
+    the picture shows them)."""
+    try:
+        _seat, typed = parse_line(move)
+    except IllegalMove:
+        return [move]
+    verb, cards = typed.verb, list(typed.cards)
+    if verb is Verb.TABLE:
+        if added:
+            return _with_cards("hintimg.table_with", locale, _card_parts(added))
+        return [translate("hintimg.table_move", locale)]
+    if verb is Verb.MELD and typed.melds:
+        words = [w for meld in typed.melds for w in ("|", *meld)][1:]
+        return _with_cards("describe.meld", locale, _card_parts(words), placeholder="melds")
+    if verb is Verb.TAKE and cards:
+        return _with_cards("describe.take_card", locale, _card_parts(cards), placeholder="card")
+    if verb.needs_target and cards:
+        key = "card" if verb is Verb.SWAP else "cards"
+        return _with_cards(f"describe.{verb}", locale, _card_parts(cards), placeholder=key, number=str(typed.target))
+    if verb in (Verb.DISCARD, Verb.CLAIM, Verb.KNOCK) and cards:
+        return _with_cards(f"describe.{verb}", locale, _card_parts(cards), placeholder="card")
+    key = f"describe.{verb}"
+    return [translate(key, locale)] if has_key(key) else [str(typed)]
+
+
+def turn_rows(lines: Sequence[str], names: Mapping[str, str] | None,
+              locale: str) -> list[tuple[str | None, list[Part]]]:
+    """Record lines (``"bea draw"``, ``"bea discard KS"``…) as one row per turn: consecutive lines
+    of one seat become (seat, the moves without the seat's name, joined by " · "), e.g.
+    ``("bea", ["roba del mazo", " · ", "descarta ", ("KS",)])``; a move whose words do not start
+    with the name keeps its whole sentence, and a line that is not a move is a row of its own
+    (seat None)."""
+    rows: list[tuple[str | None, list[Part]]] = []
+    for line in lines:
+        try:
+            seat: str | None = parse_line(line)[0]
+        except IllegalMove:
+            rows.append((None, [line]))
+            continue
+        parts = move_parts(line, names, locale, who=_SUBJECT)
+        first = parts[0] if parts else ""
+        if isinstance(first, str) and first.startswith(_SUBJECT) and _SUBJECT not in first[1:]:
+            rest = first[len(_SUBJECT):].lstrip(" :")
+            head: list[Part] = [rest] if rest else []
+            parts = head + parts[1:]
+        else:
+            parts = move_parts(line, names, locale)
+        if rows and rows[-1][0] == seat and seat is not None:
+            rows[-1][1].extend([" · ", *parts])
+        else:
+            rows.append((seat, parts))
+    return rows
 
 
 def outcome_text(outcome: str, winner: str | None, names: Mapping[str, str] | None, locale: str) -> str:

@@ -4,10 +4,12 @@
     python scripts/gallery.py --list     # print what it would write
 
 Every variant's table (2, 3, 4 and 8 seats; an empty table and a crowded one with 30 melds;
-jokers, wild twos, contracts, an open discard pile, gin's layoff phase), English and the
-four-colour deck, end-of-deal screens, the hand in each sort, a gin hint's hand and a rami hint's
-table, three steps of the rearrange builder's draft, a replay, lobbies in each status, the
-standings, the skill ladder and a rating chart, and a server's settings card. Games are played by
+jokers, wild twos, contracts, an open discard pile, gin's layoff phase, the moves since the acting
+seat's last turn), English and the four-colour deck, end-of-deal screens (gin's points itemised, a
+void gin deal, a gin game's end with its bonuses), the hand in each sort, a gin hint's hand and a
+rami hint's table with their hint banners, three steps of the rearrange builder's draft, a
+replay, lobbies in each status, the standings, the skill ladder and a rating chart, and a
+server's settings card. Games are played by
 the engine with a seeded driver (``renderers.samples``); views are also built directly for what a
 short random game does not reach (thirty melds, every contract). The output is deterministic:
 running it twice writes the same bytes.
@@ -24,9 +26,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.engine import Game, deal_steps, load_game  # noqa: E402
+from bot.engine import Game, deal_steps, load_game, log_moves  # noqa: E402
 from bot.engine.views import PublicView, SeatView  # noqa: E402
-from renderers import LobbyInfo, render_hand, render_lobby, render_replay, render_result, render_table  # noqa: E402
+from renderers import (  # noqa: E402
+    HintMark,
+    LobbyInfo,
+    render_hand,
+    render_lobby,
+    render_replay,
+    render_result,
+    render_table,
+)
 from renderers.draft import draw_draft  # noqa: E402
 from renderers.draft_samples import draft_steps  # noqa: E402
 from renderers.encode import Rendered  # noqa: E402
@@ -84,15 +94,38 @@ def _wild_hand() -> Rendered:
     return render_hand(game.view("ana"), sort="melds")
 
 
+def since_last_turn(game: Game) -> list[str]:
+    """What ``recent`` shows: this deal's record lines since the acting seat's previous turn (the
+    other seats' turns since, then its own moves of this turn so far)."""
+    start = max((i + 1 for i, line in enumerate(game.log) if line.lstrip().startswith("[")), default=0)
+    deal = game.log[start:]
+    seats = [seat for seat, _ in log_moves(deal)]
+    actor = game.actors[0] if game.actors else None
+    i = len(seats)
+    while i and seats[i - 1] == actor:  # this turn so far
+        i -= 1
+    while i and seats[i - 1] != actor:  # everyone else's turns since
+        i -= 1
+    return deal[i:]
+
+
+def _recent_table(locale: str = "es") -> Rendered:
+    """Four seats: every move since the acting seat's last turn, one row per turn."""
+    game = played_game("basic", 4, seed=3, moves=37, options=BASIC_OPTS)
+    return render_table(game.public_view(), names=NAMES, locale=locale, recent=since_last_turn(game))
+
+
 def _hint_gin() -> Rendered:
-    """A gin hint's picture: the hand the hinted discard leaves, in its best melds."""
+    """A gin hint's picture: the hand the hinted discard leaves, in its best melds, marked as a hint."""
     from bot.service.hints import hint, hint_picture
 
     game = load_game('[Variant "gin"]\n[Seats "ana bea"]\n[Hand "ana" "3H 4H 5H 6H 9S 9D 9C KD QS 2C 7D"]\n'
                      '[Hand "bea" "AS 3D 3S 4S 5S 6S 7S 8S TS JS"]\n[Turn "ana"]\n[Phase "play"]\n')
-    shown = hint_picture(game, "ana", hint(game, "ana").move)
+    move = hint(game, "ana").move
+    shown = hint_picture(game, "ana", move)
     assert isinstance(shown, SeatView)
-    return render_hand(shown, sort="melds")
+    mark = HintMark(f"ana {move}", hand_before=game.view("ana").hand)
+    return render_hand(shown, sort="melds", hint=mark)
 
 
 def _hint_rami() -> Rendered:
@@ -104,9 +137,11 @@ def _hint_rami() -> Rendered:
                      '[Hand "ana" "6H 6D KS 5S"]\n[Hand "bea" "KD QD 9C 8H 3H"]\n[Hand "cris" "2S 2H JC TD 4H"]\n'
                      '[Table "3C 4C 5C 6C 7C 8C 9C | QH QD QC | 7S 8S 9S | AD 2D 3D"]\n'
                      '[Opened "ana bea cris"]\n[Turn "ana"]\n[Phase "play"]\n')
-    shown = hint_picture(game, "ana", hint(game, "ana").move)
+    move = hint(game, "ana").move
+    shown = hint_picture(game, "ana", move)
     assert isinstance(shown, PublicView)
-    return render_table(shown, names=NAMES)
+    mark = HintMark(f"ana {move}", table_before=game.public_view().table)
+    return render_table(shown, names=NAMES, hint=mark)
 
 
 def _lobby(variant: str, seated: int, lo: int, hi: int, options: tuple[tuple[str, str], ...] = (), *,
@@ -205,6 +240,7 @@ GALLERY: dict[str, Callable[[], Rendered]] = {
     "table-basic-2-empty.png": lambda: render_table(played_view("basic", 2, seed=3, moves=0), names=NAMES),
     "table-basic-4.png": lambda: render_table(played_view("basic", 4, seed=3, moves=34, options=BASIC_OPTS),
                                               names=NAMES),
+    "table-basic-4-recent.png": _recent_table,
     "table-basic-4-en-four-colour.png": lambda: render_table(
         played_view("basic", 4, seed=3, moves=34, options=BASIC_OPTS), names=NAMES, locale="en", four_colour=True),
     "table-wrotham-3.png": lambda: render_table(played_view("wrotham", 3, seed=43, moves=50), names=NAMES),

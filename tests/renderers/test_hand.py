@@ -8,10 +8,11 @@ from dataclasses import replace
 import pytest
 
 from bot.engine import load_game
-from renderers import draw_hand, render_hand
+from renderers import HintMark, draw_hand, render_hand
 from renderers.hand import group_hand
+from renderers.hint import BANNER_H, HINT
 
-from .helpers import basic_game, gin_hand_game, inside
+from .helpers import basic_game, close, gin_hand_game, inside
 
 
 @pytest.mark.parametrize("sort", ["suit", "rank", "melds"])
@@ -116,3 +117,33 @@ def test_picked_cards_are_raised_and_outlined_in_the_order_the_codes_follow(sort
         if card.key in lifted and card.key != view.drawn:
             assert lifted[card.key] < card.box[1]  # raised above where it sits unpicked
     assert render_hand(view, sort=sort, selected=chosen).data != render_hand(view, sort=sort).data
+
+
+def test_a_hint_s_hand_is_marked_as_a_hint_and_says_what_the_move_changes():
+    now = gin_hand_game().view("ana")  # 11 cards: 3H 4H 5H 6H 9S 9D 9C KD QS 2C 7D
+    after = replace(now, hand=tuple(c for c in now.hand if c != "KD"))
+    plain = draw_hand(after, sort="melds", locale="en")
+    scene = draw_hand(after, sort="melds", locale="en", hint=HintMark("ana discard KD", hand_before=now.hand))
+    assert not plain.found("hint") and len(scene.found("hint")) == 1
+    banner = scene.found("hint")[0].box
+    colours = scene.image.crop(banner).getcolors(1 << 16) or []
+    assert sum(n for n, p in colours if close(p, HINT, 8)) > 2000  # a violet band: never mistaken for the real hand
+    texts = [t.text for t in scene.texts]
+    assert "HINT" in texts and "Your hand after the move" in texts and "Discard " in texts
+    assert [r.key for r in scene.found("chip") if inside(r.box, banner)] == ["KD"]  # said once, not twice
+    # What the discard does to the deadwood, in the hint's colour, where the real hand says it plainly.
+    assert "Deadwood: 29 to 19" in texts and "Deadwood: 19" in {t.text for t in plain.texts}
+    assert sorted(r.key for r in scene.found("card")) == sorted(after.hand)
+    assert scene.height == plain.height + BANNER_H
+    assert all(inside(t.box, (0, 0, scene.width, scene.height)) for t in scene.texts)
+
+
+def test_a_hint_that_takes_the_discard_frames_the_card_it_brings_in():
+    now = replace(gin_hand_game().view("ana"), hand=("3H", "4H", "5H", "6H", "9S", "9D", "KD", "QS", "2C", "7D"))
+    after = replace(now, hand=(*now.hand, "9C"), took="9C")
+    scene = draw_hand(after, sort="melds", locale="en", hint=HintMark("ana take", hand_before=now.hand))
+    assert [r.key for r in scene.found("coming")] == ["9C"]
+    banner = scene.found("hint")[0].box
+    texts = [t.text for t in scene.texts]
+    assert "Take the discard" in texts and any("Comes into your hand:" in t for t in texts)
+    assert [r.key for r in scene.found("chip") if inside(r.box, banner)] == ["9C"]

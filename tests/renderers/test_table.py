@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from itertools import combinations
+from itertools import combinations, pairwise
 
 import pytest
 from PIL import Image
 
-from renderers import draw_table, render_table
+from renderers import HintMark, draw_table, render_table
+from renderers.hint import BANNER_H, HINT
+from renderers.melds import MIN_RANK_AT_400, seat_colour
 from renderers.samples import NAMES, built_view
 from renderers.table import WIDTH
 from renderers.theme import Palette
@@ -98,21 +100,78 @@ def test_every_seat_is_shown_with_its_name_and_count(seats):
         assert not overlaps(a.box, b.box)
 
 
-def test_melds_are_grouped_by_owner_with_jokers_showing_what_they_stand_for():
-    view = built_view("wrotham", 3, 8, seed=5)
-    scene = draw_table(view)
+def reading_order(boxes: list[tuple[int, int, int, int]]) -> list[int]:
+    """Indices of ``boxes`` as a reader takes them: rows top to bottom (a box starting below the
+    previous row's middle starts a new row), each row left to right."""
+    rows: list[list[int]] = []
+    for i in sorted(range(len(boxes)), key=lambda i: (boxes[i][1], boxes[i][0])):
+        if rows and boxes[i][1] < (boxes[rows[-1][0]][1] + boxes[rows[-1][0]][3]) / 2:
+            rows[-1].append(i)
+        else:
+            rows.append([i])
+    return [i for row in rows for i in sorted(row, key=lambda i: boxes[i][0])]
+
+
+@pytest.mark.parametrize(("variant", "seats", "melds", "seed"), [
+    ("rami", 8, 30, 4), ("wrotham", 3, 8, 5), ("basic", 4, 12, 7), ("tradicional", 3, 9, 2),
+])
+def test_meld_numbers_read_in_order_each_in_its_owner_s_colour(variant, seats, melds, seed):
+    """"añadir 7H a 17": 17 comes right after 16, reading left to right and top to bottom, and the
+    number is the notation's. Each tab has its owner's colour and initial; jokers show what they
+    stand for (``JK=8H`` is drawn as such)."""
+    view = built_view(variant, seats, melds, seed=seed)
+    scene = draw_table(view, names=NAMES)
+    found = scene.found("meld")
+    ordered = [int(found[i].key) for i in reading_order([m.box for m in found])]
+    assert ordered == sorted(m.number for m in view.table) == list(range(1, melds + 1))
     drawn = [r.key for r in scene.found("card")]
+    boxes = {int(r.key): r.box for r in found}
     for meld in view.table:
-        for code in meld.cards:
-            assert code in drawn  # "JK=8H" is drawn as such, not as a bare joker
-    # Each owner's melds sit inside one block headed by the owner's name.
-    by_owner: dict[str | None, list[int]] = {}
-    for meld in view.table:
-        by_owner.setdefault(meld.owner, []).append(meld.number)
-    boxes = {int(r.key): r.box for r in scene.found("meld")}
-    for owner, numbers in by_owner.items():
-        head = next(t for t in scene.texts if t.text == owner)
-        assert all(boxes[n][1] > head.box[1] for n in numbers)
+        assert all(code in drawn for code in meld.cards)
+        cards = [r for r in scene.found("card") if inside(r.box, boxes[meld.number])]
+        assert [r.key for r in cards] == list(meld.cards)  # the meld's cards, in its order, inside its tile
+        if meld.owner is None:
+            continue
+        (tab,) = [r.box for r in scene.found("owner") if r.key == meld.owner and inside(r.box, boxes[meld.number])]
+        assert close(scene.image.getpixel((tab[0] + 3, (tab[1] + tab[3]) // 2)), seat_colour(view, meld.owner), 6)
+        initial = NAMES[meld.owner][:1].upper()
+        assert any(t.text == initial and inside(t.box, tab) for t in scene.texts), meld.number
+    assert bool(scene.found("owner")) == (variant != "tradicional")  # tradicional's melds belong to nobody
+
+
+def rank_ink_height(scene, box: tuple[int, int, int, int]) -> int:
+    """The height of the first run of inked rows from the top of a card: its rank."""
+    image = scene.image
+    x0, y0, x1, y1 = box
+    inks = [(28, 31, 38), (206, 38, 48)]
+    run = 0
+    started = False
+    for y in range(y0 + 3, y1):
+        inked = any(any(close(image.getpixel((x, y)), ink, 40) for ink in inks) for x in range(x0 + 4, x1 - 8))
+        if inked:
+            run += 1
+            started = True
+        elif started:
+            break
+    return run
+
+
+def test_a_crowded_table_s_cards_read_at_phone_width():
+    """Discord shows a picture about 400 px wide on a phone: on the crowded 8-seat table (30
+    melds) every meld card's rank is at least 14 px tall there, where the old layout's were 5."""
+    view = built_view("rami", 8, 30, seed=4, acting=5)
+    scene = draw_table(view, names=NAMES)
+    scale = 400 / scene.width
+    melds = [r.box for r in scene.found("meld")]
+    cards = [r for r in scene.found("card") if any(inside(r.box, m) for m in melds)]
+    assert len(cards) == sum(len(m.cards) for m in view.table)
+    naturals = [c for c in cards if "=" not in c.key and c.key != "JK"]
+    heights = [rank_ink_height(scene, c.box) * scale for c in naturals]
+    assert min(heights) >= 14, min(heights)
+    assert min((c.box[3] - c.box[1]) * scale for c in cards) >= 32  # the card itself, shadow aside
+    assert MIN_RANK_AT_400 >= 14
+    numbers = [t for t in scene.texts if any(t.text == r.key and inside(t.box, r.box) for r in scene.found("meld"))]
+    assert min((t.box[3] - t.box[1]) * scale for t in numbers) >= 9  # the meld's number too
 
 
 def test_the_discard_pile_stock_and_deal_are_shown():
@@ -166,3 +225,73 @@ def test_renders_in_worker_threads_match_renders_in_one():
     with ThreadPoolExecutor(max_workers=4) as pool:
         together = list(pool.map(lambda v: render_table(v, names=NAMES).data, views))
     assert together == alone
+
+
+def test_every_move_since_the_acting_seat_s_last_turn_is_shown_a_row_per_turn():
+    view = built_view("basic", 4, 3, seed=1, acting=0)
+    recent = ["bea draw", "bea meld 7H 8H 9H | 3S 3D 3C", "bea discard 2C", "cris take", "cris layoff 4H to 2",
+              "cris discard KD", "dolo draw", "dolo discard 9S", "ana draw"]
+    bare = draw_table(view, names=NAMES, locale="en")
+    scene = draw_table(view, names=NAMES, locale="en", recent=recent)
+    texts = [t.text for t in scene.texts]
+    assert "LAST MOVE" in {t.text for t in bare.texts} and "LAST MOVE" not in texts
+    assert "LATEST MOVES" in texts
+    turns = scene.found("turn")
+    assert [t.key for t in turns] == ["bea", "cris", "dolo", "ana"]  # one row per turn, oldest first
+    assert all(a.box[3] <= b.box[1] for a, b in pairwise(turns))
+    chips = [r.key for r in scene.found("chip")]
+    assert chips == ["7H", "8H", "9H", "3S", "3D", "3C", "2C", "4H", "KD", "9S"]  # every card, in order
+    for turn in turns:  # each row starts with the seat's name in its colour
+        name = min((t for t in scene.texts if inside(t.box, turn.box)), key=lambda t: t.box[0])
+        assert name.text == NAMES[turn.key]
+        assert any(close(p, seat_colour(view, turn.key), 4) for _, p in scene.image.crop(name.box).getcolors(4096))
+    frame = (0, 0, scene.width, scene.height)
+    assert all(inside(t.box, frame) for t in scene.texts)
+    for a, b in combinations(scene.texts, 2):
+        assert not overlaps(a.box, b.box), (a, b)
+    assert scene.height > bare.height  # the piles band grows to hold them; the melds follow below
+    assert draw_table(view, names=NAMES, recent=()).image.tobytes() == draw_table(view, names=NAMES).image.tobytes()
+
+
+def test_many_turns_keep_the_latest_and_count_the_earlier_ones():
+    view = built_view("rami", 8, 2, seed=1, acting=0)
+    recent = [f"{seat} draw" for seat in ("bea", "cris", "dolo", "inigo", "majo", "alvaro", "zoe")] * 2
+    scene = draw_table(view, names=NAMES, locale="en", recent=recent)
+    assert len(scene.found("turn")) == 8
+    assert "and 6 earlier moves" in {t.text for t in scene.texts}
+
+
+def test_a_hint_s_table_is_marked_and_frames_what_changes():
+    before = built_view("rami", 3, 4, seed=6)
+    table = list(before.table)
+    table[1] = replace(table[1], cards=(*table[1].cards, "KS"))  # the hint adds KS to meld 2
+    after = replace(before, table=tuple(table))
+    mark = HintMark("ana layoff KS to 2", table_before=before.table)
+    plain = draw_table(after, names=NAMES)
+    scene = draw_table(after, names=NAMES, hint=mark)
+    assert not plain.found("hint") and [r.key for r in scene.found("hint")] == [mark.move]
+    banner = scene.found("hint")[0].box
+    colours = scene.image.crop(banner).getcolors(1 << 16) or []
+    assert sum(n for n, p in colours if close(p, HINT, 8)) > 2000  # the violet label and rule
+    assert "PISTA" in {t.text for t in scene.texts}
+    assert [r.key for r in scene.found("changed")] == ["2"]
+    assert [r.key for r in scene.found("fresh")] == ["KS"]
+    meld = next(r.box for r in scene.found("meld") if r.key == "2")
+    assert close(scene.image.getpixel((meld[0] - 3, (meld[1] + meld[3]) // 2)), HINT, 8)  # framed in violet
+    other = next(r.box for r in scene.found("meld") if r.key == "1")
+    assert not close(scene.image.getpixel((other[0] - 3, (other[1] + other[3]) // 2)), HINT, 40)
+    assert scene.height == plain.height + BANNER_H
+    assert any(c.key == "KS" and inside(c.box, banner) for c in scene.found("chip"))  # "Añadir K♠ a la combinación 2"
+
+
+def test_an_open_discard_pile_reads_at_phone_width_card_by_card():
+    view = built_view("tradicional", 3, 4, seed=3, visible_pile=30)
+    scene = draw_table(view, names=NAMES)
+    label = next(t for t in scene.texts if t.text == "PILA DE DESCARTES, DE ABAJO ARRIBA")
+    first_meld = min(r.box[1] for r in scene.found("meld"))
+    pile = [r for r in scene.found("card") if label.box[3] < r.box[1] < first_meld]
+    assert [r.key for r in pile] == list(view.discard_visible)  # bottom to top, every card
+    assert not any(overlaps(a.box[:2] + (a.box[0] + 40, a.box[1] + 60), b.box[:2] + (b.box[0] + 40, b.box[1] + 60))
+                   for a, b in combinations(pile, 2))  # side by side: no card hides another's rank
+    naturals = [r for r in pile if r.key != "JK" and "=" not in r.key]
+    assert min(rank_ink_height(scene, r.box) for r in naturals) * 400 / scene.width >= 12
