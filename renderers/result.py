@@ -3,8 +3,9 @@
 What it is: the headline (gin, knock, undercut, out, blocked, void…) and one row per seat with
 the melds that seat finished with, its deadwood (where the engine split the hands into melds and
 deadwood: gin, a blocked deal) or else the cards left in its hand, with the count that scored, the
-cards it laid off (gin), the points this deal gave it and its total; the winner's row is framed
-in gold, and the game's winners are named when the game is over. Given the deal's ledger lines
+cards it laid off (gin), the points this deal gave it and its total, the cards on index cards
+side by side (the rank over the suit, readable when Discord shows the picture 400 px wide); the
+winner's row is framed in gold, and the game's winners are named when the game is over. Given the deal's ledger lines
 (``ledger``, the engine's ``game.ledger``), each row itemises its points under its cards (gin's
 bonus, the opponent's deadwood…), and at the game's end the bonuses the final score adds after
 the last deal (gin: game, line and shutout bonuses) and, given ``final_scores``, that final score.
@@ -26,7 +27,7 @@ from bot.engine.views import Number, PublicView, SeatResult
 from bot.words.i18n import translate
 from bot.words.refusals import ledger_text
 
-from .cards import card_height, paint_shape
+from .cards import index_height, paint_shape
 from .draw import PROBE, Scene
 from .table import seat_colour
 from .theme import RGB, Palette, deck_for
@@ -45,8 +46,8 @@ WIDTH = 960
 MARGIN = 22
 LEFT_W = 200  # name, total, winner badge
 RIGHT_W = 118  # this deal's points
-CARD_W = 54
-STEP = 0.42
+CARD_W = 40  # index cards (the rank over the suit): ranks about 12 px tall at 400 px wide
+CARD_GAP = 3
 GROUP_GAP = 14
 ROW_PAD = 12
 
@@ -115,7 +116,7 @@ def _ledger(seat: str, ledger: Sequence[LedgerLine], final: Mapping[str, Number]
 
 
 def _group_width(scene: Scene, g: _Group) -> int:
-    cards_w = CARD_W + round(CARD_W * STEP) * (len(g.cards) - 1) if g.cards else 0
+    cards_w = CARD_W + (CARD_W + CARD_GAP) * (len(g.cards) - 1) if g.cards else 0
     label_w = scene.measure(g.label.upper(), 16) + 4 if g.label else 0
     return max(cards_w + (16 if g.kind != "meld" else 0), label_w)
 
@@ -133,7 +134,7 @@ def _flow(scene: Scene, groups: Sequence[_Group], width: int) -> list[list[tuple
     return rows
 
 
-GROUP_H = 30 + card_height(CARD_W)  # label line + cards
+GROUP_H = 30 + index_height(CARD_W)  # label line + cards (a group's frame reaches 6 px below)
 
 
 LINE_H = 34  # one itemised ledger line
@@ -281,20 +282,20 @@ _LABEL_INK: dict[str, RGB] = {"deadwood": (255, 190, 180), "hand": (255, 190, 18
 
 
 def _draw_group(scene: Scene, g: _Group, x: int, y: int, w: int, locale: str) -> None:
-    ch = card_height(CARD_W)
+    ch = index_height(CARD_W)
     if g.kind != "meld":
         ink = _LABEL_INK[g.kind]
         scene.text(x + 2, y + 1, g.label.upper(), 16, ink, "bold", max_width=w)
         if g.cards:
             n = len(g.cards)
-            cards_w = CARD_W + (min(round(CARD_W * STEP), (w - 16 - CARD_W) // (n - 1)) * (n - 1) if n > 1 else 0)
+            cards_w = CARD_W + (min(CARD_W + CARD_GAP, (w - 16 - CARD_W) // (n - 1)) * (n - 1) if n > 1 else 0)
             scene.rrect((x, y + 26, x + cards_w + 16, y + 30 + ch + 6), 10, _TINTS[g.kind])
     cx = x + (8 if g.kind != "meld" else 0)
     cy = y + 30
     n = len(g.cards)
     inner = w - (16 if g.kind != "meld" else 0)
-    step = min(round(CARD_W * STEP), (inner - CARD_W) // (n - 1)) if n > 1 else 0
+    step = min(CARD_W + CARD_GAP, (inner - CARD_W) // (n - 1)) if n > 1 else 0
     for i, code in enumerate(g.cards):
-        scene.card(code, cx + i * step, cy, CARD_W, full=i == n - 1)
+        scene.index_card(code, cx + i * step, cy, CARD_W)
     if not g.cards and g.kind in ("deadwood", "hand"):
         scene.text(x + 2, cy + 6, translate("result.no_cards", locale), 16, Palette.ink_faint, "semibold")
