@@ -166,8 +166,10 @@ def status_line(state: DraftState, locale: str) -> str:
 def draft_view(state: DraftState, locale: str) -> DraftView:
     d = state.draft
     checks = d.checks(state.game.meld_rules)
-    melds = tuple(DraftMeld(n, tuple(m), c.state not in (INVALID, AMBIGUOUS), ch, o) for n, (m, c, ch, o) in
-                  enumerate(zip(d.melds, checks, d.changed(), d.owners_now(), strict=True), start=1))
+    names = state.row.names  # a meld's owner by name, as the table shows it, never a seat id
+    melds = tuple(DraftMeld(n, tuple(m), c.state not in (INVALID, AMBIGUOUS), ch, names.get(o, o) if o else None)
+                  for n, (m, c, ch, o) in enumerate(zip(d.melds, checks, d.changed(), d.owners_now(), strict=True),
+                                                    start=1))
     return DraftView(melds, tuple(d.loose), tuple(d.rest), frozenset(d.picked_loose),
                             frozenset(d.picked_hand), status_line(state, locale))
 
