@@ -154,6 +154,7 @@ class RummyBot(commands.AutoShardedBot):
                                     member_games=self.config.member_games, server_games=self.config.server_games,
                                     idle_days=self.config.idle_days)
         self._service.thread_archive_after = self.config.thread_archive_after
+        self._service.forbidden_grace = self.config.forbidden_grace  # the endings' patience with refused posts
         self._service.on_deadline = self._deadline_written
         self.tokens.keeper = self._service  # tokens of places the bot is not in, kept while they live
         _, _, limits = await self.http.get_bot_gateway()
@@ -163,7 +164,6 @@ class RummyBot(commands.AutoShardedBot):
         log.info("this process holds %s (%s database)", held,
                  "PostgreSQL" if self.config.database_url else "SQLite")
         self._announcer = Announcer(self, self._service, RoutedDelivery(self, self.tokens))
-        self._announcer.forbidden_grace = self.config.forbidden_grace
         self.add_listener(self._announcer.count_message, "on_message")
         await self.tree.set_translator(CatalogTranslator())
         for name in EXTENSIONS:

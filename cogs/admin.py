@@ -371,7 +371,7 @@ class AdminCog(commands.Cog, name="AdminCog"):
                  "cmd.settings.preset"),
         open=L("Whether members may open games of that rummy", "cmd.settings.open"),
         timer=L("Default turn timer in minutes (0 = none)", "cmd.settings.timer"),
-        bots=L("Whether hosts may add computer players", "cmd.settings.bots"),
+        bots=L("Whether hosts may add bots", "cmd.settings.bots"),
         language=L("Language of the bot's public messages", "cmd.settings.language"),
     )
     @app_commands.choices(

@@ -159,15 +159,6 @@ class Announcer:
         self._dirty.pop(channel_id, None)
         self._bot_run.discard(channel_id)
 
-    @property
-    def forbidden_grace(self) -> float:
-        """The service's ``forbidden_grace`` (the client sets it from ``RUMMY_FORBIDDEN_GRACE``)."""
-        return self.service.forbidden_grace
-
-    @forbidden_grace.setter
-    def forbidden_grace(self, seconds: float) -> None:
-        self.service.forbidden_grace = seconds
-
     async def _announce(self, change: Change) -> None:
         row = change.game
         loc = row.locale

@@ -24,7 +24,7 @@ from cogs.anywhere import place_key
 from cogs.base import L, client_of, user_locale
 from cogs.ui import file_of
 
-PAST_GAME = L("Any finished game of this server (its number; pick from the list)", "cmd.past.game")
+PAST_GAME = L("Any finished game played here (its number; pick from the list)", "cmd.past.game")
 DEAL_TAG = re.compile(r'\[Deal "(?P<deal>[0-9]+)"\]')
 
 

@@ -77,6 +77,7 @@ def lobby_message(row: GameRow, locale: str, *, closed: str | None = None,
         t("lobby.title", locale, variant=variant_name(row.variant, locale)),
         t("lobby.options", locale, options=option_words(row.options, locale) or t("lobby.defaults", locale)),
         *option_notes(row.variant, row.options, locale),  # where one option rules out another (§4.7.5)
+        t("lobby.seats_exact", locale, count=len(row.seats), max=hi, seats=seats or "-") if lo == hi else
         t("lobby.seats", locale, count=len(row.seats), min=lo, max=hi, seats=seats or "-"),
         timer,
     ]
