@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine import Move, Verb, loose_entry
+from bot.engine.cards import parse_card
+from bot.engine.meldgen import combos_reaching, hand_meld_candidates
 from bot.engine.melds import MeldRules, Reading, describe_readings, parse_entry, read_meld
 
 UNDO_DEPTH = 40  # snapshots kept for Undo (bounds the stored JSON)
@@ -326,3 +328,71 @@ def status_of(draft: Draft, rules: MeldRules, opening_points: Callable[[Draft], 
     return Status(invalid=sum(c.state == INVALID for c in checks),
                   open_jokers=sum(c.state == AMBIGUOUS for c in checks),
                   placed=draft.placed(), loose=len(draft.loose), opening=opening)
+
+
+# ---------------------------------------------------------------------------- the hand's Meld button
+def _physical(cards: Iterable[str]) -> Counter[str]:
+    return Counter(card_of(c) for c in cards)
+
+
+def meld_moves_of(legal: Sequence[Move]) -> list[Move]:
+    """The ``meld`` moves among ``legal`` (the engine lists every legal one, multi-meld openings included)."""
+    return [m for m in legal if m.verb is Verb.MELD]
+
+
+def meld_move_of(legal: Sequence[Move], cards: Sequence[str]) -> Move | None:
+    """The legal ``meld`` move that lays down exactly the selected ``cards`` (one meld or several:
+    a Rami opening of two or three melds is one move, rules.md §3.5), None when there is none."""
+    want = _physical(cards)
+    for move in meld_moves_of(legal):
+        if _physical(move.cards) == want:
+            return move
+    return None
+
+
+def opening_reaching(legal: Sequence[Move], cards: Sequence[str]) -> Move | None:
+    """The smallest legal ``meld`` move that holds every selected card (an opening the selection
+    is part of), else the smallest legal one at all; None when the hand has none."""
+    moves = sorted(meld_moves_of(legal), key=lambda m: len(m.cards))
+    want = _physical(cards)
+    for move in moves:
+        if not want - _physical(move.cards):
+            return move
+    return moves[0] if moves else None
+
+
+def _combos(game: Any, cards: Sequence[str]) -> tuple[list[int], list[list[Reading]]]:
+    """The selected cards and the ways the engine's meld finder (``bot.engine.meldgen``) splits
+    some of them into new melds, best first."""
+    try:
+        picked = [parse_card(card_of(c)) for c in cards]
+    except Exception:  # an unreadable code: no melds
+        return [], []
+    rules = game.meld_rules
+    cands = hand_meld_candidates(picked, rules)
+    if not cands:
+        return picked, []
+
+    def value(r: Reading) -> int:
+        return int(game.opening_points([r.codes(rules)]))
+
+    return picked, combos_reaching(cands, picked, value, 1)
+
+
+def split_melds(game: Any, cards: Sequence[str]) -> Move | None:
+    """The selected cards as one ``meld`` move of several new melds, every card used; None when
+    they do not split so."""
+    picked, combos = _combos(game, cards)
+    want = Counter(picked)
+    for combo in combos:
+        if len(combo) > 1 and Counter(c for r in combo for c in r.cards) == want:
+            groups = tuple(tuple(r.codes(game.meld_rules)) for r in combo)
+            return Move(Verb.MELD, tuple(c for g in groups for c in g), None, groups)
+    return None
+
+
+def selection_points(game: Any, cards: Sequence[str]) -> int:
+    """What the selected cards are worth as an opening (``Game.opening_points``): the best way the
+    engine's meld finder splits them into new melds."""
+    _, combos = _combos(game, cards)
+    return max((game.opening_points([r.codes(game.meld_rules) for r in combo]) for combo in combos), default=0)
