@@ -26,8 +26,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.engine import Game, deal_steps, load_game, log_moves  # noqa: E402
+from bot.engine import Game, deal_steps, load_game  # noqa: E402
 from bot.engine.views import PublicView, SeatView  # noqa: E402
+from bot.service.reading import since_last_turn  # noqa: E402
 from renderers import (  # noqa: E402
     HintMark,
     LobbyInfo,
@@ -92,21 +93,6 @@ def _wild_hand() -> Rendered:
     game = load_game('[Variant "wrotham"]\n[Seats "ana bea cris"]\n'
                      '[Hand "ana" "JK 5H 6H 8H KS KD JK 2C"]\n[Turn "ana"]\n[Phase "play"]\n')
     return render_hand(game.view("ana"), sort="melds")
-
-
-def since_last_turn(game: Game) -> list[str]:
-    """What ``recent`` shows: this deal's record lines since the acting seat's previous turn (the
-    other seats' turns since, then its own moves of this turn so far)."""
-    start = max((i + 1 for i, line in enumerate(game.log) if line.lstrip().startswith("[")), default=0)
-    deal = game.log[start:]
-    seats = [seat for seat, _ in log_moves(deal)]
-    actor = game.actors[0] if game.actors else None
-    i = len(seats)
-    while i and seats[i - 1] == actor:  # this turn so far
-        i -= 1
-    while i and seats[i - 1] != actor:  # everyone else's turns since
-        i -= 1
-    return deal[i:]
 
 
 def _recent_table(locale: str = "es") -> Rendered:

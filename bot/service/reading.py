@@ -7,6 +7,8 @@ moves, worked out in a worker thread once per game, version and seat, and kept i
 bounded cache, so that every autocomplete keystroke of a move costs a lookup). Concurrent misses
 of the same key share one computation.
 ``replay_steps`` hands a finished game's deal, view by view, to whoever draws its replay.
+``since_last_turn`` is what the table picture shows as the recent moves: this deal's record lines
+since the acting seat's previous turn.
 What it is not: no writes and no game lock. A worker never touches the cached game itself (the
 lock's holder may be changing it): it gets a copy, or replays the record on its own.
 """
@@ -19,7 +21,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from bot.engine import Game, Move, ReplayStep, deal_steps, load_game
+from bot.engine import Game, Move, ReplayStep, deal_steps, load_game, log_moves
 from bot.store.rows import GameRow
 
 from .changes import Refusal
@@ -114,3 +116,18 @@ def replay_steps(row: GameRow, deal: int) -> list[ReplayStep]:
     for its replay. The callers replay only deals that are over, so every view is public and the
     end-of-deal hands are those the table was shown. Pure engine work: call it off the event loop."""
     return deal_steps(row.record or "", deal)
+
+def since_last_turn(game: Game) -> list[str]:
+    """This deal's record lines (``"<seat> <move>"``, oldest first) since the acting seat's
+    previous turn: the other seats' turns since, then its own moves of this turn so far (what the
+    table picture's ``recent`` shows). Empty at a deal's first move."""
+    start = max((i + 1 for i, line in enumerate(game.log) if line.lstrip().startswith("[")), default=0)
+    deal = [line for line in game.log[start:] if line.strip()]  # one move a line, as log_moves reads them
+    seats = [seat for seat, _ in log_moves(deal)]
+    actor = game.actors[0] if game.actors else None
+    i = len(seats)
+    while i and seats[i - 1] == actor:  # this turn so far
+        i -= 1
+    while i and seats[i - 1] != actor:  # everyone else's turns since
+        i -= 1
+    return deal[i:]
