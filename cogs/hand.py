@@ -272,7 +272,8 @@ def hand_message(row: GameRow, game: Game, seat: str, state: HandState, locale: 
         style = discord.ButtonStyle.primary if verb in (Verb.DRAW, Verb.DISCARD, Verb.KNOCK, Verb.MELD) else \
             discord.ButtonStyle.secondary
         label = t("button.rearrange", locale) if verb is Verb.TABLE else t(f"verb.{verb}", locale)
-        buttons.append(HandButton(verb, state, label=label, style=style))
+        aimed = target_buttons(game, seat, verb, selected, state, locale) if verb.needs_target and selected else []
+        buttons += aimed or [HandButton(verb, state, label=label, style=style)]
     if legal and builder_allowed(game, seat):  # the rearrange builder: the table with clicks (issue 13)
         buttons.append(HandButton("build", state, label=t("button.builder", locale)))
     if legal and hints_apply(row) and not row.hints_off:  # unrated games only (bot.service.hints)
@@ -293,6 +294,24 @@ def opening_line(game: Game, seat: str, selected: list[str], locale: str) -> lis
     if minimum is None or not selected or game.phase != Phase.PLAY or game.current_seat != seat:
         return []
     return [t("hand.opening", locale, points=selection_points(game, selected), min=minimum)]
+
+
+TARGET_BUTTONS = 4  # a layoff's melds offered in the hand itself, one tap each (more: the list after a tap)
+
+
+def target_buttons(game: Game, seat: str, verb: Verb, cards: list[str], state: HandState,
+                   locale: str) -> list[discord.ui.Item[Any]]:
+    """The selected cards' layoff (or swap) as one button per meld that accepts them (the engine's
+    ``meld_targets``), labelled with the verb, the meld's number and what it shows, so the tap
+    that picks the meld plays it; empty when none or too many accept them (the verb's own button
+    then: the engine says why, or the list of melds)."""
+    targets = game.meld_targets(seat, verb, cards)
+    if not targets or len(targets) > TARGET_BUTTONS:
+        return []
+    table = [list(m) for m in game.table]
+    return [HandButton(verb, state, arg=n, style=discord.ButtonStyle.primary,
+                       label=fit(t("button.verb_to_meld", locale, verb=t(f"verb.{verb}", locale), number=n,
+                                   cards=cards_text(table[n - 1])), BUTTON_LABEL)) for n in targets]
 
 
 def target_message(state: HandState, verb: str, targets: list[int], locale: str,
