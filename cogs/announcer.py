@@ -42,7 +42,7 @@ from bot.engine import EventKind, Game, Phase
 from bot.service import Change, ChangeKind, GameRow, GameService, GameStatus, Refusal, ResultRow
 from bot.service.deadlines import bot_actors
 from bot.service.endings import CLOSING, Outcome
-from bot.service.reading import replay_steps
+from bot.service.reading import replay_steps, since_last_turn
 from bot.words.i18n import format_number, translate
 from cogs.delivery import ChannelDelivery, Delivery, Edit, Parts
 from cogs.ledger import ledger_embed
@@ -276,10 +276,15 @@ class Announcer:
             await self.delivery.delete(place, message_id)
 
     async def _post_deal_end(self, row: GameRow, game: Game) -> None:
-        image = await self.render(render_result, game.public_view(), locale=row.locale, names=row.names)
+        # The picture itemises every seat's points (the engine's ledger), so the ledger is seen
+        # wherever the bot may attach files, which it checks before a game starts (``cogs.base``).
+        image = await self.render(render_result, game.public_view(), locale=row.locale, names=row.names,
+                                  ledger=game.ledger, final_scores=game.final_scores)
         content, view = deal_end_message(row, game, row.locale, self.service.deal_pause)
         parts: Parts = {"image": image, "view": view}
-        embed = ledger_embed(row, game, row.locale)  # Rami and Tradicional: every point explained
+        # Rami and Tradicional: the same lines as text, for screen readers and search, where the
+        # bot may embed links; without Embed Links Discord drops the embed and the picture remains.
+        embed = ledger_embed(row, game, row.locale)
         if embed is not None:
             parts["embed"] = embed
         await self.delivery.post(row.place, content, **parts)
@@ -323,7 +328,8 @@ class Announcer:
         if row is None or row.status not in TABLED or not row.record:
             return
         game = self.service.engine(row)
-        image = await self.render(render_table, game.public_view(), locale=row.locale, names=row.names)
+        image = await self.render(render_table, game.public_view(), locale=row.locale, names=row.names,
+                                  recent=since_last_turn(game))  # this deal's moves since the acting seat's last turn
         content, view = table_message(row, game, row.locale, note=note)
         fresh = (row.table_message_id and row.table_posted_at and time.time() - row.table_posted_at < TABLE_MAX_AGE
                  and self._under_table.get(row.place, 0) < BURIED_AFTER)

@@ -32,7 +32,7 @@ from cogs.base import RummyClient, client_of, user_locale
 from cogs.guard import guarded
 from cogs.items import Groups, Persistent, View
 from cogs.ui import file_of, t
-from renderers import Rendered, render_hand, render_table
+from renderers import HintMark, Rendered, render_hand, render_table
 
 HINT_ID = re.compile(r"rummy:hp:(?P<game>[0-9]{1,12}):(?P<version>[0-9]{1,9}):(?P<seat>p[0-9]{1,2}):"
                      r"(?P<index>[0-9]{1,5})")
@@ -58,14 +58,22 @@ class HintButton(Persistent[discord.ui.Button[Any]], template=HINT_ID):
         await play_hint(interaction, self.game_id, self.version, self.seat, self.index)
 
 
-def _work_out(record: str, seat: str) -> tuple[Hint, int, SeatView | PublicView | None]:
-    """In a worker thread: the hint, its move's index among the seat's legal moves, and what its
-    picture shows (None: no picture)."""
+def _work_out(record: str, seat: str) -> tuple[Hint, int, SeatView | PublicView | None, HintMark | None]:
+    """In a worker thread: the hint, its move's index among the seat's legal moves, what its
+    picture shows (None: no picture) and the mark that picture carries (``renderers.HintMark``:
+    the move, and the hand or the table as they are before it, so that what changes is marked)."""
     game = load_game(record)
     found = hint(game, seat)
     legal = game.legal_moves(seat)
     index = legal.index(found.move) if found.move in legal else OWN_MOVE
-    return found, index, hint_picture(game, seat, found.move)
+    move = f"{seat} {found.move}"  # the move as a record line
+    hand, table = game.view(seat).hand, game.public_view().table  # before the move
+    shown = hint_picture(game, seat, found.move)
+    if isinstance(shown, SeatView):
+        return found, index, shown, HintMark(move, hand_before=hand)
+    if isinstance(shown, PublicView):
+        return found, index, shown, HintMark(move, table_before=table)
+    return found, index, shown, None
 
 
 async def hint_message(client: RummyClient, row: GameRow, user_id: int, locale: str) -> tuple[
@@ -74,7 +82,7 @@ async def hint_message(client: RummyClient, row: GameRow, user_id: int, locale: 
     the event loop: its text, the button that plays it and its picture (drawn in the announcer's
     render slots), if it has one."""
     seat = check_hint(row, user_id)
-    found, index, shown = await asyncio.to_thread(_work_out, row.record or "", seat.seat)
+    found, index, shown, mark = await asyncio.to_thread(_work_out, row.record or "", seat.seat)
     label = t("button.play_hint", locale, move=describe_move(found.move, locale))
     if len(label) > LABEL_MAX:
         label = label[: LABEL_MAX - 1] + "…"
@@ -82,10 +90,10 @@ async def hint_message(client: RummyClient, row: GameRow, user_id: int, locale: 
     view.add_item(HintButton(row.id, row.version, seat.seat, index, label=label))
     content, image = found.text(locale), None
     if isinstance(shown, SeatView):
-        image = await client.announcer.render(render_hand, shown, sort="melds", locale=locale)
+        image = await client.announcer.render(render_hand, shown, sort="melds", locale=locale, hint=mark)
         content += "\n" + t("hint.picture.hand", locale)
     elif isinstance(shown, PublicView):
-        image = await client.announcer.render(render_table, shown, locale=locale, names=row.names)
+        image = await client.announcer.render(render_table, shown, locale=locale, names=row.names, hint=mark)
         content += "\n" + t("hint.picture.table", locale)
     return content[:2000], view, image
 

@@ -23,7 +23,7 @@ from bot.service.hints import hint, hint_picture
 from bot.store import Database
 from bot.store.rows import GameRow, GameStatus, SeatRow
 from cogs.hints import OWN_MOVE, hint_message, play_hint
-from renderers import draw_hand, draw_table, render_hand, render_table
+from renderers import HintMark, draw_hand, draw_table, render_hand, render_table
 from tests.bot.helpers import Clock, lobby
 from tests.cogs.doubles import SERVER_MEMBER
 
@@ -79,9 +79,11 @@ class Slots:
 
     def __init__(self) -> None:
         self.drawn: list[tuple[Any, Any]] = []
+        self.marks: list[Any] = []  # the hint= each picture was drawn with
 
     async def render(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         self.drawn.append((fn, args[0]))
+        self.marks.append(kwargs.get("hint"))
         return await asyncio.to_thread(fn, *args, **kwargs)
 
 
@@ -102,6 +104,11 @@ async def test_a_gin_hint_carries_the_hand_the_move_leaves_grouped_into_melds() 
     assert labels[labels.index("ESCALERA"):] == ["ESCALERA", "3H", "4H", "5H", "6H", "GRUPO", "9S", "9C", "9D",
                                                   "SUELTAS", "QS", "2C", "7D"]
     assert "Sueltas: 19" in labels  # the deadwood the text promises
+    # Marked as a hint: the move as a record line and the hand before it (what leaves it is listed).
+    game = load_game(GIN)
+    assert slots.marks == [HintMark(f"p1 {hint(game, 'p1').move}", hand_before=game.view("p1").hand)]
+    marked = draw_hand(shown, sort="melds", hint=slots.marks[0])
+    assert [x.text for x in marked.texts] != labels  # the banner and the changes are drawn
 
 
 @pytest.mark.parametrize("record", [RAMI, TRADICIONAL], ids=["rami", "tradicional"])
@@ -135,6 +142,8 @@ async def test_a_rearrangement_hint_carries_the_table_after_it(record: str) -> N
     others = set(game.hand("p2")) - {c for m in game.public_view().table for c in m.cards}
     assert others and not others & set(on_table)
     assert hint_picture(game, "p1", move) == shown
+    # Marked as a hint: the move as a record line and the table before it (the melds that change framed).
+    assert slots.marks == [HintMark(f"p1 {move}", table_before=game.public_view().table)]
 
 
 async def test_pressing_a_rearrangement_hint_plays_it_for_the_presser(tmp_path) -> None:
