@@ -19,7 +19,7 @@ POSITION = """[Variant "rami"]
 def test_three_melds_selected_are_one_opening_move() -> None:
     game = load_game(POSITION)
     legal = game.legal_moves("p1")
-    move = meld_move_of(legal, "JH QH KH 4S 4H 4C 5S 6S 7S".split())
+    move = meld_move_of(legal, ["JH", "QH", "KH", "4S", "4H", "4C", "5S", "6S", "7S"])
     assert move is not None and move.verb is Verb.MELD and len(move.melds) == 3
     assert selection_points(game, move.cards) == 60
     game.play("p1", move)
@@ -39,6 +39,6 @@ def test_a_short_selection_counts_its_points_and_names_an_opening_that_reaches()
 
 def test_cards_of_several_melds_split_into_one_move() -> None:
     game = load_game(POSITION)
-    move = split_melds(game, "JH QH KH 4S 4H 4C".split())
+    move = split_melds(game, ["JH", "QH", "KH", "4S", "4H", "4C"])
     assert move is not None and sorted(map(sorted, move.melds)) == [["4C", "4H", "4S"], ["JH", "KH", "QH"]]
     assert split_melds(game, ["JH", "QH", "9D"]) is None
