@@ -16,6 +16,13 @@ Threads: starting one from a message (Create Public Threads, else 403 50013), po
 Messages in Threads, else 403 50013; an archived one is unarchived by the post), archiving one the bot
 made (Modify Channel; another's needs Manage Threads), no edits of messages in an archived one.
 
+Embed Links: Discord drops the embeds of a message whose author may not embed links where it is
+posted; the message itself is posted (an embed-only one shows empty). The fake drops the embeds
+of the bot's channel posts and edits where the bot lacks Embed Links (its guild permissions), and,
+strict where the docs are silent, of interaction responses, follow-ups and their edits where the
+interaction's `app_permissions` lack it (they include it in DMs and group DMs). Each drop is
+listed in `FakeDiscord.suppressed_embeds`, not a violation: it is what Discord does.
+
 Places the bot is not in (group DMs, DMs between users, servers that never added it; issue 24):
 every bot-token route on their channels or guild answers 403 50001 Missing Access, recorded as a
 refusal (`FakeDiscord.refused_requests`), not a violation, while the interaction routes keep
@@ -25,7 +32,7 @@ server without the bot gets every reply of their interactions ephemeral.
 
 What this is not: rate limiting (no X-RateLimit headers unless a fault asks for a 429), reactions,
 thread members, pins, bans, roles or channel editing, webhooks other than interaction tokens, or
-permission checks beyond Manage Server on members.
+permission checks beyond Manage Server on members (and the bot's own: threads, Embed Links).
 """
 
 from __future__ import annotations
@@ -661,6 +668,26 @@ class RestApi:
     def message_problems(self, body: dict[str, Any], old_flags: int = 0) -> list[str]:
         return limits.check_message(body, old_flags=old_flags)
 
+    def embeds_shown(self, cid: int, rec: InteractionRecord | None) -> bool:
+        """Whether Discord keeps the embeds of the bot's message in channel `cid`: a channel
+        message needs the bot's Embed Links there; an interaction's answer (`rec`), the
+        interaction's `app_permissions` (strict: the docs do not say they are exempt). In a DM the
+        bot, and `app_permissions`, always have it."""
+        fake = self.fake
+        chan = fake.channels[cid]
+        if rec is not None:
+            return bool(places.app_permissions(fake, rec.user, chan) & places.EMBED_LINKS)
+        guild = fake.guilds.get(chan.guild_id or 0)
+        return guild is None or bool(payloads.permissions_for(fake, None, guild) & places.EMBED_LINKS)
+
+    def without_embeds(self, body: dict[str, Any], cid: int, rec: InteractionRecord | None,
+                       where: str) -> dict[str, Any]:
+        """`body` as Discord posts it: without its embeds where they are not shown (`embeds_shown`)."""
+        if not body.get("embeds") or self.embeds_shown(cid, rec):
+            return body
+        self.fake.suppressed_embeds.append(where)
+        return {**body, "embeds": []}
+
     async def channel_post(self, request: web.Request) -> web.StreamResponse:
         fake = self.fake
         cid, bad = self.channel_or_error(request)
@@ -697,6 +724,7 @@ class RestApi:
             flags &= ~EPHEMERAL
         if not _has_body(body, atts):
             return self.reject(400, 50006, "Cannot send an empty message", f"{where}: empty message")
+        body = self.without_embeds(body, cid, None, where)
         for p in limits.mention_problems(body.get("content"), body.get("allowed_mentions")):
             fake._violate(f"{where}: {p}")
         msg = fake._new_message(
@@ -806,6 +834,9 @@ class RestApi:
         attachments = msg.attachments if atts is None else atts
         if not (content or embeds or components or attachments):
             return self.reject(400, 50006, "Cannot send an empty message", f"{where}: edit leaves the message empty")
+        if "embeds" in body and embeds and not self.embeds_shown(msg.channel_id, rec):
+            self.fake.suppressed_embeds.append(where)
+            embeds = []
         if body.get("flags") is not None and body["flags"] & IS_COMPONENTS_V2 == 0 and msg.flags & IS_COMPONENTS_V2:
             return self.reject(400, 50035, "Invalid Form Body", f"{where}: cannot remove IS_COMPONENTS_V2")
         for p in limits.mention_problems(body.get("content"), body.get("allowed_mentions")):
@@ -911,6 +942,7 @@ class RestApi:
                 return refuse(400, 50035, "Invalid Form Body", f"{where}: {'; '.join(att_problems)}", att_problems)
             if not _has_body(data, atts):
                 return refuse(400, 50006, "Cannot send an empty message", f"{where}: empty type 4 response")
+            data = self.without_embeds(data, rec.channel_id, rec, where)
             for p in limits.mention_problems(data.get("content"), data.get("allowed_mentions")):
                 fake._violate(f"{where}: {p}")
             rec.response = attempt
@@ -1026,6 +1058,7 @@ class RestApi:
             return self.reject(400, 50035, "Invalid Form Body", f"{where}: {'; '.join(problems)}", problems)
         if not _has_body(body, atts):
             return self.reject(400, 50006, "Cannot send an empty message", f"{where}: empty followup")
+        body = self.without_embeds(body, rec.channel_id, rec, where)
         for p in limits.mention_problems(body.get("content"), body.get("allowed_mentions")):
             fake._violate(f"{where}: {p}")
         ephemeral = bool((body.get("flags") or 0) & EPHEMERAL) or rec.forced_ephemeral

@@ -211,6 +211,8 @@ class FakeDiscord:
         self.modals: list[ModalRecord] = []
         self.requests: list[RequestRecord] = []
         self._violations: list[str] = []
+        # Where Discord dropped the bot's embeds, as it does without Embed Links (rest.py).
+        self.suppressed_embeds: list[str] = []
         self.internal_errors: list[str] = []
         self._commands: dict[int | None, list[dict[str, Any]]] = {}
         self._command_ids: dict[tuple[Any, ...], int] = {}

@@ -612,3 +612,39 @@ async def channel_delivery(bare: FakeDiscord, monkeypatch: pytest.MonkeyPatch) -
     finally:
         await client.close()
         await asyncio.wait_for(connected, 20)
+
+
+async def test_embeds_are_dropped_where_the_bot_lacks_embed_links(bare: FakeDiscord):
+    """Discord drops a bot's embeds where it may not embed links, and posts the rest: channel
+    posts and edits by the bot's permissions, interaction answers by their ``app_permissions``
+    (strict; in DMs those include Embed Links) (issue 36)."""
+    user = bare.add_user("Ana")
+    cid = bare.channel_id
+    embed = {"title": "Mano 1", "fields": [{"name": "Ana: +25", "value": "+25 · Combinación"}]}
+    status, posted = await call(bare, "POST", f"/channels/{cid}/messages", {"content": "end", "embeds": [embed]})
+    assert status == 200 and bare.message(int(posted["id"])).embeds[0]["title"] == "Mano 1"
+    assert bare.suppressed_embeds == []
+    roles = [bare.guild.roles[bare.guild.id], bare.guild.roles[bare.guild.bot_role_id]]
+    full = [r.permissions for r in roles]
+    for role in roles:
+        role.permissions &= ~(1 << 14)  # no Embed Links
+    try:
+        status, posted = await call(bare, "POST", f"/channels/{cid}/messages", {"content": "end", "embeds": [embed]})
+        message = bare.message(int(posted["id"]))
+        assert status == 200 and message.content == "end" and message.embeds == [] and posted["embeds"] == []
+        status, only = await call(bare, "POST", f"/channels/{cid}/messages", {"embeds": [embed]})
+        assert status == 200 and bare.message(int(only["id"])).embeds == []  # posted, and shows empty
+        status, _ = await call(bare, "PATCH", f"/channels/{cid}/messages/{message.id}",
+                               {"content": "end 2", "embeds": [embed]})
+        assert status == 200 and message.content == "end 2" and message.embeds == []
+        rec = await bare.slash(user, "rummy new", {"variant": "gin", "timer": 0})
+        status, body = await respond(bare, rec, 4, {"content": "rules", "embeds": [embed], "flags": 64})
+        assert status == 200 and rec.original.embeds == [] and rec.original.content == "rules"
+        hook = f"/webhooks/{bare.application_id}/{rec.token}"
+        status, body = await call(bare, "POST", hook, {"content": "more", "embeds": [embed]}, token=None, wait="1")
+        assert status == 200 and bare.message(int(body["id"])).embeds == []
+        assert len(bare.suppressed_embeds) == 5
+    finally:
+        for role, value in zip(roles, full, strict=True):
+            role.permissions = value
+    assert len(bare.suppressed_embeds) == 5 and bare.violations == []
