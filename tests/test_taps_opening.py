@@ -42,3 +42,27 @@ def test_cards_of_several_melds_split_into_one_move() -> None:
     move = split_melds(game, ["JH", "QH", "KH", "4S", "4H", "4C"])
     assert move is not None and sorted(map(sorted, move.melds)) == [["4C", "4H", "4S"], ["JH", "KH", "QH"]]
     assert split_melds(game, ["JH", "QH", "9D"]) is None
+
+
+def _row(game):  # a playing row of this game, for the hand message
+    from bot.store import GameRow
+    from bot.store.repo import SeatRow
+
+    seats = tuple(SeatRow(i, 1000 + i, s, f"P{i}") for i, s in enumerate(game.seats))
+    return GameRow(1, 1, 1, 1000, "rami", "", 5, "es", "playing", 7, None, 0, 0, None, None, False, None, None,
+                   None, None, None, None, None, seats)
+
+
+def test_the_hand_shows_the_opening_points_and_offers_layoff_targets_by_what_they_show() -> None:
+    from cogs.hand import HandState, hand_message, hand_order, mask_of
+
+    game = load_game(POSITION)
+    order = hand_order(game, "p1", 0)
+    text, _ = hand_message(_row(game), game, "p1", HandState(1, 7, mask_of(order, ["JH", "QH", "KH"])), "es")
+    assert "Apertura: 30 de 50 puntos" in text
+    game = load_game(POSITION.replace('"JH QH KH 4S 4H 4C 5S 6S 7S 9D"', '"JH QH KH 4S 4H 4C 5S 6S 7S 9D 8S"'))
+    game.play("p1", meld_move_of(game.legal_moves("p1"), ["JH", "QH", "KH", "4S", "4H", "4C", "5S", "6S", "7S"]))
+    order = hand_order(game, "p1", 0)
+    _, view = hand_message(_row(game), game, "p1", HandState(1, 7, mask_of(order, ["8S"])), "es")
+    labels = [str(getattr(getattr(i, "item", i), "label", "")) for i in view.children]
+    assert "Añadir a la 3 · 5♠ 6♠ 7♠" in labels, labels
