@@ -66,3 +66,16 @@ def test_the_hand_shows_the_opening_points_and_offers_layoff_targets_by_what_the
     _, view = hand_message(_row(game), game, "p1", HandState(1, 7, mask_of(order, ["8S"])), "es")
     labels = [str(getattr(getattr(i, "item", i), "label", "")) for i in view.children]
     assert "Añadir a la 3 · 5♠ 6♠ 7♠" in labels, labels
+
+
+def test_a_dummy_contract_of_two_sets_is_one_meld_tap() -> None:
+    game = load_game("""[Variant "dummy"]
+[Seats "p1 p2"]
+[Hand "p1" "7H 7S 7C 9D 9S 2C KD 5H 6H 3S"]
+[Turn "p1"]
+[Phase "play"]
+""")
+    move = meld_move_of(game.legal_moves("p1"), ["7H", "7S", "7C", "9D", "9S", "2C"])
+    assert move is not None and len(move.melds) == 2 and "2C=9" in move.cards
+    game.play("p1", move)
+    assert "p1" in game.opened
