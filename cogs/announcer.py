@@ -45,6 +45,7 @@ from bot.service.endings import CLOSING, Outcome
 from bot.service.reading import replay_steps, since_last_turn
 from bot.words.i18n import format_number, translate
 from cogs.delivery import ChannelDelivery, Delivery, Edit, Parts
+from cogs.hand_refresh import refresh_hands
 from cogs.ledger import ledger_embed
 from cogs.lobby import lobby_info, lobby_message
 from cogs.render_pool import Renders
@@ -146,6 +147,10 @@ class Announcer:
             outcome = outcome_of(exc)
         if await self.service.delivered(change, outcome):
             self._given_up(row.place)
+        try:  # each seated person's live hand shows the change too (issue 36)
+            await refresh_hands(self.client, change)
+        except Exception:
+            log.exception("refreshing the hands of game %s failed", row.id)
 
     # ------------------------------------------------------------------ channels out of reach
     async def unreachable(self, channel_id: int, exc: discord.HTTPException) -> None:

@@ -42,10 +42,10 @@ from bot.words.cards import card_text, cards_text, fit
 from cogs.acting import Answer, act, seat_here
 from cogs.base import client_of, user_locale
 from cogs.builder import open_builder
-from cogs.delivery import reply_privately
 from cogs.guard import guarded
 from cogs.hints import send_hint
 from cogs.items import Groups, Modal, Persistent, View
+from cogs.live import BOOK, default_sort, hand_signature
 from cogs.ui import file_of, nm, t, variant_name
 from renderers import render_hand
 
@@ -79,6 +79,7 @@ class HandState:
 _STATE = r"(?P<game>[0-9]{1,12}):(?P<version>[0-9]{1,9}):(?P<mask>[0-9a-f]{1,16}):(?P<sort>[0-2])"
 HAND_BUTTON_ID = re.compile(r"rummy:h:(?P<verb>[a-z]{2,8})(?P<arg>[0-9]{0,3}):" + _STATE)
 HAND_SELECT_ID = re.compile(r"rummy:s(?P<page>[0-9]):" + _STATE)
+VERB_SELECT_ID = re.compile(r"rummy:hv:(?P<verb>discard|knock):" + _STATE)  # one pick plays it (issue 36)
 JOKER_SELECT_ID = re.compile(r"rummy:hj:" + _STATE)  # which card a wild stands for in a new meld (issue 13)
 MODAL_ID = re.compile(r"rummy:m:(?P<game>[0-9]{1,12}):(?P<version>[0-9]{1,9})")
 
@@ -161,6 +162,25 @@ class HandSelect(Persistent[discord.ui.Select[Any]], template=HAND_SELECT_ID):
 
     async def handle(self, interaction: discord.Interaction) -> None:
         await hand_select(interaction, self.page, self.values, self.state)
+
+
+class VerbSelect(Persistent[discord.ui.Select[Any]], template=VERB_SELECT_ID):
+    """A turn's last tap (issue 36): the card picked here is discarded at once (``discard``), or
+    is the discard of a knock (``knock``: only the cards the engine lists a knock with)."""
+
+    def __init__(self, verb: str, state: HandState, options: list[discord.SelectOption] | None = None,
+                 placeholder: str | None = None) -> None:
+        options = options or [discord.SelectOption(label="-", value="0")]
+        super().__init__(discord.ui.Select(custom_id=f"rummy:hv:{verb}:{state.suffix()}", options=options,
+                                           placeholder=placeholder))
+        self.verb, self.state = verb, state
+
+    @classmethod
+    def from_groups(cls, groups: Groups) -> Self:
+        return cls(groups.text("verb"), _state(groups))
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        await verb_select(interaction, self.verb, self.values, self.state)
 
 
 class JokerSelect(Persistent[discord.ui.Select[Any]], template=JOKER_SELECT_ID):
@@ -264,7 +284,8 @@ def hand_message(row: GameRow, game: Game, seat: str, state: HandState, locale: 
                                                 default=bool(state.mask >> i & 1)))
         view.add_item(HandSelect(page, state, options, placeholder=t("hand.pick", locale, page=page + 1)))
     offered = {m.verb for m in legal}
-    verbs = [v for v in HAND_VERBS if v in offered]
+    picked_at_once = one_pick_selects(view, hand, state, legal, locale)
+    verbs = [v for v in HAND_VERBS if v in offered and v not in picked_at_once]
     if legal and Verb.TABLE not in verbs and game.can_rearrange(seat):
         verbs.append(Verb.TABLE)  # the suggestions list at most 200 table moves; the player may know another
     buttons: list[discord.ui.Item[Any]] = []
@@ -294,6 +315,25 @@ def opening_line(game: Game, seat: str, selected: list[str], locale: str) -> lis
     if minimum is None or not selected or game.phase != Phase.PLAY or game.current_seat != seat:
         return []
     return [t("hand.opening", locale, points=selection_points(game, selected), min=minimum)]
+
+
+def one_pick_selects(view: discord.ui.View, hand: list[str], state: HandState, legal: list[Move],
+                     locale: str) -> set[Verb]:
+    """A select per one-card verb legal now (discard, knock) whose pick plays it at once, when the
+    hand fits one select and a row is left for the buttons (Discord: 5 rows, 25 options); the
+    verbs so offered (their buttons go)."""
+    done: set[Verb] = set()
+    if len(hand) > PAGE:
+        return done
+    for verb in (Verb.DISCARD, Verb.KNOCK):
+        cards = {c for m in legal if m.verb is verb for c in m.cards}
+        if not cards or len(view.children) >= 4:
+            continue
+        options = [discord.SelectOption(label=f"{card_text(c)} ({c})", value=str(i))
+                   for i, c in enumerate(hand) if c in cards][:PAGE]
+        view.add_item(VerbSelect(verb, state, options, placeholder=t(f"hand.pick_{verb}", locale)))
+        done.add(verb)
+    return done
 
 
 TARGET_BUTTONS = 4  # a layoff's melds offered in the hand itself, one tap each (more: the list after a tap)
@@ -328,32 +368,64 @@ def target_message(state: HandState, verb: str, targets: list[int], locale: str,
 
 
 # ---------------------------------------------------------------------------- sending it
-async def send_hand(interaction: discord.Interaction, seated: Seated, *, mask: int = 0, sort: int = 0,
+async def hand_parts(client: Any, row: GameRow, game: Game, seat: str, state: HandState,
+                     locale: str) -> tuple[str, discord.ui.View, tuple[str, ...], Any]:
+    """A hand message's text, components and signature, and a function drawing its picture."""
+    legal = await client.service.legal_moves(row, seat, game)
+    content, view = hand_message(row, game, seat, state, locale, legal)
+    picked = frozenset(i for i in range(state.mask.bit_length()) if state.mask >> i & 1)
+
+    async def picture() -> Any:
+        return await client.announcer.render(render_hand, game.view(seat), sort=SORT_NAMES[state.sort],
+                                             locale=locale, selected=picked)
+
+    return content, view, hand_signature(content, view), picture
+
+
+def _issued(interaction: discord.Interaction) -> float:
+    return float(interaction.created_at.timestamp())
+
+
+async def send_hand(interaction: discord.Interaction, seated: Seated, *, mask: int = 0, sort: int | None = None,
                     edit: bool = False) -> None:
     """The caller's own hand, privately. ``seated`` is their seat as the service checked it
     (``cogs.acting``; never a seat named in a custom_id), with the engine of a change that just
     committed (a game over shows its last hand then); ``mask`` and ``sort``: the selection and the
     order shown, at that version."""
     client = client_of(interaction)
-    row, seat = seated.row, seated.seat.seat
-    game = seated.engine if seated.engine is not None else await client.service.load(row)  # a replay in a worker
+    row, seat, user = seated.row, seated.seat.seat, interaction.user.id
+    # (a replay in a worker when the engine is not at hand)
+    game = seated.engine if seated.engine is not None else await client.service.load(row)
     loc = user_locale(interaction)
+    sort = BOOK.sort(row.id, user, default_sort(row)) if sort is None else sort
+    BOOK.chose_sort(row.id, user, sort)  # every hand shown them in this game keeps it (issue 36)
     state = HandState(row.id, row.version, mask, sort)
-    picked = frozenset(i for i in range(state.mask.bit_length()) if state.mask >> i & 1)
-    image = await client.announcer.render(render_hand, game.view(seat), sort=SORT_NAMES[state.sort],
-                                          locale=loc, selected=picked)
-    legal = await client.service.legal_moves(row, seat, game)
-    content, view = hand_message(row, game, seat, state, loc, legal)
+    content, view, signature, picture = await hand_parts(client, row, game, seat, state, loc)
+    image = await picture()
+    live = BOOK.live(row.id, user)
+    if (not edit and live is not None and live.interaction is not interaction
+            and interaction.response.type == discord.InteractionResponseType.deferred_message_update):
+        # A move from the table (acknowledged without a message): the player's live hand is edited.
+        try:
+            await live.interaction.followup.edit_message(live.message_id, content=content,
+                                                         attachments=[file_of(image)], view=view)
+            BOOK.edited(row.id, user, signature)
+            return
+        except discord.HTTPException:  # gone or past its token: a new hand, live from now on
+            BOOK.forget(row.id, user)
     if edit:
-        await interaction.edit_original_response(content=content, attachments=[file_of(image)], view=view)
+        message_id = (await interaction.edit_original_response(content=content, attachments=[file_of(image)],
+                                                               view=view)).id
     else:
-        await interaction.followup.send(content, file=file_of(image), view=view, ephemeral=True)
+        message_id = (await interaction.followup.send(content, file=file_of(image), view=view, ephemeral=True,
+                                                      wait=True)).id
         client.tokens.settle(interaction)  # its private reply is filled: its token may show the table (issue 24)
+    BOOK.shown(row.id, user, interaction, int(message_id), signature, _issued(interaction))
 
 
-def shown_again(interaction: discord.Interaction, *, sort: int = 0, edit: bool = False) -> Answer:
+def shown_again(interaction: discord.Interaction, *, sort: int | None = None, edit: bool = False) -> Answer:
     """``cogs.acting.act``'s answer for a move made from a hand or typed: the player's hand as the
-    move left it (the selection cleared, the sort kept)."""
+    move left it (the selection cleared, the sort kept: ``sort``, else the one they chose last)."""
     return lambda change: send_hand(interaction, change.seated, sort=sort, edit=edit)
 
 
@@ -362,7 +434,11 @@ def shown_again(interaction: discord.Interaction, *, sort: int = 0, edit: bool =
 async def hand_select(interaction: discord.Interaction, page: int, values: list[str], state: HandState) -> None:
     """Cards picked in one page of the select: the hand message is redrawn with them selected."""
     await interaction.response.defer()  # type 6: the hand message is edited in place
-    seated = await seat_here(interaction, state.game_id, version=state.version, stale="hand_changed")
+    try:
+        seated = await seat_here(interaction, state.game_id, version=state.version, stale="hand_changed")
+    except Stale:  # an older hand message: the hand as it is now, in its place (issue 36)
+        await send_hand(interaction, await seat_here(interaction, state.game_id), sort=state.sort, edit=True)
+        return
     hand_size = len(client_of(interaction).service.engine(seated.row).hand(seated.seat.seat))
     check_offered(state, hand_size)
     picked = picked_mask(values, page, hand_size)
@@ -403,9 +479,8 @@ async def hand_button(interaction: discord.Interaction, verb: str, arg: int | No
         return
     try:
         seated = await seat_here(interaction, state.game_id, version=state.version)
-    except Stale:  # an older hand message: said privately, and the hand shown as it is now
-        await reply_privately(interaction, t("refusal.hand_changed", user_locale(interaction)))
-        await send_hand(interaction, await seat_here(interaction, state.game_id), edit=True)
+    except Stale:  # an older hand message: the hand as it is now, in its place (issue 36)
+        await send_hand(interaction, await seat_here(interaction, state.game_id), sort=state.sort, edit=True)
         return
     game, seat = service.engine(seated.row), seated.seat.seat
     check_offered(state, len(game.hand(seat)), verb, arg, len(game.table))
@@ -413,6 +488,25 @@ async def hand_button(interaction: discord.Interaction, verb: str, arg: int | No
     if move is not None:
         await act(interaction, state.game_id, move, version=state.version,
                   answer=shown_again(interaction, sort=state.sort, edit=True))
+
+
+@guarded
+async def verb_select(interaction: discord.Interaction, verb: str, values: list[str], state: HandState) -> None:
+    """A card picked in a one-pick select: it is discarded (or knocked with) at once. An older
+    hand message is answered with the current hand in its place, and nothing is played."""
+    await interaction.response.defer()  # type 6: the hand message is edited in place
+    try:
+        seated = await seat_here(interaction, state.game_id, version=state.version)
+    except Stale:
+        await send_hand(interaction, await seat_here(interaction, state.game_id), sort=state.sort, edit=True)
+        return
+    game = client_of(interaction).service.engine(seated.row)
+    hand = hand_order(game, seated.seat.seat, state.sort)
+    check_offered(state, len(hand))
+    if len(values) != 1 or values[0] not in [str(i) for i in range(min(len(hand), PAGE))]:
+        raise Refusal("not_offered")
+    await act(interaction, state.game_id, Move.of(hand_verb(verb), [hand[int(values[0])]]), version=state.version,
+              answer=shown_again(interaction, sort=state.sort, edit=True))
 
 
 async def move_from_hand(interaction: discord.Interaction, game: Game, seat: str, verb: str, arg: int | None,

@@ -42,9 +42,11 @@ from cogs.hand import (
     HAND_SELECT_ID,
     JOKER_SELECT_ID,
     MODAL_ID,
+    VERB_SELECT_ID,
     HandButton,
     HandSelect,
     JokerSelect,
+    VerbSelect,
     rearrange,
     send_hand,
     shown_again,
@@ -386,9 +388,9 @@ async def setup(bot: commands.Bot) -> None:
     """The extension's entry point (``bot.load_extension("cogs.rummy")``)."""
     client = cast(RummyClient, bot)  # typed structurally (cogs.base), never imported
     bot.add_dynamic_items(LobbyButton, RemoveSelect, TableButton, HandButton, HandSelect, HintButton, JokerSelect,
-                          BuilderButton, BuilderSelect, PickSelect)
+                          VerbSelect, BuilderButton, BuilderSelect, PickSelect)
     client.item_patterns += [LOBBY_ID, REMOVE_ID, TABLE_ID, HAND_BUTTON_ID, HAND_SELECT_ID, HINT_ID, JOKER_SELECT_ID,
-                             BUTTON_ID, SELECT_ID, PICK_ID]
+                             VERB_SELECT_ID, BUTTON_ID, SELECT_ID, PICK_ID]
     use_hand_sender(send_hand)  # the builder shows the hand after its move (cogs.hand imports cogs.builder)
     install(bot)  # the command tree's safety net (cogs.items)
     await bot.add_cog(RummyCog(client))

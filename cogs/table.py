@@ -17,7 +17,7 @@ from typing import Any, Self
 
 import discord
 
-from bot.engine import Game, Move, Phase
+from bot.engine import Game, Move, Phase, Verb
 from bot.service import ChangeKind, GameRow, Refusal, ResultRow
 from cogs.acting import act, next_deal, place_game, seat_here
 from cogs.anywhere import is_anywhere
@@ -25,9 +25,11 @@ from cogs.base import client_of, user_locale
 from cogs.guard import guarded
 from cogs.hand import send_hand, shown_again
 from cogs.items import Groups, Persistent, View
+from cogs.live import BOOK
 from cogs.ui import clock_text, last_move_text, nm, result_lines, t, variant_name
 
-TABLE_ID = re.compile(r"rummy:(?P<verb>hand|draw|take|next|rematch):(?P<game>[0-9]{1,12})"
+TABLE_VERBS = (Verb.DRAW, Verb.TAKE, Verb.PASS)  # the moves a turn may start with from the table
+TABLE_ID = re.compile(r"rummy:(?P<verb>hand|draw|take|pass|next|rematch):(?P<game>[0-9]{1,12})"
                       r"(?::(?P<version>[0-9]{1,9}))?")
 
 
@@ -74,11 +76,21 @@ def table_message(row: GameRow, game: Game, locale: str, *, note: str | None = N
     view = View()
     view.add_item(TableButton("hand", row.id, label=t("button.hand", locale), style=discord.ButtonStyle.primary))
     if not game.hand_over:
-        view.add_item(TableButton("draw", row.id, row.version, label=t("verb.draw", locale)))
-        view.add_item(TableButton("take", row.id, row.version, label=t("verb.take", locale)))
+        for verb in table_verbs(game):
+            view.add_item(TableButton(verb, row.id, row.version, label=t(f"verb.{verb}", locale)))
     elif not game.game_over:
         view.add_item(next_deal_button(row, locale))
     return "\n".join(lines), view
+
+
+def table_verbs(game: Game) -> list[Verb]:
+    """The turn buttons the table offers now: of draw, take and pass, those the acting seat may
+    play (issue 36: no control the phase refuses; gin's upcard is Take or Pass, never Draw).
+    Whether a seat may draw, take or pass is public: the table shows no card by it."""
+    if game.phase == Phase.WINDOW or len(game.actors) != 1:
+        return []
+    offered = {m.verb for m in game.legal_moves(game.actors[0])}
+    return [v for v in TABLE_VERBS if v in offered]
 
 
 def deal_end_message(row: GameRow, game: Game, locale: str, pause: float) -> tuple[str, discord.ui.View | None]:
@@ -151,9 +163,12 @@ async def table_button(interaction: discord.Interaction, verb: str, game_id: int
         await interaction.response.defer()
         await next_deal(interaction, game_id, version=version)
         return
-    # A hand may follow: acknowledge privately first (a public defer would make it public).
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    if verb == "hand":
+    if verb != "hand" and BOOK.live(game_id, interaction.user.id) is not None:
+        # The player's live hand shows the move (issue 36): no new message, nothing public.
+        await interaction.response.defer()
+    else:  # a hand may follow: acknowledge privately first (a public defer would make it public)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    if verb == "hand":  # always a new hand: the one-tap way back to a live one
         await send_hand(interaction, await seat_here(interaction, game_id))
         return
     await act(interaction, game_id, Move.of(verb), version=version, answer=shown_again(interaction))

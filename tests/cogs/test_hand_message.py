@@ -71,8 +71,15 @@ def test_hand_message_respects_discord_limits_in_random_games(variant: str, seat
                 check_components(view)
                 # Every card of the hand can be picked (paging past 25 when needed).
                 picked = sum(len(c["options"]) for r in view.to_components() for c in r["components"]
-                             if c["type"] == 3)
+                             if c["type"] == 3 and c["custom_id"].startswith("rummy:s"))
                 assert picked == min(len(hand), 2 * PAGE)
+                # A one-pick discard (issue 36) offers every card a discard move names, and no button does it too.
+                legal = game.legal_moves(seat)
+                ids = [c.get("custom_id", "") for r in view.to_components() for c in r["components"]]
+                discards = {m.cards[0] for m in legal if m.verb == "discard"}
+                if discards and len(hand) <= PAGE:
+                    assert any(i.startswith("rummy:hv:discard:") for i in ids), ids
+                    assert not any(i.startswith("rummy:h:discard") for i in ids), ids
             seat = game.actors[0]
             game.play(seat, rnd.choice(game.legal_moves(seat)))
     assert biggest >= {"basic": 7, "wrotham": 7, "gin": 11, "rami": 15, "tradicional": 8, "dummy": 14}[variant]
