@@ -7,7 +7,10 @@ version shown, the selection and the sort (``HandState``), and their handlers. A
 ever built for the seat the service found for ``interaction.user.id`` (``send_hand`` takes a
 ``Seated``: never a seat named in a custom_id) and only sent in an ephemeral message.
 ``move_from_hand`` turns a verb and the selected cards into a move (``bot.engine.Move.of``),
-asking which meld when several accept the cards; ``cogs.acting`` plays it.
+asking which meld when several accept the cards; ``cogs.acting`` plays it. Cards that are several
+melds are one ``meld`` move (a Rami opening of two or three melds, a Dummy contract: the legal
+move of exactly those cards), and while an opening is built the hand says its points; a layoff's
+accepting melds are buttons of their own, labelled with what they show (issue 36).
 What it is not: no rules: which moves are legal, which melds accept cards and whether the table may
 be rearranged are the engine's answers (``Game.legal_moves``, ``meld_targets``, ``can_rearrange``),
 and so are the order of the cards (``bot.engine.group_hand``) and which verbs are hand buttons and
