@@ -50,3 +50,28 @@ def test_a_claim_window_shows_the_windows_own_deadline() -> None:
     assert game.phase == "window"
     row = replace(row_for(game, "tradicional"), window_deadline=DEADLINE + 9)
     assert f"<t:{DEADLINE + 9}:R>" in table_message(row, game, "en")[0]
+
+
+def _turn_buttons(view) -> list[str]:
+    return [item.custom_id.split(":")[1] for item in view.children
+            if item.custom_id.split(":")[1] in ("draw", "take", "pass")]
+
+
+def test_the_table_offers_only_the_turn_moves_the_phase_accepts() -> None:
+    """Issue 36: gin's upcard phase is Take or Pass (a Draw there could only be refused); after
+    both passed, Draw alone; in every variant the buttons are the acting seat's legal verbs."""
+    game = new_game("gin", ["p1", "p2"], seed="a1")
+    row = row_for(game, "gin", timer=0)
+    assert _turn_buttons(table_message(row, game, "es")[1]) == ["take", "pass"]
+    labels = [item.item.label for item in table_message(row, game, "es")[1].children]
+    assert "Pasar" in labels and "Robar" not in labels
+    game.play(game.current_seat, "pass")
+    game.play(game.current_seat, "pass")
+    assert _turn_buttons(table_message(row, game, "en")[1]) == ["draw"]
+    game.play(game.current_seat, "draw")  # the rest of the turn is in the hand: no turn button on the table
+    assert _turn_buttons(table_message(row, game, "en")[1]) == []
+    for variant, seats in (("rami", 3), ("tradicional", 3), ("dummy", 2), ("basic", 2)):
+        other = new_game(variant, [f"p{i}" for i in range(1, seats + 1)], seed="b2")
+        offered = {m.verb for m in other.legal_moves(other.actors[0])} if len(other.actors) == 1 else set()
+        assert set(_turn_buttons(table_message(row_for(other, variant, timer=0), other, "en")[1])) == (
+            offered & {"draw", "take", "pass"})
