@@ -129,7 +129,9 @@ async def channel_game(interaction: discord.Interaction, verb: str = "") -> Game
 
 
 # What the bot needs in a channel to run a game there: see it, post the lobby, the table and the
-# turn calls, and attach their pictures (README, "Invite").
+# turn calls, and attach their pictures (README, "Invite"). Not Embed Links: Discord drops a bot's
+# embeds without it, so nothing a game needs is said in an embed alone (the end of a deal draws
+# its ledger in the picture; the ledger's embed repeats it as text where embeds are allowed).
 CHANNEL_PERMISSIONS = ("view_channel", "send_messages", "attach_files")
 THREAD_PERMISSIONS = ("view_channel", "send_messages_in_threads", "attach_files")
 # What it needs more to give each game a thread of its own (README, "Invite"): make a public
