@@ -97,6 +97,16 @@ async def open_builder(table: Table, user: Any) -> Builder:
     return Builder(table, user, message)
 
 
+async def shows_own_hand(table: Table, user: Any, codes: str) -> None:
+    """After the builder's Play it, the player's hand shows ``codes``, privately: their live hand
+    edited in place, or a new one (cogs.hand.send_hand)."""
+    def shown() -> bool:
+        return any(m.visible_to == user.id and codes in (m.content or "") and not m.deleted
+                   and any(c.startswith("rummy:s0:") for c in custom_ids(m))
+                   for m in table.fake.ephemeral_messages(user))
+    await table.wait_until(shown, timeout=20)
+
+
 def draft_row(table: Table) -> list[Any]:
     return [tuple(r) for r in table.query("SELECT seat, base, state FROM drafts WHERE game_id = ?", (table.game_id,))]
 
@@ -154,8 +164,7 @@ async def test_a_rami_table_is_split_moved_added_to_and_played_with_clicks(table
     assert sorted(map(sorted, game.table)) == sorted(map(sorted, [
         ["3C", "4C", "5C"], ["TH", "JH", "QH"], ["6C", "6H", "6D"], ["7C", "8C", "9C"], ["KD", "KS", "KC", "KH"]]))
     assert sorted(game.hand(a)) == ["2S", "5D"]
-    hand = answers(rec)[-1]  # the hand, privately, to go on with the turn
-    assert hand.ephemeral and hand.visible_to == ana.id and "`2S 5D`" in hand.content
+    await shows_own_hand(table, ana, "`2S 5D`")  # the hand, privately, to go on with the turn
     assert table.query("SELECT COUNT(*) FROM drafts")[0][0] == 0
     assert table.fake.violations == []
 
@@ -274,13 +283,12 @@ async def test_a_tradicional_table_is_split_and_added_to_with_clicks(table: Tabl
     await builder.choose("put", ["Añadir a la 2"])
     assert "todo válido" in builder.message.content and "cartas tuyas puestas: 3" in builder.message.content
     assert table.row()["version"] == version  # nothing played yet
-    rec = await builder.press("play")
+    await builder.press("play")
     assert table.row()["version"] == version + 1
     game = table.game()
     assert sorted(map(sorted, game.table)) == sorted(map(sorted, [
         ["3C", "4C", "5C"], ["9H", "TH", "JH", "QH", "KH"], ["6C", "6H", "6D"], ["7C", "8C", "9C"]]))
     assert sorted(game.hand(a)) == ["2S", "5D"]
-    hand = answers(rec)[-1]  # the hand, privately, to discard and end the turn (§4.3)
-    assert hand.ephemeral and hand.visible_to == ana.id and "`2S 5D`" in hand.content
+    await shows_own_hand(table, ana, "`2S 5D`")  # the hand, privately, to go on with the turn
     assert table.query("SELECT COUNT(*) FROM drafts")[0][0] == 0
     assert table.fake.violations == []
