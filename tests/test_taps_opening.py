@@ -79,3 +79,18 @@ def test_a_dummy_contract_of_two_sets_is_one_meld_tap() -> None:
     assert move is not None and len(move.melds) == 2 and "2C=9" in move.cards
     game.play("p1", move)
     assert "p1" in game.opened
+
+
+def test_an_opened_seat_lays_two_melds_in_one_tap_even_with_manipulation() -> None:
+    import asyncio
+
+    from bot.service.builder import INVALID
+    from cogs.hand import _whole_meld_move
+
+    game = load_game(POSITION.replace('[Variant "rami"]', '[Variant "rami"]\n[Options "table_manipulation=true"]')
+                     .replace("[Turn", '[Table "p2: 8D 9D TD"]\n[Opened "p1 p2"]\n[Turn'))
+    cards = ["JH", "QH", "KH", "4S", "4H", "4C"]
+    move = asyncio.run(_whole_meld_move(None, game, "p1", cards, INVALID))  # type: ignore[arg-type]
+    assert move is not None and len(move.melds) == 2
+    game.play("p1", move)
+    assert len(game.table) == 3
