@@ -124,3 +124,51 @@ async def test_a_gin_deal_by_taps_takes_two_interactions_a_turn(table: Table) ->
     ephemeral_hands = [m for m in fake.ephemeral_messages(ana) if any(i.startswith("rummy:s") for i in custom_ids(m))]
     assert len(ephemeral_hands) == 1, [m.id for m in ephemeral_hands]
     scan_for_leaks(fake, [ana])
+
+
+async def test_my_hand_is_the_way_back_an_old_hand_shows_the_current_one_and_the_sort_is_kept(table: Table) -> None:
+    """My hand always makes a new hand, the live one from then on; a tap on an older hand is
+    answered with the hand as it is now, in that message, with no refusal and nothing played; the
+    sort the player chose is the one every later hand shows (gin's first: by melds)."""
+    fake, ana = table.fake, table.users[0]
+    table.users = [ana]
+    table.lobby = await new_lobby(fake, ana, {"variant": "gin", "timer": 0})
+    table.game_id = int(custom_ids(table.lobby)[0].split(":")[2])
+    await (await fake.click(ana, table.lobby, f"rummy:bot:{table.game_id}")).settled(timeout=15)
+    await (await fake.click(ana, table.lobby, f"rummy:start:{table.game_id}")).settled(timeout=15)
+    await table.wait_until(lambda: table.row()["status"] == "playing")
+    await table.wait_table()
+    seat = table.seat_of(ana)
+
+    async def my_hand() -> Any:
+        rec = await (await fake.click(ana, table.table_message(), f"rummy:hand:{table.game_id}")).settled(timeout=20)
+        return [m for m in answers(rec) if m.ephemeral and m.visible_to == ana.id][-1]
+
+    old = await my_hand()
+    assert all(i.endswith(":2") for i in custom_ids(old) if i.startswith("rummy:s"))  # gin: by melds
+    new = await my_hand()
+    assert new.id != old.id
+    version = table.row()["version"]
+    if seat in table.game().actors:  # Ana moves from the new hand; else the computer player moves
+        await table.wait_until(lambda: current(table, fake.message(new.id), version))
+        verb = next(v for v in ("pass", "draw", "take") if v in hand_buttons(fake.message(new.id)))
+        await (await fake.click(ana, fake.message(new.id), hand_buttons(fake.message(new.id))[verb])).settled(
+            timeout=20)
+    await table.wait_until(lambda: table.row()["version"] > version, timeout=30)
+    await table.wait_until(lambda: table.row()["version"] == table.row()["version"] and (
+        table.game().hand_over or seat in table.game().actors), timeout=30)
+    version = table.row()["version"]
+    assert not current(table, fake.message(old.id), version)  # the old hand was left as it was
+    select = next(i for i in custom_ids(fake.message(old.id)) if i.startswith("rummy:s0:"))
+    rec = await (await fake.select(ana, fake.message(old.id), select, ["0"])).settled(timeout=20)
+    assert [m.id for m in answers(rec)] in ([], [old.id]), [m.content for m in answers(rec)]  # no refusal
+    await table.wait_until(lambda: current(table, fake.message(old.id), version))
+    assert table.row()["version"] == version  # nothing played
+    # Sort: the next order is kept by every hand shown from then on.
+    sort = next(i for i in custom_ids(fake.message(old.id)) if i.startswith("rummy:h:sort:"))
+    await (await fake.click(ana, fake.message(old.id), sort)).settled(timeout=20)
+    await table.wait_until(lambda: all(i.endswith(":0") for i in custom_ids(fake.message(old.id))
+                                       if i.startswith("rummy:s")))
+    again = await my_hand()
+    assert all(i.endswith(":0") for i in custom_ids(again) if i.startswith("rummy:s")), custom_ids(again)
+    scan_for_leaks(fake, [ana])
