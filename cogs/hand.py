@@ -7,7 +7,10 @@ version shown, the selection and the sort (``HandState``), and their handlers. A
 ever built for the seat the service found for ``interaction.user.id`` (``send_hand`` takes a
 ``Seated``: never a seat named in a custom_id) and only sent in an ephemeral message.
 ``move_from_hand`` turns a verb and the selected cards into a move (``bot.engine.Move.of``),
-asking which meld when several accept the cards; ``cogs.acting`` plays it.
+asking which meld when several accept the cards; ``cogs.acting`` plays it. Cards that are several
+melds are one ``meld`` move (a Rami opening of two or three melds, a Dummy contract: the legal
+move of exactly those cards), and while an opening is built the hand says its points; a layoff's
+accepting melds are buttons of their own, labelled with what they show (issue 36).
 What it is not: no rules: which moves are legal, which melds accept cards and whether the table may
 be rearranged are the engine's answers (``Game.legal_moves``, ``meld_targets``, ``can_rearrange``),
 and so are the order of the cards (``bot.engine.group_hand``) and which verbs are hand buttons and
@@ -567,7 +570,9 @@ async def _whole_meld_move(interaction: discord.Interaction, game: Game, seat: s
         return None  # one meld, nothing to reach: the engine judges it as it is
     if game.phase != Phase.PLAY or game.current_seat != seat:
         return None  # not now: the engine says why
-    legal = game.legal_moves(seat)
+    # The listed moves only where they are few and quick to list: no table moves open (an opened
+    # Rami seat with manipulation lists rearrangements; its new melds are never several in the list).
+    legal = [] if minimum is None and game.can_rearrange(seat) else game.legal_moves(seat)
     found = meld_move_of(legal, cards)
     if found is not None and state != AMBIGUOUS:
         return found
