@@ -570,14 +570,12 @@ async def _whole_meld_move(interaction: discord.Interaction, game: Game, seat: s
         return None  # one meld, nothing to reach: the engine judges it as it is
     if game.phase != Phase.PLAY or game.current_seat != seat:
         return None  # not now: the engine says why
-    # The listed moves only where they are few and quick to list: no table moves open (an opened
-    # Rami seat with manipulation lists rearrangements; its new melds are never several in the list).
-    legal = [] if minimum is None and game.can_rearrange(seat) else game.legal_moves(seat)
+    legal = [] if minimum is None and game.can_rearrange(seat) else game.legal_moves(seat)  # quick to list
     found = meld_move_of(legal, cards)
     if found is not None and state != AMBIGUOUS:
         return found
-    if found is not None:
-        return None  # one meld with a wild to settle: asked as before
+    if found is not None:  # one meld with a wild to settle: asked as before
+        return None
     split = split_melds(game, cards)
     points = game.opening_points(split.melds) if split is not None else selection_points(game, cards)
     if split is not None and (minimum is None or points >= minimum):
