@@ -42,6 +42,35 @@ def custom_ids(message: Any) -> list[str]:
     return [c.get("custom_id", "") for c in components(message)]
 
 
+async def shown_hand(fake: FakeDiscord, rec: Any, user: Any, hands: dict[int, int], game_id: int, version: int,
+                     timeout: float = 20) -> Any:
+    """The hand a move from the table answered with, once it shows ``version``: a new private
+    message, or (issue 36) the player's live hand, edited in place through its own token
+    (``hands``: each user's hand message, kept by the caller). Never assumes an edit has landed."""
+    shown = [m for m in answers(rec) if m.ephemeral and m.visible_to == user.id and m.attachments]
+    if shown:
+        hands[user.id] = shown[-1].id
+    assert user.id in hands, rec.messages
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not any(c.startswith("rummy:s") and f":{game_id}:{version}:" in c for c in custom_ids(
+            fake.message(hands[user.id]))):
+        if loop.time() > end:
+            raise TimeoutError(f"the hand of {user.name} never showed version {version}")
+        await asyncio.sleep(0.05)
+    return fake.message(hands[user.id])
+
+
+def table_turn_current(ids: list[str], game_id: int, version: int, hand_over: bool) -> bool:
+    """A table's custom_ids show the committed position: its turn buttons (draw, take, pass: only
+    those the phase accepts, none once the turn's first move is made) carry ``version``, and an
+    ended deal shows none."""
+    turn = [c for c in ids if re.fullmatch(rf"rummy:(draw|take|pass):{game_id}:[0-9]+", c)]
+    if hand_over:
+        return not turn
+    return all(c.endswith(f":{version}") for c in turn)
+
+
 async def new_lobby(fake: FakeDiscord, user: Any, args: dict[str, Any], channel: int | None = None,
                     timeout: float = 15) -> Any:
     """``/rummy new`` as ``user``: the host is answered privately, and the lobby itself is posted in

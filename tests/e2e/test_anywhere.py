@@ -20,8 +20,9 @@ from typing import Any
 
 import pytest
 
+from bot.engine import Phase
 from tests.e2e.conftest import boot
-from tests.e2e.helpers import Table, answers, custom_ids, scan_for_leaks
+from tests.e2e.helpers import Table, answers, custom_ids, scan_for_leaks, shown_hand, table_turn_current
 from tests.fakediscord import CommandNotShown, FakeDiscord
 from tests.fakediscord.process import BotProcess
 
@@ -45,9 +46,10 @@ class Anywhere(Table):
             return False
         ids = custom_ids(max(tables, key=lambda m: m.id))
         game = self.game()
-        if game.hand_over:
-            return not any(c.startswith(f"rummy:draw:{self.game_id}:") for c in ids)
-        return f"rummy:draw:{self.game_id}:{self.row()['version']}" in ids
+        if not table_turn_current(ids, self.game_id, self.row()["version"], game.hand_over):
+            return False
+        # A turn's start offers Draw (issue 36: only the moves the phase accepts, none mid-turn).
+        return game.hand_over or game.phase != Phase.DRAW or f"rummy:draw:{self.game_id}:{self.row()['version']}" in ids
 
     async def open(self, variant: str, options: str = "", timer: int = 0) -> None:
         args: dict[str, Any] = {"variant": variant, "timer": timer}
@@ -267,6 +269,7 @@ async def test_friends_who_never_installed_the_app_join_and_play_by_clicks(fake:
     t = Anywhere(fake, await start(fake, tmp_path), tmp_path / "rummy.sqlite3", users, channel=channel)
     try:
         await t.open("basic")
+        hands: dict[int, int] = {}  # each player's one private hand (issue 36)
         for _ in range(6):  # two whole rounds of the table
             game = t.game()
             user = t.user_of(game.actors[0])
@@ -274,13 +277,13 @@ async def test_friends_who_never_installed_the_app_join_and_play_by_clicks(fake:
             draw = f"rummy:draw:{t.game_id}:{version}"
             await t.wait_until(lambda d=draw: d in custom_ids(t.newest_table()), timeout=20)
             rec = await (await fake.click(user, t.newest_table(), draw)).settled(timeout=20)
-            hand = answers(rec)[-1]
+            hand = await shown_hand(fake, rec, user, hands, t.game_id, version + 1)
             assert hand.ephemeral and hand.visible_to == user.id and hand.attachments
             assert t.row()["version"] == version + 1
             select = next(c for c in custom_ids(hand) if c.startswith("rummy:s0:"))
             await (await fake.select(user, hand, select, ["0"])).settled(timeout=20)
-            discard = next(c for c in custom_ids(hand) if c.startswith("rummy:h:discard:"))
-            await (await fake.click(user, hand, discard)).settled(timeout=20)
+            discard = next(c for c in custom_ids(hand) if c.startswith("rummy:hv:discard:"))  # one pick (issue 36)
+            await (await fake.select(user, hand, discard, ["0"])).settled(timeout=20)
             await t.wait_until(lambda v=version: t.row()["version"] == v + 2, timeout=20)
             await t.wait_until(t.table_is_current, timeout=20)
         assert not any(fake.has_installed(friend) for friend in users[1:])
