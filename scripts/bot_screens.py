@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.e2e.helpers import Table, answers, custom_ids, new_lobby  # noqa: E402
+from tests.e2e.helpers import Table, answers, custom_ids, new_lobby, shown_hand  # noqa: E402
 from tests.fakediscord import FakeDiscord  # noqa: E402
 from tests.fakediscord.process import BotProcess  # noqa: E402
 
@@ -80,7 +80,7 @@ async def main(out: Path = OUT, smoke: bool = False) -> None:
                 version = table.row()["version"]
                 rec = await (await fake.click(user, table.table_message(),
                                               f"rummy:draw:{table.game_id}:{version}")).settled()
-                hand = answers(rec)[-1]
+                hand = await shown_hand(fake, rec, user, {}, table.game_id, version + 1)  # new, or the live one
                 select = next(c for c in custom_ids(hand) if c.startswith("rummy:s0:"))
                 await (await fake.select(user, hand, select, ["0", "1"])).settled()
                 save("hand", hand, out)

@@ -47,18 +47,25 @@ async def shown_hand(fake: FakeDiscord, rec: Any, user: Any, hands: dict[int, in
     """The hand a move from the table answered with, once it shows ``version``: a new private
     message, or (issue 36) the player's live hand, edited in place through its own token
     (``hands``: each user's hand message, kept by the caller). Never assumes an edit has landed."""
+    def shows(message: Any) -> bool:
+        return any(c.startswith("rummy:s") and f":{game_id}:{version}:" in c for c in custom_ids(message))
+
     shown = [m for m in answers(rec) if m.ephemeral and m.visible_to == user.id and m.attachments]
     if shown:
         hands[user.id] = shown[-1].id
-    assert user.id in hands, rec.messages
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
-    while not any(c.startswith("rummy:s") and f":{game_id}:{version}:" in c for c in custom_ids(
-            fake.message(hands[user.id]))):
+    while True:
+        if user.id in hands and shows(fake.message(hands[user.id])):
+            return fake.message(hands[user.id])
+        if user.id not in hands:  # a hand shown by a command meanwhile: the newest is the live one
+            mine = [m for m in fake.ephemeral_messages(user) if shows(m) and not m.deleted]
+            if mine:
+                hands[user.id] = max(mine, key=lambda m: m.id).id
+                return fake.message(hands[user.id])
         if loop.time() > end:
             raise TimeoutError(f"the hand of {user.name} never showed version {version}")
         await asyncio.sleep(0.05)
-    return fake.message(hands[user.id])
 
 
 def table_turn_current(ids: list[str], game_id: int, version: int, hand_over: bool) -> bool:

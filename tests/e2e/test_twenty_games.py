@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import Table, answers, custom_ids, scan_for_leaks
+from tests.e2e.helpers import Table, answers, custom_ids, scan_for_leaks, shown_hand
 from tests.fakediscord.records import ACK_DEADLINE
 
 pytestmark = pytest.mark.e2e
@@ -41,17 +41,18 @@ async def _turn_with_buttons(t: Table, user: Any, waiting: Any) -> list[str]:
     rec, peek = await asyncio.gather(t.fake.click(user, tab, draw),
                                      t.fake.click(waiting, tab, f"rummy:hand:{t.game_id}"))
     await peek.settled(timeout=60, until=lambda r: any(m.attachments for m in answers(r)))
-    await rec.settled(timeout=60, until=lambda r: any(m.attachments for m in answers(r)))
+    await rec.settled(timeout=60)
     await t.wait_until(lambda: t.row()["version"] == version + 1, timeout=60)
-    hand = answers(rec)[-1]
+    # A new private hand, or (issue 36) the player's live hand edited in place.
+    hand = await shown_hand(t.fake, rec, user, {}, t.game_id, version + 1, timeout=60)
     assert hand.ephemeral and hand.visible_to == user.id and hand.attachments, rec.messages
     select = next(c for c in custom_ids(hand) if c.startswith("rummy:s0:"))
     # The hand message's buttons carry the selection (…:<mask>:<sort>): the first card is mask 1.
     await (await t.fake.select(user, hand, select, ["0"])).settled(
-        timeout=60, until=lambda r: any(c.startswith("rummy:h:discard:") and c.split(":")[-2] == "1"
+        timeout=60, until=lambda r: any(c.startswith("rummy:h:sort:") and c.split(":")[-2] == "1"
                                         for c in custom_ids(hand)))
-    discard = next(c for c in custom_ids(hand) if c.startswith("rummy:h:discard:"))
-    rec = await (await t.fake.click(user, hand, discard)).settled(timeout=60)
+    discard = next(c for c in custom_ids(hand) if c.startswith("rummy:hv:discard:"))  # one pick (issue 36)
+    rec = await (await t.fake.select(user, hand, discard, ["0"])).settled(timeout=60)
     await t.wait_until(lambda: t.row()["version"] == version + 2, timeout=60)
     assert all(m.ephemeral for m in answers(rec)), rec.messages  # a hand is never answered in public
     return ["draw", "discard"]
