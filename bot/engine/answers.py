@@ -1,6 +1,6 @@
 """The engine's answers to the questions the other floors ask of a game, beyond ``play``.
 
-What it is: a mixin of ``Game`` with rule questions the bot, the builder, the hints and the robots
+What it is: the ``Answers`` part of ``Game``, with rule questions the bot, the builder, the hints and the robots
 need answered without knowing the variant: would a move be accepted now (``accepts``) and on which
 melds (``meld_targets``); may this seat rearrange the table or build a draft now and what must its
 opening reach (rules.md §3.5, §3.10, §4.3); the hand a move leaves, as its seat can know it in
@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, ClassVar, Self
 
 from .errors import IllegalMove
 from .events import Event, Phase
-from .layout import TableMeld
-from .melds import MeldRules, parse_entry, read_meld
+from .melds import parse_entry, read_meld
 from .move import Move, Verb
+from .state import GameState
 
 
 def loose_entry(code: str) -> str:
@@ -31,25 +31,14 @@ def loose_entry(code: str) -> str:
     return code if card == "JK" else card
 
 
-class Answers:
+class Answers(GameState):
     """Rule questions answered for the layers above the engine."""
 
-    if TYPE_CHECKING:  # provided by ``Game``'s other parts (turns, game)
+    if TYPE_CHECKING:  # what this part calls on the others (turns, scoring, game)
 
         def play(self, seat: str, move: str | Move) -> list[Event]: ...
-
         def hand(self, seat: str) -> list[str]: ...
-
-        meld_rules: MeldRules
-
         def value(self, card: int) -> int: ...
-
-        @property
-        def on_table(self) -> list[TableMeld]: ...
-        @property
-        def phase(self) -> Phase: ...
-        @property
-        def current_seat(self) -> str | None: ...
 
     keeps_ledger: ClassVar[bool] = False
     """The variant explains its deal scores line by line in ``game.ledger`` (rami §3.8, tradicional
@@ -88,13 +77,13 @@ class Answers:
         """The meld numbers ``n`` (1-based, as ``game.melds`` shows them) for which the move
         ``verb`` of ``cards`` ``to n`` would be accepted now; ``verb`` is ``layoff`` or ``swap``."""
         picked = tuple(cards)
-        return [n for n in range(1, len(self.on_table) + 1) if self.accepts(seat, Move(verb, picked, n))]
+        return [n for n in range(1, len(self.deal.on_table) + 1) if self.accepts(seat, Move(verb, picked, n))]
 
     def can_rearrange(self, seat: str) -> bool:
         """Whether ``seat`` may play a ``table`` move now: in the play phase of its own turn, where
         the variant allows manipulation (``rearranging_allowed``: tradicional rules.md §4.3, rami
         §3.10). Whether a particular table move is legal is for ``play`` to judge."""
-        return self.phase == Phase.PLAY and self.current_seat == seat and self.rearranging_allowed(seat)
+        return self.deal.phase == Phase.PLAY and self.current_seat == seat and self.rearranging_allowed(seat)
 
     def rearranging_allowed(self, seat: str) -> bool:
         """Variant hook: table manipulation is open to ``seat`` at all this turn."""

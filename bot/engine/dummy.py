@@ -23,6 +23,7 @@ from .meldgen import MAX_COMBOS, hand_meld_candidates
 from .melds import MeldRules, Placed, Reading, entry_code, natural_extends, read_meld
 from .move import Move, Verb, card_move
 from .rgn import parse_seat_map
+from .state import DummyDeal
 from .turns import Handled
 
 # §5.3: (kind, minimum size) of each meld of each contract.
@@ -70,24 +71,25 @@ class DummyRummy(Game):
     """``dummy``: 2-4 players, 108 cards, 13 cards dealt, contracts 1-12."""
 
     # Hooks overridden. Deal: ``deck`` (108 cards), ``deal_size``, ``expected_count_ok``,
-    # ``after_layout`` / ``layout_from_tags`` ([Contract], [Cuts]), ``_reset_deal_state``.
+    # ``after_layout`` / ``layout_from_tags`` ([Contract], [Cuts]), ``new_deal`` (``DummyDeal``).
     # Turns: ``verbs`` with ``move_meld`` / ``move_layoff`` / ``move_discard`` and the cut-in
     # moves ``move_cut`` / ``move_pass`` / ``move_allow``, ``move_take`` (the next player's answer
     # to a cut-in), ``check_take`` / ``check_discard`` (§5.5), ``stock_empty``, ``on_turn_limit``
     # (void), ``timeout_moves``. Scores: ``value`` (card_values, §5.6), ``placing``. Also
     # ``make_meld_rules``, ``legal_moves`` and ``contracts``.
 
+    deal: DummyDeal
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self.contract: dict[str, int] = {}
-        self.cuts: dict[str, int] = {}
-        self.laid_turn = False
-        self.cut_requests: list[str] = []
-        self.deciding = False
-        self.allowed = False
         super().__init__(*args, **kwargs)
-        self.contract = {s: 1 for s in self.seats}
+        # The game's own state: each seat's contract (§5.3; 13 once all twelve are done), and
+        # the card values of §5.6.
+        self.contract: dict[str, int] = {s: 1 for s in self.seats}
         values, self.joker_value = parse_card_values(self.rules["card_values"])
         self.values = values
+
+    def new_deal(self) -> DummyDeal:
+        return DummyDeal(hands={s: [] for s in self.seats}, cuts={s: 0 for s in self.seats})
 
     def make_meld_rules(self) -> MeldRules:
         return MeldRules(
@@ -122,14 +124,6 @@ class DummyRummy(Game):
     def verbs(self) -> tuple[Verb, ...]:
         return _VERBS
 
-    def _reset_deal_state(self) -> None:
-        super()._reset_deal_state()
-        self.cuts = {s: 0 for s in self.seats}
-        self.laid_turn = False
-        self.cut_requests = []
-        self.deciding = False
-        self.allowed = False
-
     @property
     def contracts(self) -> dict[str, int]:
         return {s: min(self.contract.get(s, 1), LAST) for s in self.seats}
@@ -149,9 +143,9 @@ class DummyRummy(Game):
                 raise IllegalMove("bad_layout", "[Contract] takes seat=number with numbers 1 to 12", {})
             self.contract[seat] = n
         for seat, n in layout.get("cuts", {}).items():
-            self.cuts[seat] = n
-        if self.phase not in (Phase.DRAW, Phase.PLAY):
-            raise IllegalMove("bad_layout", f"dummy positions start in phase draw or play, not {self.phase}", {})
+            self.deal.cuts[seat] = n
+        if self.deal.phase not in (Phase.DRAW, Phase.PLAY):
+            raise IllegalMove("bad_layout", f"dummy positions start in phase draw or play, not {self.deal.phase}", {})
 
     # ---------------------------------------------------------------- contracts (§5.3, §5.4)
     def contract_fits(self, seat: str, readings: list[Reading]) -> bool:
@@ -178,7 +172,7 @@ class DummyRummy(Game):
 
     def move_meld(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.PLAY)
-        if seat in self.opened:
+        if seat in self.deal.opened:
             raise IllegalMove("already_laid_down", "after laying down your contract you may not meld again (§5.5)", {})
         readings = self.parse_melds(seat, move)
         if not self.contract_fits(seat, readings):
@@ -190,16 +184,16 @@ class DummyRummy(Game):
             )
         self.keep_a_discard(seat, [c for r in readings for c in r.cards])
         events = self.add_melds(seat, readings)
-        self.opened.add(seat)
-        self.laid_turn = True
+        self.deal.opened.add(seat)
+        self.deal.laid_turn = True
         events.append(Event(EventKind.LAID_DOWN, seat, {"contract": self.contracts[seat]}))
         return events, self.meld_move(readings)
 
     def move_layoff(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.PLAY)
-        if seat not in self.opened:
+        if seat not in self.deal.opened:
             raise IllegalMove("not_laid_down", "lay down your contract before laying off (§5.5)", {})
-        if self.laid_turn and not self.rules["layoff_same_turn"]:
+        if self.deal.laid_turn and not self.rules["layoff_same_turn"]:
             raise IllegalMove("layoff_next_turn", "you may lay off from your next turn on (§5.5)", {})
         index, reading, cards = self.parse_layoff(seat, move)
         self.keep_a_discard(seat, cards)
@@ -208,40 +202,40 @@ class DummyRummy(Game):
 
     # ---------------------------------------------------------------- drawing (§5.5)
     def check_take(self, seat: str) -> None:
-        if seat in self.opened:
+        if seat in self.deal.opened:
             raise IllegalMove("stock_only", "after laying down you draw from the stock only (§5.5)", {})
 
     def stock_empty(self, seat: str) -> list[Event]:
         """§5.5 [rec]: the discard pile but its top card is shuffled into a new stock."""
-        if len(self.discard) <= 1:
+        if len(self.deal.discard) <= 1:
             return self.end_void("no_cards")
-        self.exhaustions += 1
-        pile, self.discard = self.discard[:-1], self.discard[-1:]
+        self.deal.exhaustions += 1
+        pile, self.deal.discard = self.deal.discard[:-1], self.deal.discard[-1:]
         return self.renew_stock(seat, pile, shuffle=True)
 
     # ---------------------------------------------------------------- discarding (§5.5)
     def playable(self, card: int) -> bool:
         """Whether ``card`` could be laid off on some table meld (a wild: whenever some meld takes it)."""
         if not self.meld_rules.is_wild(card):
-            return any(natural_extends(m.kind, m.stands, card, self.meld_rules) for m in self.on_table)
-        for m in self.on_table:
+            return any(natural_extends(m.kind, m.stands, card, self.meld_rules) for m in self.deal.on_table)
+        for m in self.deal.on_table:
             if read_meld([*m.placed(self.meld_rules), Placed(card)], self.meld_rules, m.kind):
                 return True
         return False
 
     def discardable(self, seat: str) -> set[int]:
         """The cards the turn's discard may be chosen from, before the no-playable rule."""
-        hand = self.hands[seat]
+        hand = self.deal.hands[seat]
         out = set(hand)
-        if self.took is not None and hand.count(self.took) == 1:
-            out.discard(self.took)  # as in every variant: not the card just taken (docs/notation.md)
+        if self.deal.took is not None and hand.count(self.deal.took) == 1:
+            out.discard(self.deal.took)  # as in every variant: not the card just taken (docs/notation.md)
         return out
 
     def keep_a_discard(self, seat: str, using: list[int]) -> None:
-        rest = list(self.hands[seat])
+        rest = list(self.deal.hands[seat])
         for c in using:
             rest.remove(c)
-        if not any(c != self.took or rest.count(c) > 1 for c in rest):
+        if not any(c != self.deal.took or rest.count(c) > 1 for c in rest):
             raise IllegalMove(
                 "keep_a_discard", "you must keep a card to discard: every turn ends with a discard (§5.5)", {}
             )
@@ -260,30 +254,30 @@ class DummyRummy(Game):
         self.need_phase(Phase.PLAY)
         card = self.parse_discard(seat, move)
         self.check_discard(seat, card)
-        self.hands[seat].remove(card)
-        self.discard.append(card)
+        self.deal.hands[seat].remove(card)
+        self.deal.discard.append(card)
         events = [Event(EventKind.DISCARDED, seat, {"card": card_code(card)})]
         recorded = card_move(Verb.DISCARD, card)
-        if not self.hands[seat]:
+        if not self.deal.hands[seat]:
             return events + self.end_out(seat), recorded
-        discarder = self.turn
+        discarder = self.deal.turn
         events += self.end_turn()
-        if self.hand_over:
+        if self.deal.hand_over:
             return events, recorded
-        self.laid_turn = False
+        self.deal.laid_turn = False
         if self.rules["cut_ins"]:
             eligible = [
                 s
-                for s in self.order_after(self.turn)
-                if s not in (self.seats[discarder], self.seats[self.turn])
-                and s not in self.opened
-                and self.cuts[s] < self.rules["cuts_per_hand"]
+                for s in self.order_after(self.deal.turn)
+                if s not in (self.seats[discarder], self.seats[self.deal.turn])
+                and s not in self.deal.opened
+                and self.deal.cuts[s] < self.rules["cuts_per_hand"]
             ]
             if eligible:
-                self.phase = Phase.WINDOW
-                self.window_pending = eligible
-                self.cut_requests = []
-                self.deciding = self.allowed = False
+                self.deal.phase = Phase.WINDOW
+                self.deal.window_pending = eligible
+                self.deal.cut_requests = []
+                self.deal.deciding = self.deal.allowed = False
                 events.append(Event(EventKind.CUT_WINDOW, seat, {"card": card_code(card)}))
         return events, recorded
 
@@ -304,20 +298,20 @@ class DummyRummy(Game):
     # ``allowed``: they allowed while others could still ask, so the cut-in is granted, by
     # priority, when the last of those answers.
     def decider(self) -> str:
-        return self.seats[self.turn]  # the next player (§5.5), whose turn starts after the window
+        return self.seats[self.deal.turn]  # the next player (§5.5), whose turn starts after the window
 
     def move_cut(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.WINDOW)
         self.no_args(move)
         if seat == self.decider():
             raise IllegalMove("wrong_phase", "take the discard or allow the cut-in", {})
-        self.window_pending.remove(seat)
-        self.cut_requests.append(seat)
+        self.deal.window_pending.remove(seat)
+        self.deal.cut_requests.append(seat)
         events = [Event(EventKind.CUT_REQUESTED, seat, {})]
-        if not self.deciding and not self.allowed:
-            self.deciding = True
-            self.window_pending.insert(0, self.decider())  # first in seat order after the discarder
-            events.append(Event(EventKind.CUT_DECISION, self.decider(), {"requests": list(self.cut_requests)}))
+        if not self.deal.deciding and not self.deal.allowed:
+            self.deal.deciding = True
+            self.deal.window_pending.insert(0, self.decider())  # first in seat order after the discarder
+            events.append(Event(EventKind.CUT_DECISION, self.decider(), {"requests": list(self.deal.cut_requests)}))
         return events + self.after_request(), Move.of(Verb.CUT)
 
     def move_pass(self, seat: str, move: Move) -> Handled:
@@ -325,28 +319,28 @@ class DummyRummy(Game):
         self.no_args(move)
         if seat == self.decider():
             raise IllegalMove("wrong_phase", "take the discard or allow the cut-in", {})
-        self.window_pending.remove(seat)
+        self.deal.window_pending.remove(seat)
         return [Event(EventKind.PASSED, seat, {}), *self.after_request()], Move.of(Verb.PASS)
 
     def after_request(self) -> list[Event]:
         """Close the window once every seat in it has answered."""
-        if self.window_pending:
+        if self.deal.window_pending:
             return []
-        if not self.cut_requests:
-            self.phase = Phase.DRAW
+        if not self.deal.cut_requests:
+            self.deal.phase = Phase.DRAW
             return []
         return self.grant_cut()
 
     def close_window(self) -> None:
-        self.deciding = False
-        self.allowed = False
-        self.window_pending = []
-        self.cut_requests = []
-        self.phase = Phase.DRAW
+        self.deal.deciding = False
+        self.deal.allowed = False
+        self.deal.window_pending = []
+        self.deal.cut_requests = []
+        self.deal.phase = Phase.DRAW
 
     def move_take(self, seat: str, move: Move) -> Handled:
-        if self.phase == Phase.WINDOW:
-            if seat != self.decider() or not self.deciding:
+        if self.deal.phase == Phase.WINDOW:
+            if seat != self.decider() or not self.deal.deciding:
                 raise IllegalMove("wrong_phase", "wait for the cut-in window to close", {})
             self.no_args(move)
             self.check_take(seat)
@@ -356,23 +350,23 @@ class DummyRummy(Game):
     def move_allow(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.WINDOW)
         self.no_args(move)
-        if seat != self.decider() or not self.deciding:
+        if seat != self.decider() or not self.deal.deciding:
             raise IllegalMove("wrong_phase", "nobody has asked to cut in", {})
-        self.deciding = False
-        self.window_pending.remove(seat)
-        if self.window_pending:  # others may still ask: the cut-in is granted when they have answered
-            self.allowed = True
+        self.deal.deciding = False
+        self.deal.window_pending.remove(seat)
+        if self.deal.window_pending:  # others may still ask: the cut-in is granted when they have answered
+            self.deal.allowed = True
             return [Event(EventKind.ALLOWED, seat, {})], Move.of(Verb.ALLOW)
         return self.grant_cut(), Move.of(Verb.ALLOW)
 
     def grant_cut(self) -> list[Event]:
         """The requester nearest after the next player in turn order wins (§5.5): the discard and
         the top ``cut_extra_cards`` of the stock, without a discard."""
-        winner = next(s for s in self.order_after(self.turn) if s in self.cut_requests)
-        card = self.discard.pop()
-        extra = [self.stock.pop() for _ in range(min(self.rules["cut_extra_cards"], len(self.stock)))]
-        self.hands[winner] += [card, *extra]
-        self.cuts[winner] += 1
+        winner = next(s for s in self.order_after(self.deal.turn) if s in self.deal.cut_requests)
+        card = self.deal.discard.pop()
+        extra = [self.deal.stock.pop() for _ in range(min(self.rules["cut_extra_cards"], len(self.deal.stock)))]
+        self.deal.hands[winner] += [card, *extra]
+        self.deal.cuts[winner] += 1
         self.close_window()
         return [Event(EventKind.CUT_IN, winner, {"card": card_code(card), "extra": len(extra)})]
 
@@ -381,7 +375,7 @@ class DummyRummy(Game):
         self.begin_scoring()
         for s in self.active:
             if s != winner:
-                count = self.hand_value(self.hands[s])
+                count = self.hand_value(self.deal.hands[s])
                 self.credit(s, count, "hand_left", count=count)
         self.credit(winner, 0, "went_out")
         self.won[winner] += 1
@@ -390,7 +384,7 @@ class DummyRummy(Game):
         return [Event(EventKind.WENT_OUT, winner, {}), *self.check_game_end()]
 
     def advance_contracts(self) -> None:
-        for s in self.opened:
+        for s in self.deal.opened:
             self.contract[s] = self.contract.get(s, 1) + 1  # 13 = all twelve done
 
     def end_void(self, reason: str) -> list[Event]:
@@ -418,7 +412,7 @@ class DummyRummy(Game):
         return sorted(self.active, key=lambda s: (-self.contract.get(s, 1), self.totals[s]))
 
     def timeout_moves(self, seat: str) -> list[Event]:
-        if self.phase == Phase.WINDOW:
+        if self.deal.phase == Phase.WINDOW:
             return self.play(seat, Move.of(Verb.ALLOW if seat == self.decider() else Verb.PASS))
         return super().timeout_moves(seat)
 
@@ -426,27 +420,28 @@ class DummyRummy(Game):
     def legal_moves(self, seat: str) -> list[Move]:
         if seat not in self.actors:
             return []
-        if self.phase == Phase.WINDOW:
+        if self.deal.phase == Phase.WINDOW:
             if seat == self.decider():  # the next player, asked to answer a cut-in
-                return ([Move.of(Verb.TAKE)] if seat not in self.opened else []) + [Move.of(Verb.ALLOW)]
+                return ([Move.of(Verb.TAKE)] if seat not in self.deal.opened else []) + [Move.of(Verb.ALLOW)]
             return [Move.of(Verb.CUT), Move.of(Verb.PASS)]
-        if self.phase == Phase.DRAW:
-            return [Move.of(Verb.DRAW)] + ([Move.of(Verb.TAKE)] if self.discard and seat not in self.opened else [])
-        hand = self.hands[seat]
+        if self.deal.phase == Phase.DRAW:
+            may_take = self.deal.discard and seat not in self.deal.opened  # §5.5: stock only once laid down
+            return [Move.of(Verb.DRAW)] + ([Move.of(Verb.TAKE)] if may_take else [])
+        hand = self.deal.hands[seat]
         moves: list[Move] = []
-        if seat not in self.opened:
+        if seat not in self.deal.opened:
             moves += [self.meld_move(combo) for combo in self.lay_downs(seat)]
-        elif (not self.laid_turn or self.rules["layoff_same_turn"]) and len(hand) > 1:
-            for i in range(len(self.on_table)):
+        elif (not self.deal.laid_turn or self.rules["layoff_same_turn"]) and len(hand) > 1:
+            for i in range(len(self.deal.on_table)):
                 for c in sorted(set(hand)):
                     rest = list(hand)
                     rest.remove(c)
-                    if all(x == self.took and rest.count(x) == 1 for x in rest):
+                    if all(x == self.deal.took and rest.count(x) == 1 for x in rest):
                         continue  # it would leave only the card just taken, which cannot be discarded
                     for word in self.layoff_words(c, i):
                         moves.append(Move(Verb.LAYOFF, (word,), i + 1))
         distinct = self.discardable(seat)
-        if self.rules["no_playable_discard"] and self.on_table:
+        if self.rules["no_playable_discard"] and self.deal.on_table:
             playable = {c for c in distinct if self.playable(c)}
             if playable != distinct:
                 distinct -= playable  # §5.5: only when every card is playable may one be discarded
@@ -454,7 +449,7 @@ class DummyRummy(Game):
         return moves + [card_move(Verb.DISCARD, c) for c in discards]
 
     def layoff_words(self, card: int, index: int) -> list[str]:
-        meld = self.on_table[index]
+        meld = self.deal.on_table[index]
         if not self.meld_rules.is_wild(card):
             return [card_code(card)] if natural_extends(meld.kind, meld.stands, card, self.meld_rules) else []
         found = read_meld([*meld.placed(self.meld_rules), Placed(card)], self.meld_rules, meld.kind)
@@ -471,7 +466,7 @@ class DummyRummy(Game):
 
     def lay_downs(self, seat: str) -> list[list[Reading]]:
         """Every way (up to ``MAX_COMBOS``) to lay down the contract from hand, keeping a card."""
-        hand = self.hands[seat]
+        hand = self.deal.hands[seat]
         need = CONTRACTS[self.contracts[seat]]
         exact = self.rules["contract_sizes"] == "exact"
         cands = hand_meld_candidates(hand, self.meld_rules)
@@ -486,7 +481,7 @@ class DummyRummy(Game):
             if len(found) >= MAX_COMBOS:
                 return
             if i == len(need):
-                took = self.took
+                took = self.deal.took
                 if any(n > (1 if c == took else 0) for c, n in have.items()):
                     found.append(list(chosen))
                 return

@@ -15,7 +15,7 @@ from . import views as v
 from .cards import CODES, card_code, codes, display_key, parse_card
 from .errors import IllegalMove
 from .events import EventKind, Phase
-from .game import Event, Game, TableMeld
+from .game import Event, Game
 from .melds import MeldRules, parse_entry
 from .move import Move, Verb, card_move, check_groups
 from .search import (
@@ -30,6 +30,7 @@ from .search import (
     meldable_cards,
     min_deadwood,
 )
+from .state import GinDeal, TableMeld
 from .turns import Handled
 
 VALUES = LOW_VALUES  # §2.1: J Q K 10, ace 1, others pip
@@ -45,23 +46,17 @@ class GinRummy(Game):
     """``gin``: two players, ten cards, knock at ``knock_limit`` or less."""
 
     # Hooks overridden. Deal: ``deal_size`` (10), ``start_phase`` (the upcard offer, §2.3.1),
-    # ``expected_count_ok``, ``after_layout`` (layoff positions, the wall), ``_reset_deal_state``.
+    # ``expected_count_ok``, ``after_layout`` (layoff positions, the wall), ``new_deal`` (``GinDeal``).
     # Turns: ``verbs`` with ``move_pass`` / ``move_knock`` / ``move_layoff`` / ``move_done`` /
     # ``move_auto``, ``move_draw`` / ``move_take`` (upcard offer, the wall), ``after_draw`` (dead
     # hand, §2.6), ``check_discard`` (the wall's forced knock), ``on_turn_limit`` (void),
     # ``timeout_moves`` (pass, auto), ``next_dealer_index`` (§2.7). Also ``make_meld_rules`` and
     # ``legal_moves``.
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        self.knocker: str | None = None
-        self.knock_deadwood = 0
-        self.laid_off: list[int] = []
-        self.upcard_passes = 0
-        self.must_draw_stock = False
-        self.wall = False
-        self.must_knock = False
-        self.last_turn = False
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    deal: GinDeal
+
+    def new_deal(self) -> GinDeal:
+        return GinDeal(hands={s: [] for s in self.seats})
 
     def make_meld_rules(self) -> MeldRules:
         return MeldRules(ace_mode="low")  # §2.2: ace low only
@@ -72,51 +67,40 @@ class GinRummy(Game):
     def start_phase(self) -> Phase:
         return Phase.UPCARD if self.rules["upcard_offer"] else Phase.DRAW
 
-    def _reset_deal_state(self) -> None:
-        super()._reset_deal_state()
-        self.knocker = None
-        self.knock_deadwood = 0
-        self.laid_off = []
-        self.upcard_passes = 0
-        self.must_draw_stock = False
-        self.wall = False
-        self.must_knock = False
-        self.last_turn = False
-
     def expected_count_ok(self, seat: str, count: int) -> bool:
-        to_act = self.seats[self.turn] == seat
-        if self.phase == Phase.PLAY:
+        to_act = self.seats[self.deal.turn] == seat
+        if self.deal.phase == Phase.PLAY:
             return count == (11 if to_act else 10)
-        if self.phase == Phase.LAYOFF:
-            return count <= 10 if seat != self.knocker else count <= self.rules["knock_limit"]
+        if self.deal.phase == Phase.LAYOFF:
+            return count <= 10 if seat != self.deal.knocker else count <= self.rules["knock_limit"]
         return count == 10
 
     def after_layout(self, layout: Mapping[str, Any]) -> None:
         super().after_layout(layout)
-        if self.phase == Phase.LAYOFF:
+        if self.deal.phase == Phase.LAYOFF:
             # The knocker is whoever owns the melds; the seat to act (the defender) lays off.
-            owners = {m.owner for m in self.on_table}
+            owners = {m.owner for m in self.deal.on_table}
             if len(owners) != 1 or None in owners:
                 raise IllegalMove("bad_layout", "in phase layoff the table holds the knocker's melds", {})
             knocker = owners.pop()
             assert knocker is not None  # (None is not among the owners: checked above)
-            self.knocker = knocker
-            self.knock_deadwood = self.hand_value(self.hands[self.knocker])
-            if self.knocker == self.seats[self.turn] or self.knock_deadwood > self.rules["knock_limit"]:
+            self.deal.knocker = knocker
+            self.deal.knock_deadwood = self.hand_value(self.deal.hands[self.deal.knocker])
+            if self.deal.knocker == self.seats[self.deal.turn] or self.deal.knock_deadwood > self.rules["knock_limit"]:
                 raise IllegalMove("bad_layout", "phase layoff needs the defender to act and a legal knock", {})
-            self.revealed = {self.knocker: list(self.hands[self.knocker])}
-        elif self.phase not in (Phase.UPCARD, Phase.DRAW, Phase.PLAY):
-            raise IllegalMove("bad_layout", f"gin has no phase {self.phase}", {"phase": self.phase})
-        if self.phase == Phase.UPCARD and self.turn == self.dealer:
-            self.upcard_passes = 1  # the offer reaches the dealer only after the non-dealer passed
-        if self.phase == Phase.DRAW and len(self.stock) <= self.dead_count() and layout.get("explicit"):
+            self.deal.revealed = {self.deal.knocker: list(self.deal.hands[self.deal.knocker])}
+        elif self.deal.phase not in (Phase.UPCARD, Phase.DRAW, Phase.PLAY):
+            raise IllegalMove("bad_layout", f"gin has no phase {self.deal.phase}", {"phase": self.deal.phase})
+        if self.deal.phase == Phase.UPCARD and self.deal.turn == self.dealer:
+            self.deal.upcard_passes = 1  # the offer reaches the dealer only after the non-dealer passed
+        if self.deal.phase == Phase.DRAW and len(self.deal.stock) <= self.dead_count() and layout.get("explicit"):
             # §2.6: nobody draws from a stock of two; only OpenSpiel's wall has such a turn.
             if self.rules["dead_hand"] != "wall":
                 raise IllegalMove("bad_layout", "with two stock cards left the deal is already over (dead_hand)", {})
-            self.wall = True
-        if self.phase == Phase.PLAY and len(self.stock) <= self.dead_count() and layout.get("explicit"):
-            self.last_turn = True
-        if layout.get("explicit") and self.on_table and self.phase != Phase.LAYOFF:
+            self.deal.wall = True
+        if self.deal.phase == Phase.PLAY and len(self.deal.stock) <= self.dead_count() and layout.get("explicit"):
+            self.deal.last_turn = True
+        if layout.get("explicit") and self.deal.on_table and self.deal.phase != Phase.LAYOFF:
             raise IllegalMove("bad_layout", "gin has no table melds before a knock", {})
 
     def verbs(self) -> tuple[Verb, ...]:
@@ -124,7 +108,7 @@ class GinRummy(Game):
 
     @property
     def other(self) -> str:
-        return self.seats[1 - self.turn]
+        return self.seats[1 - self.deal.turn]
 
     def dead_count(self) -> int:
         return 2  # §2.6: nobody draws from a stock of two cards
@@ -132,76 +116,76 @@ class GinRummy(Game):
     # ---------------------------------------------------------------- first upcard (§2.3.1)
     def move_pass(self, seat: str, move: Move) -> Handled:
         self.no_args(move)
-        if self.phase == Phase.DRAW and self.wall:
+        if self.deal.phase == Phase.DRAW and self.deal.wall:
             return self.end_void("wall"), _PASS
         self.need_phase(Phase.UPCARD)
-        self.upcard_passes += 1
-        if self.upcard_passes == 1:
-            self.turn = self.dealer
+        self.deal.upcard_passes += 1
+        if self.deal.upcard_passes == 1:
+            self.deal.turn = self.dealer
         else:
-            self.turn = self.seat_after(self.dealer)  # both passed: the non-dealer draws from the stock
-            self.phase = Phase.DRAW
-            self.must_draw_stock = True
+            self.deal.turn = self.seat_after(self.dealer)  # both passed: the non-dealer draws from the stock
+            self.deal.phase = Phase.DRAW
+            self.deal.must_draw_stock = True
         return [Event(EventKind.PASSED, seat, {})], _PASS
 
     def move_take(self, seat: str, move: Move) -> Handled:
-        if self.phase == Phase.UPCARD:
-            self.phase = Phase.DRAW
+        if self.deal.phase == Phase.UPCARD:
+            self.deal.phase = Phase.DRAW
             try:
                 return super().move_take(seat, move)
             except IllegalMove:
-                self.phase = Phase.UPCARD
+                self.deal.phase = Phase.UPCARD
                 raise
         self.need_phase(Phase.DRAW)
-        if self.must_draw_stock:
+        if self.deal.must_draw_stock:
             raise IllegalMove("must_draw_stock", "both players passed the upcard: draw from the stock", {})
-        if self.wall:
+        if self.deal.wall:
             self.no_args(move)
-            if not self.discard or not self.knock_after_take(seat):
+            if not self.deal.discard or not self.knock_after_take(seat):
                 raise IllegalMove(
                     "wall_take_to_knock", "with two cards left you may take the discard only to knock", {}
                 )
             handled = super().move_take(seat, move)
-            self.must_knock = True
+            self.deal.must_knock = True
             return handled
         return super().move_take(seat, move)
 
     def knock_after_take(self, seat: str) -> bool:
-        card = self.discard[-1]
-        hand = self.hands[seat] + [card]
+        card = self.deal.discard[-1]
+        hand = self.deal.hands[seat] + [card]
         mask = mask_of(hand)
         limit = self.rules["knock_limit"]
         return any(c != card and min_deadwood(mask & ~(1 << c), "low", VALUES) <= limit for c in hand)
 
     def move_draw(self, seat: str, move: Move) -> Handled:
-        if self.wall:
+        if self.deal.wall:
             raise IllegalMove("wall_no_draw", "nobody draws from a stock of two cards", {})
-        if self.phase == Phase.UPCARD:
-            raise IllegalMove("wrong_phase", "take the upcard or pass", {"phase": self.phase})
+        if self.deal.phase == Phase.UPCARD:
+            raise IllegalMove("wrong_phase", "take the upcard or pass", {"phase": self.deal.phase})
         return super().move_draw(seat, move)
 
     def after_draw(self, seat: str) -> list[Event]:
-        self.must_draw_stock = False
-        if len(self.stock) <= self.dead_count():
+        self.deal.must_draw_stock = False
+        if len(self.deal.stock) <= self.dead_count():
             if self.rules["dead_hand"] == "immediate":
                 return self.end_void("dead_hand")
-            self.last_turn = True
+            self.deal.last_turn = True
         return []
 
     # ---------------------------------------------------------------- discard and knock (§2.3)
     def move_discard(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.PLAY)
-        if self.must_knock:
+        if self.deal.must_knock:
             raise IllegalMove("wall_take_to_knock", "you took the discard at the wall: you must knock", {})
         card = self.parse_discard(seat, move)
-        self.hands[seat].remove(card)
-        self.discard.append(card)
+        self.deal.hands[seat].remove(card)
+        self.deal.discard.append(card)
         events = [Event(EventKind.DISCARDED, seat, {"card": card_code(card)})]
-        if self.last_turn:
+        if self.deal.last_turn:
             if self.rules["dead_hand"] == "wall":
                 events += self.end_turn()
-                if not self.hand_over:
-                    self.wall = True
+                if not self.deal.hand_over:
+                    self.deal.wall = True
             else:
                 events += self.end_void("dead_hand")
         else:
@@ -214,7 +198,7 @@ class GinRummy(Game):
     def move_knock(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.PLAY)
         card = self.parse_discard(seat, move)
-        rest = list(self.hands[seat])
+        rest = list(self.deal.hands[seat])
         rest.remove(card)
         limit = self.rules["knock_limit"]
         if move.melds:  # the knocker's own arrangement (``knock KD :`` names one of no meld)
@@ -227,7 +211,7 @@ class GinRummy(Game):
                     {"deadwood": dead, "limit": limit},
                 )
         else:
-            best = self.best_arrangement(rest, self.hands[self.other])
+            best = self.best_arrangement(rest, self.deal.hands[self.other])
             if best is None:
                 dead = min_deadwood(mask_of(rest), "low", VALUES)
                 raise IllegalMove(
@@ -289,25 +273,25 @@ class GinRummy(Game):
         return dead, tuple(sorted(melds, key=lambda m: (m & -m).bit_length()))
 
     def apply_knock(self, seat: str, card: int, melds: tuple[int, ...], dead: int) -> Handled:
-        self.hands[seat].remove(card)
-        self.discard.append(card)
-        self.knocker = seat
-        self.knock_deadwood = dead
+        self.deal.hands[seat].remove(card)
+        self.deal.discard.append(card)
+        self.deal.knocker = seat
+        self.deal.knock_deadwood = dead
         used = 0
         for m in melds:
             r = self.read_new_meld([card_code(c) for c in cards_of(m)])
-            self.on_table.append(TableMeld(r.kind, list(r.cards), list(r.stands), seat))
+            self.deal.on_table.append(TableMeld(r.kind, list(r.cards), list(r.stands), seat))
             used |= m
-        self.remove(self.hands[seat], cards_of(used))
-        self.revealed = {seat: list(self.hands[seat])}
-        arranged = tuple(tuple(CODES[c] for c in m.cards) for m in self.on_table)
+        self.remove(self.deal.hands[seat], cards_of(used))
+        self.deal.revealed = {seat: list(self.deal.hands[seat])}
+        arranged = tuple(tuple(CODES[c] for c in m.cards) for m in self.deal.on_table)
         recorded = Move(Verb.KNOCK, (CODES[card],), None, arranged)
         events = [Event(EventKind.KNOCKED, seat, {"card": card_code(card), "deadwood": dead, "gin": dead == 0})]
         defender = self.other
-        self.turn = self.seats.index(defender)
-        self.phase = Phase.LAYOFF
-        self.took = None
-        self.drawn = None
+        self.deal.turn = self.seats.index(defender)
+        self.deal.phase = Phase.LAYOFF
+        self.deal.took = None
+        self.deal.drawn = None
         if (dead == 0 and not self.rules["layoff_on_gin"]) or not self.layoff_moves(defender):
             events += self.score_knock()
         return events, recorded
@@ -318,7 +302,7 @@ class GinRummy(Game):
         index, reading, cards = self.parse_layoff(seat, move)
         recorded = self.layoff_move(index, reading, cards)
         events = self.apply_layoff(seat, index, reading, cards)
-        self.laid_off.extend(cards)
+        self.deal.laid_off.extend(cards)
         return events, recorded
 
     def move_done(self, seat: str, move: Move) -> Handled:
@@ -330,8 +314,8 @@ class GinRummy(Game):
         """``auto`` is recorded as the layoffs it made followed by ``done`` (notation.md)."""
         self.need_phase(Phase.LAYOFF)
         self.no_args(move)
-        melds = tuple(mask_of(m.cards) for m in self.on_table)
-        _, plan = best_layoffs(mask_of(self.hands[seat]), melds, "low", VALUES)
+        melds = tuple(mask_of(m.cards) for m in self.deal.on_table)
+        _, plan = best_layoffs(mask_of(self.deal.hands[seat]), melds, "low", VALUES)
         events: list[Event] = []
         for card, index in plan:
             events += self.play(seat, Move(Verb.LAYOFF, (CODES[card],), index + 1))
@@ -340,10 +324,10 @@ class GinRummy(Game):
     def score_knock(self) -> list[Event]:
         """§2.5: gin, knock won or undercut; then the game end (§2.7)."""
         self.begin_scoring()
-        assert self.knocker is not None
-        knocker, defender = self.knocker, next(s for s in self.seats if s != self.knocker)
-        k = self.knock_deadwood
-        dhand = self.hands[defender]
+        assert self.deal.knocker is not None
+        knocker, defender = self.deal.knocker, next(s for s in self.seats if s != self.deal.knocker)
+        k = self.deal.knock_deadwood
+        dhand = self.deal.hands[defender]
         d, dmelds = best_melds(mask_of(dhand), "low", VALUES)
         winner: str | None
         if k == 0:
@@ -362,14 +346,14 @@ class GinRummy(Game):
                 self.credit(defender, k - d, "undercut_difference", knocker=k, defender=d)
         if winner is not None:
             self.won[winner] += 1
-        self.winner_of_deal = winner
-        kmelds = tuple(tuple(card_code(c) for c in m.cards) for m in self.on_table)
+        self.deal.winner_of_deal = winner
+        kmelds = tuple(tuple(card_code(c) for c in m.cards) for m in self.deal.on_table)
         seats = [
             v.SeatResult(
                 knocker,
-                tuple(card_code(c) for c in sorted(self.hands[knocker], key=display_key)),
+                tuple(card_code(c) for c in sorted(self.deal.hands[knocker], key=display_key)),
                 kmelds,
-                tuple(card_code(c) for c in sorted(self.hands[knocker], key=display_key)),
+                tuple(card_code(c) for c in sorted(self.deal.hands[knocker], key=display_key)),
                 k,
                 (),
                 self.hand_points.get(knocker, 0),
@@ -380,11 +364,11 @@ class GinRummy(Game):
                 tuple(tuple(card_code(c) for c in cards_of(m)) for m in dmelds),
                 tuple(card_code(c) for c in sorted(cards_of(mask_of(dhand) & ~sum_masks(dmelds)), key=display_key)),
                 d,
-                tuple(card_code(c) for c in self.laid_off),
+                tuple(card_code(c) for c in self.deal.laid_off),
                 self.hand_points.get(defender, 0),
             ),
         ]
-        self.revealed = {s: list(self.hands[s]) for s in self.seats}
+        self.deal.revealed = {s: list(self.deal.hands[s]) for s in self.seats}
         self.close_deal(outcome, winner, seats)
         events = [Event(EventKind.DEAL_OVER, winner, {"outcome": outcome, "knocker": k, "defender": d})]
         return events + self.check_game_end()
@@ -392,7 +376,7 @@ class GinRummy(Game):
     def end_void(self, reason: str) -> list[Event]:
         """§2.6 dead hand / §0.4 cap: no score, no line bonus, the same dealer deals again."""
         self.begin_scoring()
-        self.winner_of_deal = None
+        self.deal.winner_of_deal = None
         seats = [v.SeatResult(s, tuple(self.hand(s)), (), tuple(self.hand(s)), 0, (), 0) for s in self.seats]
         self.close_deal("void", None, seats)
         return [Event(EventKind.DEAL_VOID, None, {"reason": reason})]
@@ -415,14 +399,14 @@ class GinRummy(Game):
             bonuses.append((leader, self.rules["shutout_bonus"], "shutout_bonus", {}))
         for seat, points, code, params in bonuses:
             # In the ledger and the final scores, never in totals or hand points (§2.7).
-            self.ledger.append((seat, points, code, params))
+            self.deal.ledger.append((seat, points, code, params))
             self.final_scores[seat] += points
         self.game_over = True
         self.winners = [leader]
         return [Event(EventKind.GAME_OVER, None, {"winners": [leader]})]
 
     def next_dealer_index(self) -> int:
-        winner = getattr(self, "winner_of_deal", None)
+        winner = self.deal.winner_of_deal  # the deal just over: the next one is not dealt yet
         if winner is None:
             return self.dealer  # void or no-score tie: the same dealer deals again
         mode = self.rules["next_dealer"]
@@ -433,11 +417,11 @@ class GinRummy(Game):
         return 1 - self.dealer
 
     def timeout_moves(self, seat: str) -> list[Event]:
-        if self.phase == Phase.UPCARD or (self.phase == Phase.DRAW and self.wall):
+        if self.deal.phase == Phase.UPCARD or (self.deal.phase == Phase.DRAW and self.deal.wall):
             return self.play(seat, _PASS)
-        if self.phase == Phase.LAYOFF:
+        if self.deal.phase == Phase.LAYOFF:
             return self.play(seat, _AUTO)
-        if self.must_knock:
+        if self.deal.must_knock:
             return self.play(seat, self.legal_moves(seat)[0])
         return super().timeout_moves(seat)
 
@@ -445,21 +429,21 @@ class GinRummy(Game):
     def legal_moves(self, seat: str) -> list[Move]:
         if seat not in self.actors:
             return []
-        phase = self.phase
+        phase = self.deal.phase
         if phase == Phase.UPCARD:
             return [_TAKE, _PASS]
         if phase == Phase.DRAW:
-            if self.wall:
-                return ([_TAKE] if self.discard and self.knock_after_take(seat) else []) + [_PASS]
-            if self.must_draw_stock or not self.discard:
+            if self.deal.wall:
+                return ([_TAKE] if self.deal.discard and self.knock_after_take(seat) else []) + [_PASS]
+            if self.deal.must_draw_stock or not self.deal.discard:
                 return [_DRAW]
             return [_DRAW, _TAKE]
         if phase == Phase.PLAY:
-            hand = self.hands[seat]
+            hand = self.deal.hands[seat]
             mask = mask_of(hand)
             limit = self.rules["knock_limit"]
-            took = self.took
-            if min_deadwood(mask, "low", VALUES) - 10 > limit and not self.must_knock:
+            took = self.deal.took
+            if min_deadwood(mask, "low", VALUES) - 10 > limit and not self.deal.must_knock:
                 # A discard lowers the least deadwood by at most its value (10), so no knock
                 # exists: offer the discards, unmeldable high cards first.
                 meldable = meldable_cards(mask)
@@ -469,7 +453,7 @@ class GinRummy(Game):
                 ]
             scored = sorted(dc for dc in deadwood_after_each_discard(mask, "low", VALUES) if dc[1] != took)
             knocks = [_KNOCK[c] for d, c in scored if d <= limit]
-            if self.must_knock:
+            if self.deal.must_knock:
                 return knocks
             return knocks + [_DISCARD[c] for _, c in scored]
         if phase == Phase.LAYOFF:
@@ -479,15 +463,15 @@ class GinRummy(Game):
 
     def layoff_moves(self, seat: str) -> list[Move]:
         out = []
-        for i, m in enumerate(self.on_table):
+        for i, m in enumerate(self.deal.on_table):
             mm = mask_of(m.cards)
-            for c in sorted(set(self.hands[seat])):
+            for c in sorted(set(self.deal.hands[seat])):
                 if can_lay_off(c, mm, "low"):
                     out.append(Move(Verb.LAYOFF, (CODES[c],), i + 1))
         return out
 
     def check_discard(self, seat: str, card: int) -> None:
-        if self.must_knock:
+        if self.deal.must_knock:
             raise IllegalMove("wall_take_to_knock", "you must knock", {})
         self.check_hand_discard(seat, card)
 

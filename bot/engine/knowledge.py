@@ -40,7 +40,7 @@ def stock_as_known(game: Game, seat: str) -> tuple[str | None, ...] | None:
     for i, line in enumerate(game.log):
         if line.startswith("["):
             start = i + 1
-    counts = {s: len(game.hands.get(s, ())) for s in game.seats}  # sizes only: public
+    counts = {s: len(game.deal.hands.get(s, ())) for s in game.seats}  # sizes only: public
     return turned_stock(game.log[start:], game.discard_pile, game.stock_count, counts, len(game.deck()))
 
 

@@ -1,7 +1,7 @@
 """The record layout of a deal: where the cards lie, how a deal is dealt or a position laid out.
 
-What it is: ``TableMeld`` (a meld on the table, with its owner) and the ``RecordLayout`` part of
-``Game``: dealing deal n from ``(seed, n)``, laying out a position from RGN tags (notation.md
+What it is: the ``RecordLayout`` part of ``Game``: dealing deal n from ``(seed, n)`` into a new
+``Deal`` (``state``), laying out a position from RGN tags (notation.md
 "Positions": ``[Hand]``, ``[Stock]``, ``[Table]``, ``[Phase]`` ...), checking that its counts fit
 the phase (``bad_layout``), and writing the record back. The variant hooks here say how a deal is
 made: ``deck``, ``deal_size``, ``has_upcard``, ``start_phase``, ``expected_count_ok`` and
@@ -13,78 +13,31 @@ tags and moves (``rgn.py``), or the header tags (``bot.engine.load_game``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from . import views as v
 from .cards import card_code, make_deck, parse_card, parse_cards
 from .errors import IllegalMove
 from .events import Phase
-from .melds import MeldRules, Placed, Reading
+from .melds import Reading
 from .rgn import parse_number, parse_seat_map
 from .rng import DealRandom
-from .scoring import Number
+from .state import GameState, TableMeld, placed_entries
+
+__all__ = ["RecordLayout", "TableMeld", "placed_entries"]
 
 
-@dataclass(slots=True)
-class TableMeld:
-    """A meld on the table: physical cards, what each stands for, and who made it (or None)."""
-
-    kind: str
-    cards: list[int]
-    stands: list[tuple[int, int | None]]
-    owner: str | None
-
-    def placed(self, rules: MeldRules) -> list[Placed]:
-        """The meld as placements whose wilds keep what they stand for (rules.md §3.3)."""
-        return placed_entries(self.cards, self.stands, rules)
-
-
-def placed_entries(cards: list[int], stands: list[tuple[int, int | None]], rules: MeldRules) -> list[Placed]:
-    return [Placed(c, s if rules.is_wild(c) else None) for c, s in zip(cards, stands, strict=True)]
-
-
-class RecordLayout:
-    """Dealing, positions and the record: the part of ``Game`` that puts cards in their places.
-
-    It works on the state ``Game`` declares (``hands``, ``stock`` with its top card last,
-    ``discard`` bottom first, ``on_table``, ``turn``, ``phase`` ...)."""
+class RecordLayout(GameState):
+    """Dealing, positions and the record: the part of ``Game`` that puts cards in their places
+    (``self.deal``: hands, the stock with its top card last, the discard pile bottom first ...)."""
 
     #: every deal phase (``[Phase]`` accepts all but ``over``)
     PHASES = tuple(Phase)
     has_upcard = True  # a card is turned up to start the discard pile
 
-    # The state this part reads and writes (declared and reset by ``Game``).
-    seats: list[str]
-    dealer: int
-    seed: str | None
-    deal_no: int
-    header: list[str]
-    log: list[str]
-    hands: dict[str, list[int]]
-    stock: list[int]
-    discard: list[int]
-    on_table: list[TableMeld]
-    turn: int
-    took: int | None
-    took_keep: int
-    placed: set[str]
-    melded: set[str]
-    opened: set[str]
-    placed_before_turn: bool
-    totals: dict[str, Number]
-    won: dict[str, int]
-    ledger: list[tuple[str, Number, str, dict[str, Any]]]
-    result: v.DealResult | None
+    if TYPE_CHECKING:  # what this part calls on ``TurnLoop``
 
-    if TYPE_CHECKING:  # what this part calls on the others (``Game``, ``TurnLoop``)
-
-        @property
-        def active(self) -> list[str]: ...
-        def seat_after(self, index: int) -> int: ...
-        def _reset_deal_state(self) -> None: ...
-        def read_new_meld(self, words: list[str]) -> Reading: ...
+        def read_new_meld(self, words: Iterable[str]) -> Reading: ...
 
     # ----------------------------------------------------------------- variant hooks
     def deck(self) -> list[int]:
@@ -102,9 +55,7 @@ class RecordLayout:
     # ----------------------------------------------------------------- dealing
     def start_deal(self, layout: Mapping[str, Any] | None = None) -> None:
         """Deal ``self.deal_no`` from (seed, deal number), or lay out the position of a record."""
-        self._reset_deal_state()
-        self.ledger = []
-        self.result = None
+        self.deal = self.new_deal()
         layout = layout or {}
         rest = self.deck() if not layout else self.undealt(layout)
         hands_given: dict[str, list[int]] = layout.get("hands", {})
@@ -123,29 +74,29 @@ class RecordLayout:
             i = self.seat_after(i)
         to_deal = {s: self.deal_size(s, len(active)) for s in order if s not in hands_given}
         for s in order:
-            self.hands[s] = list(hands_given.get(s, []))
+            self.deal.hands[s] = list(hands_given.get(s, []))
         rounds = max(to_deal.values(), default=0)
         for r in range(rounds):
             for s in order:
                 if s in to_deal and r < to_deal[s]:
                     if not rest:
                         raise IllegalMove("bad_layout", "not enough cards to deal", {})
-                    self.hands[s].append(rest.pop())
-        self.on_table = [TableMeld(m.kind, list(m.cards), list(m.stands), m.owner) for m in table]
+                    self.deal.hands[s].append(rest.pop())
+        self.deal.on_table = [m.copy() for m in table]
         if discard_given is not None:
-            self.discard = list(discard_given)
+            self.deal.discard = list(discard_given)
         elif self.has_upcard and stock_given is None and rest:
-            self.discard = [rest.pop()]
+            self.deal.discard = [rest.pop()]
         if stock_given is not None:
             leftovers = list(reversed(rest))
-            top = self.discard[-1:] if self.discard else []
-            self.discard = self.discard[:-1] + leftovers + top
-            self.stock = list(reversed(stock_given))
+            top = self.deal.discard[-1:] if self.deal.discard else []
+            self.deal.discard = self.deal.discard[:-1] + leftovers + top
+            self.deal.stock = list(reversed(stock_given))
         else:
-            self.stock = rest
-        self.dealt_pile = list(self.discard)
-        self.turn = self.seat_after(dealer_i)
-        self.phase = self.start_phase()
+            self.deal.stock = rest
+        self.deal.dealt_pile = list(self.deal.discard)
+        self.deal.turn = self.seat_after(dealer_i)
+        self.deal.phase = self.start_phase()
         self.after_layout(layout)
 
     def undealt(self, layout: Mapping[str, Any]) -> list[int]:
@@ -177,32 +128,32 @@ class RecordLayout:
     def after_layout(self, layout: Mapping[str, Any]) -> None:
         """Apply ``[Turn]``, ``[Phase]`` and friends, then check the counts make sense."""
         if "turn" in layout:
-            self.turn = self.seats.index(layout["turn"])
+            self.deal.turn = self.seats.index(layout["turn"])
         if "phase" in layout:
-            self.phase = layout["phase"]
+            self.deal.phase = Phase(layout["phase"])
         if "took" in layout:
-            if self.phase != Phase.PLAY:
+            if self.deal.phase != Phase.PLAY:
                 raise IllegalMove("bad_layout", "[Took] needs phase play", {})
-            self.took = layout["took"]
-            self.took_keep = self.hands[self.seats[self.turn]].count(self.took) - 1
-            if self.took not in self.hands[self.seats[self.turn]]:
+            self.deal.took = layout["took"]
+            self.deal.took_keep = self.deal.hands[self.seats[self.deal.turn]].count(self.deal.took) - 1
+            if self.deal.took not in self.deal.hands[self.seats[self.deal.turn]]:
                 raise IllegalMove("bad_layout", "the [Took] card is not in the hand of the seat to play", {})
-        owners = {m.owner for m in self.on_table if m.owner}
+        owners = {m.owner for m in self.deal.on_table if m.owner}
         # A meld's owner created it this deal, so they have placed cards (going rummy, §1.7).
-        self.placed = set(layout.get("placed", ())) | owners
-        self.opened = set(layout.get("opened", ()))
-        self.melded = owners | self.placed
-        self.placed_before_turn = self.seats[self.turn] in self.placed
+        self.deal.placed = set(layout.get("placed", ())) | owners
+        self.deal.opened = set(layout.get("opened", ()))
+        self.deal.melded = owners | self.deal.placed
+        self.deal.placed_before_turn = self.seats[self.deal.turn] in self.deal.placed
         if layout.get("explicit"):
             self.check_layout()
 
     def check_layout(self) -> None:
         for s in self.active:
-            if not self.expected_count_ok(s, len(self.hands[s])):
+            if not self.expected_count_ok(s, len(self.deal.hands[s])):
                 raise IllegalMove(
                     "bad_layout",
-                    f"{s} holds {len(self.hands[s])} cards, which phase {self.phase} does not allow",
-                    {"seat": s, "count": len(self.hands[s]), "phase": self.phase},
+                    f"{s} holds {len(self.deal.hands[s])} cards, which phase {self.deal.phase} does not allow",
+                    {"seat": s, "count": len(self.deal.hands[s]), "phase": self.deal.phase},
                 )
 
     # ----------------------------------------------------------------- the record

@@ -88,7 +88,7 @@ has its own button on the table and ``timeout`` is the clock's."""
 
 
 def _melds_text(melds: Iterable[Iterable[str]]) -> str:
-    return " | ".join(" ".join(meld) for meld in melds)
+    return " | ".join([" ".join(meld) for meld in melds])
 
 
 class Move(str):
@@ -122,7 +122,6 @@ class Move(str):
         cls, verb: Verb | str, cards: Iterable[str] = (), target: int | None = None,
         melds: Iterable[Iterable[str]] = (),
     ) -> Move:
-        # Built in the engine's hot paths (every listed move): parts already in tuples are kept.
         if not isinstance(verb, Verb):
             verb = Verb(verb)
         picked: tuple[str, ...] = cards if isinstance(cards, tuple) else tuple(cards)
@@ -131,9 +130,17 @@ class Move(str):
             groups = melds  # (a tuple of tuples, checked just above)
         else:
             groups = tuple(tuple(meld) for meld in melds)
-        self = super().__new__(cls, _text(verb, picked, target, groups))
+        return cls.from_parts(verb, picked, target, groups)
+
+    @classmethod
+    def from_parts(
+        cls, verb: Verb, cards: tuple[str, ...], target: int | None, melds: tuple[tuple[str, ...], ...]
+    ) -> Move:
+        """``Move(...)`` for parts already in their types (a ``Verb``, tuples), taken as they are:
+        the engine builds every listed move this way, on every turn."""
+        self = str.__new__(cls, _text(verb, cards, target, melds))
         parts = self.__dict__
-        parts["verb"], parts["cards"], parts["target"], parts["melds"] = verb, picked, target, groups
+        parts["verb"], parts["cards"], parts["target"], parts["melds"] = verb, cards, target, melds
         return self
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -169,7 +176,10 @@ class Move(str):
         ``to`` and a number has no ``target`` and no cards, an empty meld between ``|`` stays
         empty), with that refusal kept as ``refusal``: the game refuses it where its rules come to
         the shape, after whose turn and which phase it is, as it refuses a Move built so. Raises
-        only for an empty move (``bad_move``) or an unknown verb (``unknown_move``)."""
+        only for an empty move (``bad_move``) or an unknown verb (``unknown_move``); a Move is
+        returned unchanged."""
+        if isinstance(text, Move):
+            return text
         known = _KNOWN.get(text)
         return known if known is not None else _read(text, strict=False)
 
@@ -218,6 +228,7 @@ def _text(verb: Verb, cards: tuple[str, ...], target: int | None, melds: tuple[t
     return text
 
 
+_VERB_OF: dict[str, Verb] = {str(verb): verb for verb in Verb}
 _BARE: dict[Verb, Move] = {verb: Move(verb) for verb in Verb}
 _ONE_CARD_MOVES: dict[Verb, tuple[Move, ...]] = {
     verb: tuple(Move(verb, (code,)) for code in CODES) for verb in _ONE_CARD
@@ -237,33 +248,33 @@ def _read(text: str, strict: bool) -> Move:
     words = text.split()
     if not words:
         raise IllegalMove("bad_move", "an empty move", {})
-    try:
-        verb = Verb(words[0].lower())
-    except ValueError:
-        raise IllegalMove("unknown_move", f"{words[0]!r} is not a move", {"verb": words[0].lower()}) from None
+    verb = _VERB_OF.get(words[0].lower())
+    if verb is None:
+        raise IllegalMove("unknown_move", f"{words[0]!r} is not a move", {"verb": words[0].lower()})
     rest = text.strip()[len(words[0]) :].strip()
     refusal: IllegalMove | None = None
+    make = Move.from_parts
     if verb is Verb.MELD or verb is Verb.TABLE:
         if not rest and (verb is Verb.TABLE or not strict):
-            return Move(verb)
+            return _BARE[verb]
         melds, refusal = _groups(rest)
-        move = Move(verb, tuple(card for meld in melds for card in meld) if verb is Verb.MELD else (), None, melds)
+        move = make(verb, tuple(chain.from_iterable(melds)) if verb is Verb.MELD else (), None, melds)
     elif verb is Verb.KNOCK:
         head, colon, tail = rest.partition(":")
         if tail.strip():
             melds, refusal = _groups(tail)
         else:  # ``knock KD :`` names an arrangement of no meld; ``parse`` reads it as ``knock KD``
             melds = ((),) if colon and not strict else ()
-        move = Move(verb, tuple(head.split()), None, melds)
+        move = make(verb, tuple(head.split()), None, melds)
     elif verb.needs_target:
         left, sep, right = rest.rpartition(" to ")
         if sep and right.strip().isdigit():
-            move = Move(verb, tuple(left.split()), int(right))
+            move = make(verb, tuple(left.split()), int(right), ())
         else:
             refusal = IllegalMove("bad_move", f"write {verb}, its cards, 'to' and the meld number", {"text": text})
-            move = Move(verb, tuple(left.split()))
+            move = make(verb, tuple(left.split()), None, ())
     else:
-        move = Move(verb, tuple(rest.split()))
+        move = make(verb, tuple(words[1:]), None, ())
     if refusal is not None:
         if strict:
             raise refusal

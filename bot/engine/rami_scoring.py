@@ -1,7 +1,8 @@
 """Rami's points: card values (rules.md §3.2), running credits, the 300 penalty and the end of a round.
 
-What it is: the ``RamiScoring`` part of ``Rami``. In normal and traditional modes every card
-placed is credited at once (``place_credit`` into ``credits`` and the ledger); the round's winner
+What it is: ``RamiScoring``, rami's ``Scoring`` part. In normal and traditional modes every card
+placed is credited at once (``place_credit`` into the deal's ``credits`` and its ledger,
+``RamiDeal``); the round's winner
 collects the others' hands and the +100 / rami 200 / 300 bonuses (§3.8); in elimination mode
 hands count against their holders and seats above the threshold leave (``eliminated``). The
 penalty of §3.9 is charged by ``charge_penalty``.
@@ -11,15 +12,12 @@ What it is not: the turn and its obligations (``rami.py``) or the shared ledger 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from . import views as v
 from .cards import JOKER
 from .events import Event, EventKind
-from .layout import TableMeld
-from .options import RuleSet
-from .scoring import Number
+from .scoring import Scoring
+from .state import RamiDeal, TableMeld
 
 # §3.2 normal mode: placement values by rank (ace handled by position), and values left in hand.
 _NORMAL_PLACE = (5, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10)
@@ -30,38 +28,11 @@ JOKER_IN_HAND = 20
 PENALTY = 300
 
 
-class RamiScoring:
-    """Values, credits and round ends of rami; mixed into ``Rami`` ahead of ``Game``."""
+class RamiScoring(Scoring):
+    """Values, credits and round ends of rami: the ``Scoring`` part of ``Rami``."""
 
-    # The state this part reads and writes (declared by ``Game`` and ``Rami``).
-    rules: RuleSet
-    seats: list[str]
-    hands: dict[str, list[int]]
-    credits: dict[str, Number]
-    ledger: list[tuple[str, Number, str, dict[str, Any]]]
-    hand_points: dict[str, Number]
-    totals: dict[str, Number]
-    won: dict[str, int]
-    placed: set[str]
-    eliminated: list[str]
-    opened_this_turn: bool
-    own_only: bool
-    rounds_played: int
-    void: bool
-    game_over: bool
-    final_scores: dict[str, Number]
-    winners: list[str]
-
-    if TYPE_CHECKING:  # what this part calls on ``Game`` (its ``Scoring`` part)
-
-        @property
-        def active(self) -> list[str]: ...
-        def hand_value(self, cards: Iterable[int]) -> int: ...
-        def begin_scoring(self) -> None: ...
-        def close_deal(
-            self, outcome: str, winner: str | None, seats: list[v.SeatResult], rummy: bool = False
-        ) -> None: ...
-        def hand_results(self) -> list[v.SeatResult]: ...
+    deal: RamiDeal
+    rounds_played: int  # rounds scored (not void): the game ends after ``rounds_per_game`` (§3.8)
 
     @property
     def elimination(self) -> bool:
@@ -102,41 +73,41 @@ class RamiScoring:
         """A credit or debit while the round runs (normal and traditional modes only)."""
         if self.elimination or not points:
             return
-        self.credits[seat] = self.credits.get(seat, 0) + points
-        self.ledger.append((seat, points, code, params))
+        self.deal.credits[seat] = self.deal.credits.get(seat, 0) + points
+        self.deal.ledger.append((seat, points, code, params))
 
     def charge_penalty(self, seat: str) -> list[Event]:
         """§3.9: a turn timed out with an obligation open: -300, or +300 in elimination mode."""
         points = PENALTY if self.elimination else -PENALTY
-        self.credits[seat] = self.credits.get(seat, 0) + points
-        self.ledger.append((seat, points, "penalty", {"reason": "turn_timed_out_illegal"}))
+        self.deal.credits[seat] = self.deal.credits.get(seat, 0) + points
+        self.deal.ledger.append((seat, points, "penalty", {"reason": "turn_timed_out_illegal"}))
         return [Event(EventKind.PENALTY, seat, {"points": PENALTY})]
 
     # ---------------------------------------------------------------- scoring (§3.8)
     def end_out(self, winner: str, final_discard: bool) -> list[Event]:
         self.begin_scoring()
         others = [s for s in self.active if s != winner]
-        nobody_else = not any(s in self.placed for s in others)
-        rami = self.opened_this_turn and (not final_discard or self.rules["rami_allows_final_discard"])
-        own = rami and self.own_only
-        points = {s: self.credits.get(s, 0) for s in self.active}
+        nobody_else = not any(s in self.deal.placed for s in others)
+        rami = self.deal.opened_this_turn and (not final_discard or self.rules["rami_allows_final_discard"])
+        own = rami and self.deal.own_only
+        points = {s: self.deal.credits.get(s, 0) for s in self.active}
         if self.elimination:
             mult = 4 if own and nobody_else else 3 if own else 2 if rami else 1
             for s in others:
-                count = self.hand_value(self.hands[s])
-                self.ledger.append((s, count * mult, "hand_left", {"count": count, "multiplier": mult}))
+                count = self.hand_value(self.deal.hands[s])
+                self.deal.ledger.append((s, count * mult, "hand_left", {"count": count, "multiplier": mult}))
                 points[s] = count * mult + points.get(s, 0)
         else:
             for s in others:
-                count = self.hand_value(self.hands[s])
+                count = self.hand_value(self.deal.hands[s])
                 if count:
-                    self.ledger.append((winner, count, "hand_values", {"loser": s, "count": count}))
+                    self.deal.ledger.append((winner, count, "hand_values", {"loser": s, "count": count}))
                     points[winner] += count
             bonus = (300 if own else 200 if rami else 0) + (100 if nobody_else else 0)
             if rami:
-                self.ledger.append((winner, 300 if own else 200, "rami_bonus", {"own_only": own}))
+                self.deal.ledger.append((winner, 300 if own else 200, "rami_bonus", {"own_only": own}))
             if nobody_else:
-                self.ledger.append((winner, 100, "nobody_else_placed", {}))
+                self.deal.ledger.append((winner, 100, "nobody_else_placed", {}))
             points[winner] += bonus
         self.hand_points = {s: points.get(s, 0) for s in self.seats}
         self.won[winner] += 1
@@ -146,16 +117,16 @@ class RamiScoring:
     def end_blocked(self) -> list[Event]:
         """§3.7: stock and discard pile both empty: no winner, no end credit, no bonus."""
         self.begin_scoring()
-        self.hand_points = {s: self.credits.get(s, 0) for s in self.seats}
+        self.hand_points = {s: self.deal.credits.get(s, 0) for s in self.seats}
         self.close_deal("blocked", None, self.hand_results())
         return [Event(EventKind.BLOCKED, None, {}), *self.check_game_end()]
 
     def end_void(self) -> list[Event]:
         """§0.4 safety cap: the round is void (no score) and the same dealer deals again."""
         self.begin_scoring()
-        for seat, points in self.credits.items():
+        for seat, points in self.deal.credits.items():
             if points:  # the ledger explains why this round's credits vanish
-                self.ledger.append((seat, -points, "void_round", {}))
+                self.deal.ledger.append((seat, -points, "void_round", {}))
         self.hand_points = {s: 0 for s in self.seats}
         self.void = True
         self.close_deal("void", None, self.hand_results())

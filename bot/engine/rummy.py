@@ -69,11 +69,11 @@ class BasicRummy(Game):
 
     def stock_empty(self, seat: str) -> list[Event]:
         """The player declined the discard with an empty stock: reuse the pile, or the deal is blocked."""
-        self.exhaustions += 1
+        self.deal.exhaustions += 1
         limit = self.exhaustion_limit()
-        if (limit is not None and self.exhaustions >= limit) or not self.discard:
+        if (limit is not None and self.deal.exhaustions >= limit) or not self.deal.discard:
             return self.end_blocked("stock_exhausted")
-        pile, self.discard = self.discard, []
+        pile, self.deal.discard = self.deal.discard, []
         # §1.4: turned over unshuffled (the bottom discard becomes the top), or shuffled (§1.7)
         return self.renew_stock(seat, pile, shuffle=self.opt("stock_exhaustion") == "shuffle")
 
@@ -88,7 +88,7 @@ class BasicRummy(Game):
         self.need_phase(Phase.PLAY)
         readings = self.parse_melds(seat, move)
         used = sum(len(r.cards) for r in readings)
-        left = len(self.hands[seat]) - used
+        left = len(self.deal.hands[seat]) - used
         if self.all_seven_deal():
             # §1.9: in deals 4-6 nobody melds until all seven cards go down at once.
             if left > 1:
@@ -98,40 +98,40 @@ class BasicRummy(Game):
                     {"deal": self.deal_no},
                 )
         else:
-            many = len(readings) > 1 or self.melds_this_turn > 0
+            many = len(readings) > 1 or self.deal.melds_this_turn > 0
             if many and not self.opt("multiple_melds_per_turn"):
                 raise IllegalMove("one_meld_per_turn", "only one new meld per turn", {})
         if left == 0 and self.opt("last_discard_required"):
             raise IllegalMove(
                 "last_discard_required", "you must keep a card to discard: going out needs a final discard", {}
             )
-        after = [(m.kind, m.cards, m.stands) for m in self.on_table]
+        after = [(m.kind, m.cards, m.stands) for m in self.deal.on_table]
         after += [(r.kind, list(r.cards), list(r.stands)) for r in readings]
         self.check_not_stuck(seat, [c for r in readings for c in r.cards], after)
         recorded = self.meld_move(readings)
         events = self.add_melds(seat, readings)
-        if not self.hands[seat]:
+        if not self.deal.hands[seat]:
             events += self.end_out(seat)
         return events, recorded
 
     def move_layoff(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.PLAY)
         index, reading, cards = self.parse_layoff(seat, move)
-        meld = self.on_table[index]
-        if self.opt("layoff_requires_own_meld") and meld.owner != seat and seat not in self.melded:
+        meld = self.deal.on_table[index]
+        if self.opt("layoff_requires_own_meld") and meld.owner != seat and seat not in self.deal.melded:
             raise IllegalMove(
                 "layoff_needs_own_meld", "you may lay off on others' melds only after melding yourself", {}
             )
-        if len(cards) == len(self.hands[seat]) and self.opt("last_discard_required"):
+        if len(cards) == len(self.deal.hands[seat]) and self.opt("last_discard_required"):
             raise IllegalMove(
                 "last_discard_required", "you must keep a card to discard: going out needs a final discard", {}
             )
-        after = [(m.kind, m.cards, m.stands) for m in self.on_table]
+        after = [(m.kind, m.cards, m.stands) for m in self.deal.on_table]
         after[index] = (reading.kind, list(reading.cards), list(reading.stands))
         self.check_not_stuck(seat, cards, after)
         recorded = self.layoff_move(index, reading, cards)
         events = self.apply_layoff(seat, index, reading, cards)
-        if not self.hands[seat]:
+        if not self.deal.hands[seat]:
             events += self.end_out(seat)
         return events, recorded
 
@@ -140,7 +140,7 @@ class BasicRummy(Game):
         layoff may not leave it as the only card unless it can still be laid off on ``after``."""
         if not self.stuck(seat, using, after):
             return
-        rest = list(self.hands[seat])
+        rest = list(self.deal.hands[seat])
         self.remove(rest, using)
         raise IllegalMove(
             "keep_a_discard",
@@ -150,14 +150,14 @@ class BasicRummy(Game):
         )
 
     def stuck(self, seat: str, using: list[int], after: list[tuple[str, list[int], list[Stand]]] | None = None) -> bool:
-        rest = list(self.hands[seat])
+        rest = list(self.deal.hands[seat])
         self.remove(rest, using)
-        if len(rest) != 1 or rest[0] != self.took or rest.count(self.took) <= self.took_keep:
+        if len(rest) != 1 or rest[0] != self.deal.took or rest.count(self.deal.took) <= self.deal.took_keep:
             return False  # (an identical card held before the take is another card: it may be discarded)
         if self.opt("last_discard_required"):
             return True  # the last card could neither be discarded nor laid off
         if after is None:
-            after = [(m.kind, m.cards, m.stands) for m in self.on_table]
+            after = [(m.kind, m.cards, m.stands) for m in self.deal.on_table]
         for kind, cards, stands in after:
             existing = placed_entries(cards, stands, self.meld_rules)
             if read_meld([*existing, Placed(rest[0])], self.meld_rules, kind):
@@ -167,10 +167,11 @@ class BasicRummy(Game):
     def move_discard(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.PLAY)
         card = self.parse_discard(seat, move)
-        self.hands[seat].remove(card)
-        self.discard.append(card)
+        hand = self.deal.hands[seat]
+        hand.remove(card)
+        self.deal.discard.append(card)
         events = [Event(EventKind.DISCARDED, seat, {"card": card_code(card)})]
-        if not self.hands[seat]:
+        if not hand:
             events += self.end_out(seat)
         else:
             events += self.end_turn()
@@ -181,10 +182,10 @@ class BasicRummy(Game):
         """``winner`` went out: score by ``scoring_mode``, with going rummy when it applies."""
         self.begin_scoring()
         mode = self.opt("scoring_mode")
-        rummy = not self.placed_before_turn and self.opt("going_rummy") != "off"
+        rummy = not self.deal.placed_before_turn and self.opt("going_rummy") != "off"
         factor = 2 if rummy and self.opt("going_rummy") == "double" else 1
         losers = [s for s in self.active if s != winner]
-        counts = {s: self.hand_value(self.hands[s]) for s in losers}
+        counts = {s: self.hand_value(self.deal.hands[s]) for s in losers}
         for s in losers:
             c = counts[s] * factor
             if mode == "winner_collects":
@@ -207,7 +208,7 @@ class BasicRummy(Game):
         """Nobody went out: the lowest hand wins the differences, shared on a tie (§1.7)."""
         self.begin_scoring()
         mode = self.opt("scoring_mode")
-        counts = {s: self.hand_value(self.hands[s]) for s in self.active}
+        counts = {s: self.hand_value(self.deal.hands[s]) for s in self.active}
         low = min(counts.values())
         lows = [s for s in self.active if counts[s] == low]
         pot = sum(c - low for c in counts.values())
@@ -228,7 +229,7 @@ class BasicRummy(Game):
         return [Event(EventKind.BLOCKED, None, {"reason": reason, "low": list(lows)}), *self.check_game_end()]
 
     def seat_result(self, seat: str) -> v.SeatResult:
-        hand = self.hands[seat]
+        hand = self.deal.hands[seat]
         shown = tuple(card_code(c) for c in sorted(hand, key=display_key))
         return v.SeatResult(seat, shown, (), shown, self.hand_value(hand), (), self.hand_points.get(seat, 0))
 
@@ -262,9 +263,9 @@ class BasicRummy(Game):
     def legal_moves(self, seat: str) -> list[Move]:
         if seat not in self.actors:
             return []
-        if self.phase == Phase.DRAW:
-            return [Move.of(Verb.DRAW), Move.of(Verb.TAKE)] if self.discard else [Move.of(Verb.DRAW)]
-        hand = self.hands[seat]
+        if self.deal.phase == Phase.DRAW:
+            return [Move.of(Verb.DRAW), Move.of(Verb.TAKE)] if self.deal.discard else [Move.of(Verb.DRAW)]
+        hand = self.deal.hands[seat]
         moves: list[Move] = []
         moves += self.meld_moves(seat)
         moves += self.layoff_moves(seat)  # in deals 4-6 only on the all-seven meld just made
@@ -274,11 +275,11 @@ class BasicRummy(Game):
         return moves
 
     def meld_moves(self, seat: str) -> list[Move]:
-        hand = self.hands[seat]
+        hand = self.deal.hands[seat]
         keep = 1 if self.opt("last_discard_required") else 0
         if self.all_seven_deal():
             return self.all_seven_moves(seat)
-        if self.melds_this_turn and not self.opt("multiple_melds_per_turn"):
+        if self.deal.melds_this_turn and not self.opt("multiple_melds_per_turn"):
             return []
         out: list[Move] = []
         seen: set[Move] = set()
@@ -289,8 +290,9 @@ class BasicRummy(Game):
                 r = self.read_new_meld(words)
             except IllegalMove:
                 continue
-            after = [(m.kind, m.cards, m.stands) for m in self.on_table] + [(r.kind, list(r.cards), list(r.stands))]
-            if self.took is not None and self.stuck(seat, list(r.cards), after):
+            after = [(m.kind, m.cards, m.stands) for m in self.deal.on_table]
+            after.append((r.kind, list(r.cards), list(r.stands)))
+            if self.deal.took is not None and self.stuck(seat, list(r.cards), after):
                 continue
             move = self.meld_move([r])
             if move not in seen:
@@ -311,22 +313,22 @@ class BasicRummy(Game):
         return []
 
     def layoff_moves(self, seat: str) -> list[Move]:
-        hand = self.hands[seat]
+        hand = self.deal.hands[seat]
         if self.opt("last_discard_required") and len(hand) <= 1:
             return []
         out: list[Move] = []
-        for i, meld in enumerate(self.on_table):
-            if self.opt("layoff_requires_own_meld") and meld.owner != seat and seat not in self.melded:
+        for i, meld in enumerate(self.deal.on_table):
+            if self.opt("layoff_requires_own_meld") and meld.owner != seat and seat not in self.deal.melded:
                 continue
             for c in sorted(set(hand)):
                 for word in self.layoff_words(c, i):
                     move = Move(Verb.LAYOFF, (word,), i + 1)
-                    if self.took is not None and len(hand) == 2 and c != self.took:
+                    if self.deal.took is not None and len(hand) == 2 and c != self.deal.took:
                         try:
                             _, reading, cards = self.parse_layoff(seat, move)
                         except IllegalMove:
                             continue
-                        after = [(m.kind, m.cards, m.stands) for m in self.on_table]
+                        after = [(m.kind, m.cards, m.stands) for m in self.deal.on_table]
                         after[i] = (reading.kind, list(reading.cards), list(reading.stands))
                         if self.stuck(seat, cards, after):
                             continue
@@ -334,7 +336,7 @@ class BasicRummy(Game):
         return out
 
     def layoff_words(self, card: int, index: int) -> list[str]:
-        meld = self.on_table[index]
+        meld = self.deal.on_table[index]
         return [card_code(card)] if natural_extends(meld.kind, meld.stands, card, self.meld_rules) else []
 
     def swap_moves(self, seat: str) -> list[Move]:
@@ -397,7 +399,7 @@ class Wrotham(BasicRummy):
     def layoff_words(self, card: int, index: int) -> list[str]:
         if card != JOKER:
             return super().layoff_words(card, index)
-        meld = self.on_table[index]
+        meld = self.deal.on_table[index]
         existing = meld.placed(self.meld_rules)
         words = []
         for r in read_meld([*existing, Placed(JOKER)], self.meld_rules, meld.kind):
@@ -413,7 +415,7 @@ class Wrotham(BasicRummy):
 
     def all_seven_moves(self, seat: str) -> list[Move]:
         """Deals 4-6: every way to meld all the hand but at most one card in one move (exact search)."""
-        hand = self.hands[seat]
+        hand = self.deal.hands[seat]
         cands = []
         for words in self.candidate_meld_words(hand):
             try:
@@ -431,7 +433,7 @@ class Wrotham(BasicRummy):
             # §1.9: all the hand goes down but at most one card, which is then discarded.
             if chosen and len(hand) - n <= 1 and not (ldr and n == len(hand)):
                 rest = list((have - used).elements())
-                if rest != [self.took] or self.took_keep:
+                if rest != [self.deal.took] or self.deal.took_keep:
                     results.add(self.meld_move([cands[i] for i in chosen]))
             for i in range(start, len(cands)):
                 cu = used + Counter(cands[i].cards)

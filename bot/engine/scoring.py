@@ -1,12 +1,12 @@
 """Scoring shared by every variant: card values, the ledger, credits and closing a deal.
 
 What it is: the ``Scoring`` part of ``Game``. Every point a deal gives goes through ``credit``
-into ``ledger`` (notation.md: ``(seat, points, code, params)``, so the bot can explain each
-point) and ``hand_points``; ``close_deal`` adds them to ``totals``, shows the hands and ends the
-deal (phase ``over``); a game ended by resignations is placed by ``placing``. Points are ``int``
-or ``Fraction`` (basic's shared blocked hands give halves, rules.md §1.7), kept in lowest terms
-by ``norm``. Hooks: ``card_values`` / ``joker_value`` (what a card left in hand counts) and
-``placing``.
+into the deal's ledger (``deal.ledger``, notation.md's ``game.ledger``: ``(seat, points, code,
+params)``, so the bot can explain each point) and ``hand_points``; ``close_deal`` adds them to
+``totals``, shows the hands and ends the deal (phase ``over``); a game ended by resignations is
+placed by ``placing``. Points are ``int`` or ``Fraction`` (basic's shared blocked hands give
+halves, rules.md §1.7), kept in lowest terms by ``norm``. Hooks: ``card_values`` /
+``joker_value`` (what a card left in hand counts) and ``placing``.
 What it is not: when a deal ends or who won it (each variant's ``end_*`` methods), or the turn
 loop (``turns.py``).
 """
@@ -15,14 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import views as v
 from .cards import JOKER, card_code, display_key
 from .events import Phase
 from .rgn import write_number
+from .state import GameState, Number
 
-Number = int | Fraction
+__all__ = ["Number", "Scoring", "norm", "totals_text"]
 
 
 def norm(x: Number) -> Number:
@@ -36,33 +37,10 @@ def totals_text(values: Mapping[str, Number]) -> str:
     return " ".join(f"{k}={write_number(x)}" for k, x in values.items())
 
 
-class Scoring:
+class Scoring(GameState):
     """Values, credits and the end of a deal: the part of ``Game`` that keeps the score."""
 
     joker_value = 0  # a joker left in hand (variants with jokers set their own)
-
-    # The state this part reads and writes (declared and reset by ``Game``).
-    seats: list[str]
-    deal_no: int
-    values: tuple[int, ...]
-    hands: dict[str, list[int]]
-    totals: dict[str, Number]
-    hand_points: dict[str, Number]
-    _scored_deal: int | None
-    ledger: list[tuple[str, Number, str, dict[str, Any]]]
-    final_scores: dict[str, Number]
-    winners: list[str]
-    game_over: bool
-    hand_over: bool
-    result: v.DealResult | None
-    revealed: dict[str, list[int]]
-    took: int | None
-    drawn: int | None
-
-    if TYPE_CHECKING:  # what this part reads from ``Game``
-
-        @property
-        def active(self) -> list[str]: ...
 
     # ----------------------------------------------------------------- variant hooks
     def card_values(self) -> tuple[int, ...]:
@@ -90,32 +68,33 @@ class Scoring:
         self.begin_scoring()
         points = norm(Fraction(points))
         self.hand_points[seat] = norm(Fraction(self.hand_points.get(seat, 0)) + points)
-        self.ledger.append((seat, points, code, params))
+        self.deal.ledger.append((seat, points, code, params))
 
     def close_deal(self, outcome: str, winner: str | None, seats: list[v.SeatResult], rummy: bool = False) -> None:
         self.begin_scoring()
         for s in self.seats:
             self.hand_points.setdefault(s, 0)
             self.totals[s] = norm(Fraction(self.totals[s]) + Fraction(self.hand_points[s]))
-        self.result = v.DealResult(outcome, winner, tuple(seats), rummy)
-        self.revealed = {s: list(self.hands[s]) for s in self.active}  # hands are shown at the end
-        self.hand_over = True
-        self.phase = Phase.OVER
-        self.took = None
-        self.drawn = None
+        self.deal.result = v.DealResult(outcome, winner, tuple(seats), rummy)
+        self.deal.revealed = {s: list(self.deal.hands[s]) for s in self.active}  # hands are shown at the end
+        self.deal.hand_over = True
+        self.deal.phase = Phase.OVER
+        self.deal.took = None
+        self.deal.drawn = None
 
     def hand_results(self) -> list[v.SeatResult]:
         """Each active seat's hand at the end of a deal, valued, with the deal's points."""
         out = []
         for s in self.active:
-            hand = tuple(card_code(c) for c in sorted(self.hands[s], key=display_key))
-            out.append(v.SeatResult(s, hand, (), hand, self.hand_value(self.hands[s]), (), self.hand_points.get(s, 0)))
+            cards = self.deal.hands[s]
+            hand = tuple(card_code(c) for c in sorted(cards, key=display_key))
+            out.append(v.SeatResult(s, hand, (), hand, self.hand_value(cards), (), self.hand_points.get(s, 0)))
         return out
 
     def finish_by_resignation(self) -> None:
         """Too few seats are left (notation.md "Resigning"): the game ends, placed by totals."""
-        self.hand_over = True
-        self.phase = Phase.OVER
+        self.deal.hand_over = True
+        self.deal.phase = Phase.OVER
         self.game_over = True
         ranked = self.placing()
         self.final_scores = dict(self.totals)

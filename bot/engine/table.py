@@ -2,9 +2,10 @@
 
 ``table 3C 4C 5C | 6H 6D 6C`` states the complete table after the move. It is legal when every
 meld is valid, every card that was on the table is still there, the cards added come from the
-player's hand, and (with jokers) every joker keeps what it stands for. The mixin also offers a
-bounded list of table moves to ``legal_moves``. It knows nothing of points: variants hook
-``after_table`` to credit or debit (rami).
+player's hand, and (with jokers) every joker keeps what it stands for. ``TableManipulation`` is
+the part of the turn (a ``TurnLoop``) that rami and tradicional mix in ahead of ``Game``; it also
+offers a bounded list of table moves to ``legal_moves``.
+What it is not: points (variants hook ``after_table`` to credit or debit, rami) or the other moves.
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from collections.abc import Iterable, Sequence
 from .cards import JOKER, card_code, codes
 from .errors import IllegalMove
 from .events import Event, EventKind, Phase
-from .layout import TableMeld
 from .melds import MeldRules, Placed, Reading, describe_readings, parse_entry, read_meld
 from .move import Move, Verb
+from .state import TableMeld
 from .turns import Handled, TurnLoop
 
 MAX_TABLE_MOVES = 200
@@ -35,7 +36,7 @@ class TableManipulation(TurnLoop):
 
     def read_table(self, melds: Iterable[Sequence[str]]) -> list[Reading]:
         """Read the proposed table; an unannotated wild takes the identity it had on the table."""
-        old_wilds = [(c, st) for m in self.on_table for c, st in zip(m.cards, m.stands, strict=True) if c == JOKER]
+        old_wilds = [(c, st) for m in self.deal.on_table for c, st in zip(m.cards, m.stands, strict=True) if c == JOKER]
         readings: list[Reading] = []
         for number, words in enumerate(melds, start=1):
             if not words:
@@ -67,7 +68,7 @@ class TableManipulation(TurnLoop):
 
     def check_table(self, seat: str, readings: list[Reading]) -> list[int]:
         """The cards the move takes from the hand; refuses a table card missing or a joker moved."""
-        old = Counter(c for m in self.on_table for c in m.cards)
+        old = Counter(c for m in self.deal.on_table for c in m.cards)
         new = Counter(c for r in readings for c in r.cards)
         missing = old - new
         if missing:
@@ -78,11 +79,11 @@ class TableManipulation(TurnLoop):
                 {"card": card_code(card)},
             )
         used = list((new - old).elements())
-        have = Counter(self.hands[seat])
+        have = Counter(self.deal.hands[seat])
         for c, n in Counter(used).items():
             if have[c] < n:
                 raise IllegalMove("not_in_hand", f"{card_code(c)} is not in your hand", {"card": card_code(c)})
-        old_j = Counter(st for m in self.on_table for c, st in zip(m.cards, m.stands, strict=True) if c == JOKER)
+        old_j = Counter(st for m in self.deal.on_table for c, st in zip(m.cards, m.stands, strict=True) if c == JOKER)
         new_j = Counter(st for r in readings for c, st in zip(r.cards, r.stands, strict=True) if c == JOKER)
         if old_j - new_j:
             raise IllegalMove(
@@ -103,12 +104,12 @@ class TableManipulation(TurnLoop):
             )
         self.check_table_going_out(seat, used)
         self.check_table_after(seat, used, [TableMeld(r.kind, list(r.cards), list(r.stands), None) for r in readings])
-        old = self.on_table
+        old = self.deal.on_table
         for c in used:
-            self.hands[seat].remove(c)
-        self.on_table = [TableMeld(r.kind, list(r.cards), list(r.stands), None) for r in readings]
+            self.deal.hands[seat].remove(c)
+        self.deal.on_table = [TableMeld(r.kind, list(r.cards), list(r.stands), None) for r in readings]
         if used:
-            self.placed.add(seat)
+            self.deal.placed.add(seat)
         events = [Event(EventKind.TABLE_REARRANGED, seat, {"cards": codes(used), "melds": len(readings)})]
         events += self.after_table(seat, old, used)
         return events, Move.table_of(r.codes(self.meld_rules) for r in readings)
@@ -127,20 +128,20 @@ class TableManipulation(TurnLoop):
         only its output."""
         out: list[Move] = []
         seen: set[Move] = set()
-        hand = self.hands[seat]
+        hand = self.deal.hands[seat]
         naturals = sorted({c for c in hand if c != JOKER})
         rules = self.meld_rules
-        texts = [tuple(r) for r in self.table]  # type: ignore[attr-defined]
+        texts = [m.codes(rules) for m in self.deal.on_table]
 
         def emit(new_melds: list[tuple[str, ...]]) -> bool:
             """Add one suggestion; False once the cap is reached (then nothing more is tried)."""
-            move = Move(Verb.TABLE, (), None, tuple(new_melds))
+            move = Move.from_parts(Verb.TABLE, (), None, tuple(new_melds))
             if move not in seen:
                 seen.add(move)
                 out.append(move)
             return len(out) < MAX_TABLE_MOVES
 
-        for i, m in enumerate(self.on_table):
+        for i, m in enumerate(self.deal.on_table):
             n = len(m.cards)
             free: list[tuple[int, list[Placed]]] = []
             if m.kind == "run" and n >= 4:

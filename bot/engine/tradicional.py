@@ -15,11 +15,11 @@ from .cards import card_code, parse_card
 from .errors import IllegalMove
 from .events import EventKind, Phase
 from .game import Event
-from .layout import TableMeld
 from .meldgen import hand_meld_candidates
 from .melds import MeldRules, natural_extends
 from .move import Move, Verb, card_move
 from .rummy import BasicRummy
+from .state import TableMeld, TradicionalDeal
 from .table import TableManipulation
 from .turns import Handled
 
@@ -32,7 +32,7 @@ _VERBS = (
 class Tradicional(TableManipulation, BasicRummy):
     """``tradicional``: 2-4 players, one 52-card deck, no jokers."""
 
-    # Hooks overridden (on top of BasicRummy). Deal: ``after_layout`` (restock), ``_reset_deal_state``.
+    # Hooks overridden (on top of BasicRummy). Deal: ``after_layout`` (restock), ``new_deal``.
     # Turns: ``verbs`` + ``move_claim`` / ``move_pass`` (option 2), ``move_meld`` / ``move_layoff``
     # (option 5), ``move_discard`` (claim window), ``end_turn`` (restock, §4.4), ``stock_empty``,
     # ``on_turn_limit`` (void), ``timeout_moves``, ``rearranging_allowed`` (§4.3). BasicRummy's
@@ -42,9 +42,10 @@ class Tradicional(TableManipulation, BasicRummy):
 
     keeps_ledger = True  # §4.7: a deal scores from many events, explained line by line
 
-    def _reset_deal_state(self) -> None:
-        super()._reset_deal_state()
-        self.claims: dict[str, int] = {}
+    deal: TradicionalDeal
+
+    def new_deal(self) -> TradicionalDeal:
+        return TradicionalDeal(hands={s: [] for s in self.seats})
 
     def opt(self, name: str) -> Any:
         fixed = {
@@ -83,7 +84,7 @@ class Tradicional(TableManipulation, BasicRummy):
 
     # ---------------------------------------------------------------- option 5 (§4.6)
     def first_placing_turn(self, seat: str) -> bool:
-        return self.rules["opt5_two_turns"] and not self.placed_before_turn
+        return self.rules["opt5_two_turns"] and not self.deal.placed_before_turn
 
     def check_two_turns(self, seat: str, left: int) -> None:
         """Option 5: no going out in the turn of one's first placement. The last card would then be
@@ -99,36 +100,36 @@ class Tradicional(TableManipulation, BasicRummy):
         if self.rules["opt5_two_turns"]:
             self.need_phase(Phase.PLAY)
             readings = self.parse_melds(seat, move)
-            self.check_two_turns(seat, len(self.hands[seat]) - sum(len(r.cards) for r in readings))
+            self.check_two_turns(seat, len(self.deal.hands[seat]) - sum(len(r.cards) for r in readings))
         return super().move_meld(seat, move)
 
     def move_layoff(self, seat: str, move: Move) -> Handled:
         if self.rules["opt5_two_turns"]:
             self.need_phase(Phase.PLAY)
             _, _, cards = self.parse_layoff(seat, move)
-            self.check_two_turns(seat, len(self.hands[seat]) - len(cards))
+            self.check_two_turns(seat, len(self.deal.hands[seat]) - len(cards))
         return super().move_layoff(seat, move)
 
     def check_table_after(self, seat: str, used: list[int], new_table: list[TableMeld]) -> None:
         if used:
-            self.check_two_turns(seat, len(self.hands[seat]) - len(used))
+            self.check_two_turns(seat, len(self.deal.hands[seat]) - len(used))
         after = [(m.kind, m.cards, m.stands) for m in new_table]
         self.check_not_stuck(seat, used, after)
 
     def after_table(self, seat: str, old: list[TableMeld], used: list[int]) -> list[Event]:
-        if not self.hands[seat]:
+        if not self.deal.hands[seat]:
             return self.end_out(seat)
         return []
 
     def after_layout(self, layout: Mapping[str, Any]) -> None:
         super().after_layout(layout)
-        if self.phase == Phase.DRAW and not self.stock:
+        if self.deal.phase == Phase.DRAW and not self.deal.stock:
             self.restock()  # a position may start a turn with an empty stock (§4.4); no move, no events
 
     # ---------------------------------------------------------------- restock (§4.4)
     def end_turn(self) -> list[Event]:
         events = super().end_turn()
-        if not self.hand_over and not self.stock:
+        if not self.deal.hand_over and not self.deal.stock:
             events += self.restock()
         return events
 
@@ -137,14 +138,14 @@ class Tradicional(TableManipulation, BasicRummy):
         top). flip_all_then_upcard: all of it is turned over and a new upcard turned. With nothing
         to turn over the deal is void; returns its events."""
         if self.rules["restock"] == "keep_top":
-            if len(self.discard) > 1:
-                pile, self.discard = self.discard[:-1], self.discard[-1:]
-                self.stock = pile[::-1]
-        elif self.discard:
-            pile, self.discard = self.discard, []
-            self.stock = pile[::-1]
-            self.discard = [self.stock.pop()]
-        if not self.stock and not self.discard:
+            if len(self.deal.discard) > 1:
+                pile, self.deal.discard = self.deal.discard[:-1], self.deal.discard[-1:]
+                self.deal.stock = pile[::-1]
+        elif self.deal.discard:
+            pile, self.deal.discard = self.deal.discard, []
+            self.deal.stock = pile[::-1]
+            self.deal.discard = [self.deal.stock.pop()]
+        if not self.deal.stock and not self.deal.discard:
             return self.end_void_deal()
         return []
 
@@ -163,15 +164,15 @@ class Tradicional(TableManipulation, BasicRummy):
     # ---------------------------------------------------------------- option 2: claims (§4.6)
     def move_discard(self, seat: str, move: Move) -> Handled:
         events, recorded = super().move_discard(seat, move)
-        if self.rules["opt2_rummy_call"] and not self.hand_over:
+        if self.rules["opt2_rummy_call"] and not self.deal.hand_over:
             discarder = self.seats.index(seat)
-            nxt = self.turn
+            nxt = self.deal.turn
             eligible = [self.seats[i] for i in self.claim_order(discarder) if i not in (discarder, nxt)]
             if eligible:
-                self.phase = Phase.WINDOW
-                self.window_pending = eligible
-                self.claims = {}
-                events.append(Event(EventKind.CLAIM_WINDOW, seat, {"card": card_code(self.discard[-1])}))
+                self.deal.phase = Phase.WINDOW
+                self.deal.window_pending = eligible
+                self.deal.claims = {}
+                events.append(Event(EventKind.CLAIM_WINDOW, seat, {"card": card_code(self.deal.discard[-1])}))
         return events, recorded
 
     def claim_order(self, discarder: int) -> list[int]:
@@ -186,9 +187,9 @@ class Tradicional(TableManipulation, BasicRummy):
     def claim_ok(self, seat: str, card: int, give: int) -> bool:
         """A claim is valid if the discard fits a table meld or makes a meld with two or more cards
         from the claimer's hand (not counting the card given in exchange)."""
-        if any(natural_extends(m.kind, m.stands, card, self.meld_rules) for m in self.on_table):
+        if any(natural_extends(m.kind, m.stands, card, self.meld_rules) for m in self.deal.on_table):
             return True
-        hand = list(self.hands[seat])
+        hand = list(self.deal.hands[seat])
         hand.remove(give)
         return bool(hand_meld_candidates([*hand, card], self.meld_rules, must=card))
 
@@ -198,38 +199,38 @@ class Tradicional(TableManipulation, BasicRummy):
             raise IllegalMove("bad_move", "write claim and the card you leave in its place: claim KD", {})
         give = parse_card(move.cards[0])
         self.take_from_hand(seat, [give])
-        card = self.discard[-1]
+        card = self.deal.discard[-1]
         if not self.claim_ok(seat, card, give):
             raise IllegalMove(
                 "claim_not_playable",
                 f"{card_code(card)} neither fits a meld on the table nor makes one with your cards",
                 {"card": card_code(card)},
             )
-        self.claims[seat] = give
-        self.window_pending.remove(seat)
+        self.deal.claims[seat] = give
+        self.deal.window_pending.remove(seat)
         events = [Event(EventKind.CLAIMED, seat, {})]
         return events + self.maybe_close_window(), card_move(Verb.CLAIM, give)
 
     def move_pass(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.WINDOW)
         self.no_args(move)
-        self.window_pending.remove(seat)
+        self.deal.window_pending.remove(seat)
         return [Event(EventKind.PASSED, seat, {}), *self.maybe_close_window()], Move.of(Verb.PASS)
 
     def maybe_close_window(self) -> list[Event]:
-        if self.window_pending:
+        if self.deal.window_pending:
             return []
-        self.phase = Phase.DRAW
-        if not self.claims:
+        self.deal.phase = Phase.DRAW
+        if not self.deal.claims:
             return []
-        discarder = self.seat_before(self.turn)
-        winner = next(self.seats[i] for i in self.claim_order(discarder) if self.seats[i] in self.claims)
-        give = self.claims[winner]
-        card = self.discard.pop()
-        self.hands[winner].remove(give)
-        self.hands[winner].append(card)
-        self.discard.append(give)
-        self.claims = {}
+        discarder = self.seat_before(self.deal.turn)
+        winner = next(self.seats[i] for i in self.claim_order(discarder) if self.seats[i] in self.deal.claims)
+        give = self.deal.claims[winner]
+        card = self.deal.discard.pop()
+        self.deal.hands[winner].remove(give)
+        self.deal.hands[winner].append(card)
+        self.deal.discard.append(give)
+        self.deal.claims = {}
         return [Event(EventKind.CLAIM_WON, winner, {"card": card_code(card), "left": card_code(give)})]
 
     def seat_before(self, index: int) -> int:
@@ -241,9 +242,9 @@ class Tradicional(TableManipulation, BasicRummy):
         return index
 
     def timeout_moves(self, seat: str) -> list[Event]:
-        if self.phase == Phase.WINDOW:
+        if self.deal.phase == Phase.WINDOW:
             return self.play(seat, Move.of(Verb.PASS))
-        if self.phase == Phase.DRAW and not self.stock:
+        if self.deal.phase == Phase.DRAW and not self.deal.stock:
             events = self.play(seat, Move.of(Verb.TAKE))
             return events + self.play(seat, card_move(Verb.DISCARD, self.timeout_discard(seat)))
         return super().timeout_moves(seat)
@@ -252,12 +253,14 @@ class Tradicional(TableManipulation, BasicRummy):
     def legal_moves(self, seat: str) -> list[Move]:
         if seat not in self.actors:
             return []
-        if self.phase == Phase.WINDOW:
-            card = self.discard[-1]
-            claims = [card_move(Verb.CLAIM, g) for g in sorted(set(self.hands[seat])) if self.claim_ok(seat, card, g)]
+        if self.deal.phase == Phase.WINDOW:
+            card = self.deal.discard[-1]
+            hand = sorted(set(self.deal.hands[seat]))
+            claims = [card_move(Verb.CLAIM, g) for g in hand if self.claim_ok(seat, card, g)]
             return [*claims, Move.of(Verb.PASS)]
-        if self.phase == Phase.DRAW:
-            return ([Move.of(Verb.DRAW)] if self.stock else []) + ([Move.of(Verb.TAKE)] if self.discard else [])
+        if self.deal.phase == Phase.DRAW:
+            draw = [Move.of(Verb.DRAW)] if self.deal.stock else []  # §4.4: an empty stock is restocked
+            return draw + ([Move.of(Verb.TAKE)] if self.deal.discard else [])
         moves = super().legal_moves(seat)
         tables = [m for m in self.table_moves(seat) if self.table_ok(seat, m)]
         discards = [m for m in moves if m.verb is Verb.DISCARD]
@@ -268,7 +271,7 @@ class Tradicional(TableManipulation, BasicRummy):
 
     def leaves_two(self, seat: str, move: Move) -> bool:
         """Option 5: the meld or layoff keeps two cards in hand (``check_two_turns``)."""
-        return len(self.hands[seat]) - len(move.cards) >= 2
+        return len(self.deal.hands[seat]) - len(move.cards) >= 2
 
     def table_ok(self, seat: str, move: Move) -> bool:
         try:
@@ -286,5 +289,5 @@ class Tradicional(TableManipulation, BasicRummy):
         if self.rules["opt1_pozo_visible"]:
             from dataclasses import replace
 
-            view = replace(view, discard_visible=tuple(card_code(c) for c in self.discard))
+            view = replace(view, discard_visible=tuple(card_code(c) for c in self.deal.discard))
         return view

@@ -22,67 +22,29 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from .cards import CARD_BY_CODE, JOKER, card_code, codes, parse_card
 from .errors import IllegalMove
 from .events import Event, EventKind, Phase
-from .layout import TableMeld
-from .melds import MeldRules, Placed, Reading, entry_code, one_reading, parse_entry
+from .melds import Placed, Reading, entry_code, one_reading, parse_entry
 from .move import Move, Verb, card_move, check_groups
 from .options import PLAYERS
 from .rgn import tag_line
 from .rng import DealRandom
+from .state import GameState, TableMeld
 
 Handled = tuple[list[Event], Move]
 """What a move handler returns: the events of the move and the canonical move for the record."""
 _DRAW, _TAKE = Move.of(Verb.DRAW), Move.of(Verb.TAKE)
 
 
-class TurnLoop:
+class TurnLoop(GameState):
     """Moves, turns and deals in sequence: the part of ``Game`` that plays."""
 
-    # The state this part reads and writes (declared and reset by ``Game``).
-    variant: str
-    seats: list[str]
-    dealer: int
-    seed: str | None
-    deal_no: int
-    meld_rules: MeldRules
-    turn_limit: int
-    log: list[str]
-    last_move: str | None
-    game_over: bool
-    hand_over: bool
-    resigned: list[str]
-    set_aside: list[int]
-    void: bool
-    hands: dict[str, list[int]]
-    stock: list[int]
-    discard: list[int]
-    on_table: list[TableMeld]
-    turn: int
-    took: int | None
-    took_keep: int
-    drawn: int | None
-    melds_this_turn: int
-    placed: set[str]
-    melded: set[str]
-    placed_before_turn: bool
-    turns: int
-    exhaustions: int
-    revealed: dict[str, list[int]]
-    winners: list[str]
+    if TYPE_CHECKING:  # what this part calls on the others (the variant, ``RecordLayout``, ``Scoring``)
 
-    if TYPE_CHECKING:  # what this part calls on the others (``Game``, ``RecordLayout``, ``Scoring``)
-
-        @property
-        def active(self) -> list[str]: ...
-        @property
-        def actors(self) -> list[str]: ...
-        @property
-        def current_seat(self) -> str | None: ...
-        def seat_after(self, index: int) -> int: ...
         def legal_moves(self, seat: str) -> list[Move]: ...
         def start_deal(self, layout: Mapping[str, Any] | None = None) -> None: ...
         def value(self, card: int) -> int: ...
@@ -93,7 +55,7 @@ class TurnLoop:
         """Deal the next hand (dealer per the rules); writes ``[Deal "n"]`` in the record."""
         if self.game_over:
             raise IllegalMove("game_over", "the game is over", {})
-        if not self.hand_over:
+        if not self.deal.hand_over:
             raise IllegalMove("deal_not_over", "the current deal is not over", {})
         self.dealer = self.next_dealer_index()
         self.deal_no += 1
@@ -118,17 +80,13 @@ class TurnLoop:
         variant's verbs, then the handler's own (phase, rules, and last the move's shape)."""
         if seat not in self.seats:
             raise IllegalMove("unknown_seat", f"{seat} has no seat in this game", {"seat": seat})
-        typed: Move | None
-        if isinstance(move, Move):
-            typed, word = move, str(move.verb)
-        else:
-            try:
-                typed = Move.read(move)
-                word = str(typed.verb)
-            except IllegalMove as err:
-                if err.code != "unknown_move":
-                    raise  # an empty move
-                typed, word = None, err.params["verb"]  # refused below, once it is this seat's turn
+        unknown = ""  # a word that is no verb: refused below, once it is this seat's turn
+        try:
+            typed: Move | None = Move.read(move)  # (a Move is taken as it is)
+        except IllegalMove as err:
+            if err.code != "unknown_move":
+                raise  # an empty move
+            typed, unknown = None, err.params["verb"]
         if self.game_over:
             raise IllegalMove("game_over", "the game is over", {})
         if typed is not None and typed.verb is Verb.RESIGN:
@@ -137,16 +95,19 @@ class TurnLoop:
             return self.timeout(seat)
         if seat in self.resigned:
             raise IllegalMove("resigned", f"{seat} has resigned", {"seat": seat})
-        if self.hand_over:
+        deal = self.deal
+        if deal.hand_over:
             raise IllegalMove("deal_over", "the deal is over; the next one has not been dealt", {})
-        if (self.phase == Phase.WINDOW or seat != self.seats[self.turn]) and seat not in self.actors:
+        if (deal.phase == Phase.WINDOW or seat != self.seats[deal.turn]) and seat not in self.actors:
             raise IllegalMove("not_your_turn", f"it is not {seat}'s turn", {"seat": seat, "turn": self.current_seat})
-        if typed is None or typed.verb not in self.verbs():
-            raise self.not_a_move(word)
+        if typed is None:
+            raise self.not_a_move(unknown)
+        if typed.verb not in self.verbs():
+            raise self.not_a_move(str(typed.verb))
         events, recorded = self.handle(seat, typed)
-        if self.took is not None and not self.hand_over and self.hands[seat].count(self.took) <= self.took_keep:
-            self.took = None  # the taken card went to the table; an identical card in hand is another one
-        line = f"{seat} {recorded}"
+        if deal.took is not None and not deal.hand_over and deal.hands[seat].count(deal.took) <= deal.took_keep:
+            deal.took = None  # the taken card went to the table; an identical card in hand is another one
+        line = seat + " " + recorded  # the record line ``<seat> <move>`` (notation.md "Moves")
         self.log.append(line)
         self.last_move = line
         return events
@@ -155,25 +116,25 @@ class TurnLoop:
         """Hand ``move`` to its verb's handler, ``move_<verb>(seat, move)``. A handler checks
         everything before it changes anything and returns its events with the canonical move
         for the record. ``resign`` and ``timeout`` never get here (``play`` applies them)."""
-        match move.verb:
+        match move.verb:  # the most frequent first
             case Verb.DRAW:
                 return self.move_draw(seat, move)
-            case Verb.TAKE:
-                return self.move_take(seat, move)
             case Verb.DISCARD:
                 return self.move_discard(seat, move)
+            case Verb.TAKE:
+                return self.move_take(seat, move)
             case Verb.MELD:
                 return self.move_meld(seat, move)
             case Verb.LAYOFF:
                 return self.move_layoff(seat, move)
-            case Verb.SWAP:
-                return self.move_swap(seat, move)
-            case Verb.TABLE:
-                return self.move_table(seat, move)
             case Verb.PASS:
                 return self.move_pass(seat, move)
             case Verb.KNOCK:
                 return self.move_knock(seat, move)
+            case Verb.TABLE:
+                return self.move_table(seat, move)
+            case Verb.SWAP:
+                return self.move_swap(seat, move)
             case Verb.DONE:
                 return self.move_done(seat, move)
             case Verb.AUTO:
@@ -236,11 +197,11 @@ class TurnLoop:
         raise self.not_a_move(str(move.verb))
 
     def need_phase(self, *phases: str) -> None:
-        if self.phase not in phases:
+        if self.deal.phase not in phases:
             raise IllegalMove(
                 "wrong_phase",
-                f"that move is not possible now (phase {self.phase})",
-                {"phase": self.phase, "expected": list(phases)},
+                f"that move is not possible now (phase {self.deal.phase})",
+                {"phase": self.deal.phase, "expected": list(phases)},
             )
 
     # The shape of a move: judged from its parts, after the rules that come first (the phase,
@@ -253,7 +214,7 @@ class TurnLoop:
 
     def take_from_hand(self, seat: str, cards: list[int]) -> None:
         """Check ``cards`` (a multiset) are all in the seat's hand; raises without changing anything."""
-        hand = self.hands[seat]
+        hand = self.deal.hands[seat]
         if len(cards) == 1:
             if cards[0] not in hand:
                 raise IllegalMove(
@@ -276,14 +237,15 @@ class TurnLoop:
 
         Returns what that caused (the end of the deal, and of the game, at the cap), which the
         move that ended the turn must return with its own events (notation.md)."""
-        self.turns += 1
-        self.turn = self.seat_after(self.turn)
-        self.phase = Phase.DRAW
-        self.took = None
-        self.drawn = None
-        self.melds_this_turn = 0
-        self.placed_before_turn = self.seats[self.turn] in self.placed
-        if self.turns >= self.turn_limit:
+        deal = self.deal
+        deal.turns += 1
+        deal.turn = self.seat_after(deal.turn)
+        deal.phase = Phase.DRAW
+        deal.took = None
+        deal.drawn = None
+        deal.melds_this_turn = 0
+        deal.placed_before_turn = self.seats[deal.turn] in deal.placed
+        if deal.turns >= self.turn_limit:
             return self.on_turn_limit()
         return []
 
@@ -296,13 +258,14 @@ class TurnLoop:
         self.need_phase(Phase.DRAW)
         self.no_args(move)
         self.check_draw(seat)
-        if not self.stock:
+        deal = self.deal
+        if not deal.stock:
             return self.stock_empty(seat), _DRAW
-        card = self.stock.pop()
-        self.hands[seat].append(card)
-        self.drawn = card
-        self.phase = Phase.PLAY
-        events = [Event(EventKind.DREW, seat, {"stock": len(self.stock)})]
+        card = deal.stock.pop()
+        deal.hands[seat].append(card)
+        deal.drawn = card
+        deal.phase = Phase.PLAY
+        events = [Event(EventKind.DREW, seat, {"stock": len(deal.stock)})]
         events += self.after_draw(seat)
         return events, _DRAW
 
@@ -319,27 +282,29 @@ class TurnLoop:
         """Make ``pile`` (discards, bottom first) the new stock, shuffled or turned over as it lies
         (the bottom discard on top), and draw its top card for ``seat``."""
         if shuffle:
-            DealRandom(self.seed or "", self.deal_no, f"reshuffle:{self.exhaustions}").shuffle(pile)
-            self.stock = pile  # the last card is the top after the shuffle
+            DealRandom(self.seed or "", self.deal_no, f"reshuffle:{self.deal.exhaustions}").shuffle(pile)
+            self.deal.stock = pile  # the last card is the top after the shuffle
         else:
-            self.stock = pile[::-1]
-        card = self.stock.pop()
-        self.hands[seat].append(card)
-        self.drawn = card
-        self.phase = Phase.PLAY
-        return [Event(EventKind.STOCK_RENEWED, seat, {"count": len(self.stock) + 1}), Event(EventKind.DREW, seat, {})]
+            self.deal.stock = pile[::-1]
+        card = self.deal.stock.pop()
+        self.deal.hands[seat].append(card)
+        self.deal.drawn = card
+        self.deal.phase = Phase.PLAY
+        renewed = Event(EventKind.STOCK_RENEWED, seat, {"count": len(self.deal.stock) + 1})
+        return [renewed, Event(EventKind.DREW, seat, {})]
 
     def move_take(self, seat: str, move: Move) -> Handled:
         self.need_phase(Phase.DRAW)
         self.no_args(move)
-        if not self.discard:
+        deal = self.deal
+        if not deal.discard:
             raise IllegalMove("discard_empty", "the discard pile is empty", {})
         self.check_take(seat)
-        card = self.discard.pop()
-        self.took_keep = self.hands[seat].count(card)
-        self.hands[seat].append(card)
-        self.took = card
-        self.phase = Phase.PLAY
+        card = deal.discard.pop()
+        deal.took_keep = deal.hands[seat].count(card)
+        deal.hands[seat].append(card)
+        deal.took = card
+        deal.phase = Phase.PLAY
         return [Event(EventKind.TOOK, seat, {"card": card_code(card)})], _TAKE
 
     def check_take(self, seat: str) -> None:
@@ -366,16 +331,16 @@ class TurnLoop:
     def meld_move(self, readings: Iterable[Reading]) -> Move:
         """The canonical ``meld`` move of these new melds: every wild annotated (notation.md)."""
         groups = tuple(tuple(r.codes(self.meld_rules)) for r in readings)
-        return Move(Verb.MELD, tuple(code for group in groups for code in group), None, groups)
+        return Move.from_parts(Verb.MELD, tuple(chain.from_iterable(groups)), None, groups)
 
     def add_melds(self, seat: str, readings: list[Reading]) -> list[Event]:
         for r in readings:
-            self.remove(self.hands[seat], r.cards)
-            self.on_table.append(TableMeld(r.kind, list(r.cards), list(r.stands), seat))
-        self.placed.add(seat)
-        self.melded.add(seat)
-        self.melds_this_turn += len(readings)
-        first = len(self.on_table) - len(readings) + 1
+            self.remove(self.deal.hands[seat], r.cards)
+            self.deal.on_table.append(TableMeld(r.kind, list(r.cards), list(r.stands), seat))
+        self.deal.placed.add(seat)
+        self.deal.melded.add(seat)
+        self.deal.melds_this_turn += len(readings)
+        first = len(self.deal.on_table) - len(readings) + 1
         return [
             Event(EventKind.MELDED, seat, {"meld": self.meld_text(r), "number": first + i})
             for i, r in enumerate(readings)
@@ -386,9 +351,9 @@ class TurnLoop:
         n = move.target
         if n is None or not move.cards:
             raise IllegalMove("bad_move", "write a layoff as: layoff 7H to 3", {})
-        if not 1 <= n <= len(self.on_table):
+        if not 1 <= n <= len(self.deal.on_table):
             raise IllegalMove("no_such_meld", f"there is no meld {n} on the table", {"number": n})
-        meld = self.on_table[n - 1]
+        meld = self.deal.on_table[n - 1]
         added = [parse_entry(w) for w in move.cards]
         self.take_from_hand(seat, [p.card for p in added])
         existing = meld.placed(self.meld_rules)
@@ -405,15 +370,15 @@ class TurnLoop:
         return n - 1, reading, [p.card for p in added]
 
     def apply_layoff(self, seat: str, index: int, reading: Reading, cards: list[int]) -> list[Event]:
-        meld = self.on_table[index]
-        self.remove(self.hands[seat], cards)
+        meld = self.deal.on_table[index]
+        self.remove(self.deal.hands[seat], cards)
         meld.cards, meld.stands, meld.kind = list(reading.cards), list(reading.stands), reading.kind
-        self.placed.add(seat)
+        self.deal.placed.add(seat)
         return [Event(EventKind.LAID_OFF, seat, {"cards": codes(cards), "number": index + 1})]
 
     def layoff_move(self, index: int, reading: Reading, cards: list[int]) -> Move:
         """Canonical layoff: naturals as themselves, each added wild annotated as it now stands."""
-        old = self.on_table[index]
+        old = self.deal.on_table[index]
         old_wilds = [(c, st) for c, st in zip(old.cards, old.stands, strict=True) if self.meld_rules.is_wild(c)]
         words = [card_code(c) for c in cards if not self.meld_rules.is_wild(c)]
         for c, st in zip(reading.cards, reading.stands, strict=True):
@@ -439,7 +404,7 @@ class TurnLoop:
         if n is None or len(move.cards) != 1:
             raise IllegalMove("bad_move", "write a joker exchange as: swap 6H to 2", {})
         card = parse_card(move.cards[0])
-        if not 1 <= n <= len(self.on_table):
+        if not 1 <= n <= len(self.deal.on_table):
             raise IllegalMove("no_such_meld", f"there is no meld {n} on the table", {"number": n})
         self.take_from_hand(seat, [card])
         # A joker is exchanged for the real card it stands for, never for another wild card.
@@ -450,7 +415,7 @@ class TurnLoop:
                 f"no joker in meld {n} stands for {card_code(card)}",
                 {"card": card_code(card), "number": n},
             )
-        meld = self.on_table[n - 1]
+        meld = self.deal.on_table[n - 1]
         placed = meld.placed(self.meld_rules)
         placed[pos] = Placed(card)
         return card, n - 1, one_reading(placed, self.meld_rules, meld.kind)
@@ -458,7 +423,7 @@ class TurnLoop:
     def swap_position(self, card: int, index: int) -> int | None:
         """Where ``card`` can replace a joker of meld ``index``: a joker standing for exactly that
         card, or (``swap_open_suits``) a set's open-suit joker whose suit is missing."""
-        meld = self.on_table[index]
+        meld = self.deal.on_table[index]
         r, s = card % 13, card // 13
         for i, (c, st) in enumerate(zip(meld.cards, meld.stands, strict=True)):
             if c != JOKER:
@@ -474,21 +439,21 @@ class TurnLoop:
         return None
 
     def apply_swap(self, seat: str, card: int, index: int, reading: Reading) -> list[Event]:
-        meld = self.on_table[index]
-        self.hands[seat].remove(card)
-        self.hands[seat].append(JOKER)
-        if self.took == JOKER:
-            self.took_keep += 1  # the joker got back is another card than the joker just taken (§1.3.4)
+        meld = self.deal.on_table[index]
+        self.deal.hands[seat].remove(card)
+        self.deal.hands[seat].append(JOKER)
+        if self.deal.took == JOKER:
+            self.deal.took_keep += 1  # the joker got back is another card than the joker just taken (§1.3.4)
         meld.cards, meld.stands = list(reading.cards), list(reading.stands)
-        self.placed.add(seat)
+        self.deal.placed.add(seat)
         return [Event(EventKind.SWAPPED, seat, {"card": card_code(card), "number": index + 1})]
 
     def swap_moves(self, seat: str) -> list[Move]:
         out: list[Move] = []
-        for i in range(len(self.on_table)):
-            if JOKER not in self.on_table[i].cards:
+        for i in range(len(self.deal.on_table)):
+            if JOKER not in self.deal.on_table[i].cards:
                 continue
-            for c in sorted(set(self.hands[seat]) - {JOKER}):
+            for c in sorted(set(self.deal.hands[seat]) - {JOKER}):
                 if self.swap_position(c, i) is not None:
                     out.append(Move(Verb.SWAP, (card_code(c),), i + 1))
         return out
@@ -509,7 +474,8 @@ class TurnLoop:
         """``card`` is in the hand and is not the discard just taken (rules.md §1.3.4): a copy
         held before the take is another card."""
         self.take_from_hand(seat, [card])
-        if self.took is not None and card == self.took and self.hands[seat].count(card) == 1:
+        took = self.deal.took
+        if took is not None and card == took and self.deal.hands[seat].count(card) == 1:
             raise IllegalMove(
                 "discard_taken_card",
                 f"{card_code(card)} was taken from the discard pile this turn",
@@ -520,11 +486,11 @@ class TurnLoop:
     def _resign(self, seat: str) -> list[Event]:
         if seat in self.resigned:
             raise IllegalMove("resigned", f"{seat} has already resigned", {"seat": seat})
-        was_turn = not self.hand_over and self.current_seat == seat
+        was_turn = not self.deal.hand_over and self.current_seat == seat
         self.resigned.append(seat)
-        self.set_aside.extend(self.hands[seat])
-        self.hands[seat] = []
-        self.revealed.pop(seat, None)
+        self.set_aside.extend(self.deal.hands[seat])
+        self.deal.hands[seat] = []
+        self.deal.revealed.pop(seat, None)
         self.log.append(f"{seat} resign")
         self.last_move = f"{seat} resign"
         events = [Event(EventKind.RESIGNED, seat, {})]
@@ -533,22 +499,22 @@ class TurnLoop:
             self.finish_by_resignation()
             events.append(Event(EventKind.GAME_OVER, None, {"winners": list(self.winners)}))
             return events
-        if not self.hand_over and was_turn:
+        if not self.deal.hand_over and was_turn:
             self.on_resign_turn(seat)
         return events
 
     def on_resign_turn(self, seat: str) -> None:
-        self.took = None
-        self.drawn = None
-        self.melds_this_turn = 0
-        self.turn = self.seat_after(self.turn)
-        self.phase = Phase.DRAW
-        self.placed_before_turn = self.seats[self.turn] in self.placed
+        self.deal.took = None
+        self.deal.drawn = None
+        self.deal.melds_this_turn = 0
+        self.deal.turn = self.seat_after(self.deal.turn)
+        self.deal.phase = Phase.DRAW
+        self.deal.placed_before_turn = self.seats[self.deal.turn] in self.deal.placed
 
     # the timeout rule and questions about moves ---------------------------------
     def timeout(self, seat: str) -> list[Event]:
         """The timeout rule (rules.md §0.4) for ``seat``; recorded as ``<seat> timeout``."""
-        if self.game_over or self.hand_over or seat not in self.actors:
+        if self.game_over or self.deal.hand_over or seat not in self.actors:
             raise IllegalMove("not_your_turn", f"{seat} is not to act", {"seat": seat})
         log_len = len(self.log)
         events = self.timeout_moves(seat)
@@ -559,11 +525,11 @@ class TurnLoop:
 
     def timeout_moves(self, seat: str) -> list[Event]:
         events: list[Event] = []
-        if self.phase == Phase.DRAW:
+        if self.deal.phase == Phase.DRAW:
             events += self.play(seat, _DRAW)
-        if self.hand_over or self.current_seat != seat or self.phase != Phase.PLAY:
+        if self.deal.hand_over or self.current_seat != seat or self.deal.phase != Phase.PLAY:
             return events
-        if not any(self.can_discard(seat, c) for c in set(self.hands[seat])):
+        if not any(self.can_discard(seat, c) for c in set(self.deal.hands[seat])):
             # Only the card taken from the discard pile is left, and it may not go back this turn:
             # the first listed move that places it (a meld or a lay-off: going out) is played.
             moves = [m for m in self.legal_moves(seat) if m.verb is not Verb.RESIGN]
@@ -573,9 +539,9 @@ class TurnLoop:
 
     def timeout_discard(self, seat: str) -> int:
         """The card just drawn if it may be discarded, else the highest-valued legal discard."""
-        legal = [c for c in set(self.hands[seat]) if self.can_discard(seat, c)]
-        if self.drawn is not None and self.drawn in legal:
-            return self.drawn
+        legal = [c for c in set(self.deal.hands[seat]) if self.can_discard(seat, c)]
+        if self.deal.drawn is not None and self.deal.drawn in legal:
+            return self.deal.drawn
         return max(legal, key=lambda c: (self.value(c), c))
 
     def can_discard(self, seat: str, card: int) -> bool:
