@@ -108,29 +108,29 @@ async def burst(games: int, keystrokes: int, melds: int, hand: int, seed: int,
         svc = GameService(db)
         rows = []
         for g in range(games):
-            change = await svc.open_lobby(guild_id=1, channel_id=100 + g, host_id=1000 * g + 1, host_name="p",
-                                          variant="rami", options="table_manipulation=true")
+            change = await svc.games.open_lobby(guild_id=1, channel_id=100 + g, host_id=1000 * g + 1, host_name="p",
+                                                variant="rami", options="table_manipulation=true")
             for u in range(2, len(SEATS) + 1):
-                await svc.join(change.game.id, 1000 * g + u, "p")
-            row = (await svc.start(change.game.id, 1000 * g + 1)).game
+                await svc.games.join(change.game.id, 1000 * g + u, "p")
+            row = (await svc.games.start(change.game.id, 1000 * g + 1)).game
             async with db.transaction() as tx:
                 await repo.update_game(tx, row.id, record=position(melds, hand, seed + g), version=row.version + 1)
-            written = await svc.get(row.id)
+            written = await svc.core.get(row.id)
             assert written is not None  # the game just written
             rows.append(written)
-        svc._cache.clear()
+        svc.core.cache.clear()
         if not cold:
             for row in rows:  # the engine cache as it is after a move
-                svc._cache[row.id] = (row.version, svc.engine(row))
+                svc.core.cache[row.id] = (row.version, svc.core.engine(row))
         # The bot's answer to one keystroke: the new path where the service has it, else the old one.
         new = hasattr(svc, "legal_moves")
 
         async def answer(row) -> float:
             """When this keystroke was answered, counted from the start of the burst."""
             if new:
-                await svc.legal_moves(row, "p1")
+                await svc.reading.legal_moves(row, "p1")
             else:
-                svc.engine(row).legal_moves("p1")
+                svc.core.engine(row).legal_moves("p1")
             return (time.perf_counter() - start) * 1000
 
         held = [0.0]

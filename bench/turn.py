@@ -3,8 +3,8 @@
     python bench/turn.py [--turns N] [--games G] [--bursts B] [--render-threads T] [--seed S]
 
 A turn is what the bot does between receiving a move and having the new table ready to send:
-``GameService.play`` (the game's lock, load, the engine's move, one ``BEGIN IMMEDIATE ... COMMIT``
-on a real database file with WAL and ``synchronous=FULL``), then ``game.public_view()`` on the loop
+``GameService.acting.play`` (the game's lock, load, the engine's move, one ``BEGIN IMMEDIATE ...
+COMMIT`` on a real database file with WAL and ``synchronous=FULL``), then ``game.public_view()`` on the loop
 and ``renderers.render_table(view, names=...)`` (draw + palette PNG) in a thread through
 ``asyncio.to_thread``, as the cogs do. The players are random (legal moves, half the time the
 engine's first suggestion), four seats of basic rummy; a finished game is followed by a new one.
@@ -78,12 +78,12 @@ class Table:
 
     async def new(self) -> None:
         users = [self.channel * 10 + i for i in range(1, SEATS + 1)]
-        change = await self.svc.open_lobby(
+        change = await self.svc.games.open_lobby(
             guild_id=1, channel_id=self.channel, host_id=users[0], host_name="Ana", variant=VARIANT, timer_minutes=5
         )
         for u, name in zip(users[1:], ("Bea", "Carmen", "Dani"), strict=True):
-            await self.svc.join(change.game.id, u, name)
-        change = await self.svc.start(change.game.id, users[0], seed=f"{self.channel}-{self.games}")
+            await self.svc.games.join(change.game.id, u, name)
+        change = await self.svc.games.start(change.game.id, users[0], seed=f"{self.channel}-{self.games}")
         self.row, self.game = change.game, change.engine
         self.games += 1
 
@@ -98,7 +98,7 @@ class Table:
             if self.row is None or self.row.status != "playing":
                 await self.new()
             else:
-                change = await self.svc.next_deal(self.row.id, None)
+                change = await self.svc.acting.next_deal(self.row.id, None)
                 self.row, self.game = change.game, change.engine
 
     def choose(self) -> tuple[int, str]:
@@ -121,7 +121,7 @@ class Turn:
         """One turn: commit, then render off the loop. Returns (commit ms, render ms, bytes)."""
         assert table.row is not None  # after table.ready()
         t0 = time.perf_counter()
-        change = await svc.play(
+        change = await svc.acting.play(
             table.row.id, user, move, interaction_id=next(INTERACTION_IDS), version=table.row.version
         )
         t1 = time.perf_counter()

@@ -9,7 +9,7 @@ the announcer, loads the cogs as
 extensions (``cogs.rummy``, ``cogs.admin``: each registers its own commands and persistent
 items), syncs the slash commands only when their definition changed (a hash kept in the
 database; ``--sync`` forces it), resumes the games that were running (a whole turn for the
-player to move, ``GameService.resume``) before the clock starts, and re-posts their tables once
+player to move, ``GameService.clock.resume``) before the clock starts, and re-posts their tables once
 connected. One clock task serves turn timers, reminders, claim windows, lobby expiry, the pause
 between deals and scheduled new seasons from the deadlines stored in the database, and hands every
 change to the announcer. On SIGTERM it stops gracefully (reliability.md R3): new clicks are
@@ -153,10 +153,10 @@ class RummyBot(commands.AutoShardedBot):
         self._service = GameService(self.db, bot_delay=self.config.bot_delay, shards=self.config.shards,
                                     member_games=self.config.member_games, server_games=self.config.server_games,
                                     idle_days=self.config.idle_days)
-        self._service.thread_archive_after = self.config.thread_archive_after
-        self._service.forbidden_grace = self.config.forbidden_grace  # the endings' patience with refused posts
-        self._service.on_deadline = self._deadline_written
-        self.tokens.keeper = self._service  # tokens of places the bot is not in, kept while they live
+        self._service.threads.thread_archive_after = self.config.thread_archive_after
+        self._service.endings.forbidden_grace = self.config.forbidden_grace  # patience with refused posts
+        self._service.core.on_deadline = self._deadline_written
+        self.tokens.keeper = self._service.tokens  # tokens of places the bot is not in, kept while they live
         _, _, limits = await self.http.get_bot_gateway()
         self._identify_buckets = max(1, int(limits.get("max_concurrency", 1)))
         held = "every shard" if self.config.shard_ids is None else (
@@ -170,7 +170,7 @@ class RummyBot(commands.AutoShardedBot):
             await self.load_extension(name)
         await self.sync_commands()
         # Servers with results from before the skill ratings get them once (issue 12).
-        await self.service.replay_pending_ratings()
+        await self.service.ratings.replay_pending_ratings()
         # Recovery comes before the clock serves any deadline: a turn whose timer ran out while
         # the bot was down is given back whole, not timed out at the first tick.
         # Every record in play is loaded first (reliability R23): one that no longer loads is
@@ -178,8 +178,8 @@ class RummyBot(commands.AutoShardedBot):
         # What a crash between a commit and its post left unsaid (a game's end, a quarantine
         # notice) is posted once connected (issue 15, hole 6); read before the check below adds
         # its own quarantines, which it announces itself.
-        owed = await self.service.owed_announcements()
-        quarantined = await self.service.check_records()
+        owed = await self.service.endings.owed_announcements()
+        quarantined = await self.service.clock.check_records()
         resumed = owed + quarantined + await self._resume_games()
         self.tokens.places.update(c.game.place for c in resumed if is_place_of_anywhere(c.game.guild_id))
         self._clock_task = asyncio.create_task(self._clock(), name="rummy-clock")
@@ -306,13 +306,14 @@ class RummyBot(commands.AutoShardedBot):
     # (status 'abandoned', audited), their deadlines cleared, and nothing more is posted there
     # (issue 15, hole 2). A channel the bot can no longer post in is found by the announcer.
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        await self._abandon(self.service.abandon_channel(channel.id), f"channel {channel.id} deleted")
+        await self._abandon(self.service.endings.abandon_channel(channel.id), f"channel {channel.id} deleted")
 
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
-        await self._abandon(self.service.abandon_channel(payload.thread_id), f"thread {payload.thread_id} deleted")
+        thread = payload.thread_id
+        await self._abandon(self.service.endings.abandon_channel(thread), f"thread {thread} deleted")
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
-        await self._abandon(self.service.abandon_guild(guild.id), f"left server {guild.id}")
+        await self._abandon(self.service.endings.abandon_guild(guild.id), f"left server {guild.id}")
 
     async def _abandon(self, work: Coroutine[Any, Any, list[Change]], why: str) -> None:
         try:
@@ -325,9 +326,9 @@ class RummyBot(commands.AutoShardedBot):
         """Every game that was running when the bot stopped, resumed by the service (a whole turn
         for the player to move: nobody loses a turn to our downtime)."""
         resumed = []
-        for game_id in await self.service.running_games():
+        for game_id in await self.service.reading.running_games():
             try:
-                change = await self.service.resume(game_id)
+                change = await self.service.clock.resume(game_id)
             except Exception:
                 log.exception("could not resume game %s", game_id)
                 continue
@@ -353,14 +354,14 @@ class RummyBot(commands.AutoShardedBot):
         while not self.stopping:
             self._soonest = math.inf  # the deadlines written from here on are this pass's or wake the next
             try:
-                due = await self.service.due()
+                due = await self.service.clock.due()
             except Exception:
                 log.exception("clock: reading the due games failed")
                 due = []
             # Each game fails alone: one game's error never stops the others nor the seasons.
             for game_id in due:
                 try:
-                    for change in await self.service.tick(game_id):
+                    for change in await self.service.clock.tick(game_id):
                         await self.announcer.announce(change)
                 except Exception:
                     log.exception("clock tick of game %s failed", game_id)
@@ -409,7 +410,7 @@ class RummyBot(commands.AutoShardedBot):
         second. A deadline already past was this pass's work, or another process's (a cluster):
         it waits the whole second rather than polling the database in a loop."""
         try:
-            nxt = await self.service.next_deadline()
+            nxt = await self.service.clock.next_deadline()
         except Exception:
             log.exception("clock: reading the next deadline failed")
             return 1.0
@@ -419,9 +420,9 @@ class RummyBot(commands.AutoShardedBot):
     async def _tournaments(self) -> None:
         """Serve each due tournament (issue 22): check-in, the start, a round's tables and end, the
         next round, the podium; each event fails alone."""
-        for event_id in await self.service.tournaments_due():
+        for event_id in await self.service.tournaments.rounds.tournaments_due():
             try:
-                for change in await self.service.tournament_tick(event_id):
+                for change in await self.service.tournaments.rounds.tournament_tick(event_id):
                     await announce_event(self.announcer, self.service, change)
             except Exception:
                 log.exception("clock tick of tournament %s failed", event_id)
@@ -429,14 +430,14 @@ class RummyBot(commands.AutoShardedBot):
     async def _archive_threads(self) -> None:
         """Archive the threads of games that ended ``RUMMY_THREAD_ARCHIVE_AFTER`` ago (issue 12);
         the time is stored, so a restart only delays it."""
-        for row in await self.service.threads_to_archive():
+        for row in await self.service.threads.threads_to_archive():
             await self.announcer.archive_thread(row)
 
     async def _new_seasons(self) -> None:
         """Roll over every server whose scheduled season boundary passed; the new season is
         committed before it is announced, and a failed post loses nothing."""
-        for guild_id in await self.service.due_seasons():
-            done = await self.service.scheduled_season(guild_id)
+        for guild_id in await self.service.records.due_seasons():
+            done = await self.service.records.scheduled_season(guild_id)
             if done is None:
                 continue
             ending, season, schedule = done

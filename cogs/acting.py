@@ -40,7 +40,7 @@ async def _naming_seats(interaction: discord.Interaction, game_id: int, work: Aw
     try:
         return await work
     except IllegalMove:
-        row = await client_of(interaction).service.get(game_id)
+        row = await client_of(interaction).service.core.get(game_id)
         if row is not None:
             interaction.extras["names"] = row.names
         raise
@@ -50,9 +50,9 @@ async def act(interaction: discord.Interaction, game_id: int, move: Move, *, ans
               version: int | None = None) -> Change:
     """Play ``move`` for the user's own seat in game ``game_id`` of this place (``version``: of
     the message it came from), then ``answer`` and announce. Everything is checked by the
-    service (``GameService.act``)."""
+    service (``GameService.acting.act``)."""
     client = client_of(interaction)
-    change = await _naming_seats(interaction, game_id, client.service.act(
+    change = await _naming_seats(interaction, game_id, client.service.acting.act(
         place_key(interaction), interaction.user.id, game_id, move, version=version, interaction_id=interaction.id))
     await answer(change)
     await client.announcer.announce(change)
@@ -60,9 +60,10 @@ async def act(interaction: discord.Interaction, game_id: int, move: Move, *, ans
 
 
 async def next_deal(interaction: discord.Interaction, game_id: int, *, version: int | None) -> Change:
-    """The next deal, dealt now by a seated player of this place (``GameService.next_deal_at``), announced."""
+    """The next deal, dealt now by a seated player of this place (``GameService.acting.next_deal_at``),
+    announced."""
     client = client_of(interaction)
-    change = await _naming_seats(interaction, game_id, client.service.next_deal_at(
+    change = await _naming_seats(interaction, game_id, client.service.acting.next_deal_at(
         place_key(interaction), interaction.user.id, game_id, version=version))
     await client.announcer.announce(change)
     return change
@@ -71,12 +72,13 @@ async def next_deal(interaction: discord.Interaction, game_id: int, *, version: 
 async def seat_here(interaction: discord.Interaction, game_id: int, *, version: int | None = None,
                     stale: str | None = None, seat: str | None = None) -> Seated:
     """The user's own seat in game ``game_id`` of this place, checked as ``act`` checks
-    (``GameService.seat_at``: ``version`` and ``stale``, the message's version and what a message
+    (``GameService.acting.seat_at``: ``version`` and ``stale``, the message's version and what a message
     of another one is told; ``seat``, the seat a private message was made for). Nothing is written."""
-    return await client_of(interaction).service.seat_at(place_key(interaction), interaction.user.id, game_id,
-                                                        version=version, stale=stale, seat=seat)
+    return await client_of(interaction).service.acting.seat_at(place_key(interaction), interaction.user.id, game_id,
+                                                               version=version, stale=stale, seat=seat)
 
 
 async def place_game(interaction: discord.Interaction, game_id: int) -> GameRow:
-    """The lobby or game ``game_id`` if it is one of this place (``GameService.game_at``), else ``no_game``."""
-    return await client_of(interaction).service.game_at(place_key(interaction), game_id)
+    """The lobby or game ``game_id`` if it is one of this place (``GameService.acting.game_at``), else
+    ``no_game``."""
+    return await client_of(interaction).service.acting.game_at(place_key(interaction), game_id)

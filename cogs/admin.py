@@ -113,7 +113,7 @@ async def confirm_new_season(interaction: discord.Interaction, ending: int, mana
                                    allowed=is_manager(interaction))
     if refusal is not None:
         raise refusal
-    season = await client.service.new_season(interaction.guild_id, interaction.user.id, ending=ending)
+    season = await client.service.records.new_season(interaction.guild_id, interaction.user.id, ending=ending)
     await interaction.response.edit_message(content=translate("season.started", loc, number=season.number),
                                             view=None)
     await client.announcer.announce_season(interaction.channel_id, interaction.guild_id, ending, season.number,
@@ -145,7 +145,7 @@ async def confirm_reset_ratings(interaction: discord.Interaction, manager: int, 
                                    allowed=is_manager(interaction))
     if refusal is not None:
         raise refusal
-    await client_of(interaction).service.reset_ratings(interaction.guild_id, interaction.user.id)
+    await client_of(interaction).service.ratings.reset_ratings(interaction.guild_id, interaction.user.id)
     await interaction.response.edit_message(content=translate("ratings.reset_done", user_locale(interaction)),
                                             view=None)
 
@@ -190,8 +190,8 @@ async def void_game(interaction: discord.Interaction, game_id: int, reason: str,
     loc = user_locale(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)  # a write comes first
     try:
-        done = await client.service.void_result(interaction.guild_id, game_id, interaction.user.id, reason,
-                                                restore=restore, closed_ok=closed_ok)
+        done = await client.service.records.void_result(interaction.guild_id, game_id, interaction.user.id, reason,
+                                                        restore=restore, closed_ok=closed_ok)
     except Refusal as exc:
         if exc.code != "void_closed_season":
             raise
@@ -212,7 +212,7 @@ async def void_game(interaction: discord.Interaction, game_id: int, reason: str,
     key = "void.restored" if restore else "void.done"
     await interaction.followup.send(translate(key, loc, **summary(done, loc)), ephemeral=True)
     # Everybody who played it is told where they played it, in the server's language.
-    row = await client.service.get(game_id)
+    row = await client.service.core.get(game_id)
     if row is not None:
         glo = row.locale
         lines = [translate("void.announce_restored" if restore else "void.announce", glo, **summary(done, glo))]
@@ -227,7 +227,7 @@ async def post_amended(interaction: discord.Interaction, channel_id: int, season
     """A closed season's amended standings, for everybody, marked as amended and with the reason."""
     assert interaction.guild_id is not None
     client = client_of(interaction)
-    view = await client.service.season_view(interaction.guild_id, season)
+    view = await client.service.history.season_view(interaction.guild_id, season)
     text = scores_message(view.season, view.table, view.games, locale, adjustments=view.adjustments,
                           amended=view.amended)
     info = standings_info(view.season, view.table, view.games, amended=view.amended is not None)
@@ -257,7 +257,7 @@ class AdminCog(commands.Cog, name="AdminCog"):
         require_manager(interaction)
         assert interaction.guild_id is not None
         loc = user_locale(interaction)
-        current = await self.service.season(interaction.guild_id)
+        current = await self.service.records.season(interaction.guild_id)
         until = int(time.time()) + CONFIRM_SECONDS
         view = View()
         view.add_item(NewSeasonButton(current.number, interaction.user.id, until,
@@ -291,7 +291,7 @@ class AdminCog(commands.Cog, name="AdminCog"):
         require_manager(interaction)
         assert interaction.guild_id is not None and interaction.channel_id is not None
         await interaction.response.defer(ephemeral=True, thinking=True)  # a write comes first
-        schedule = await self.service.set_season_schedule(
+        schedule = await self.service.records.set_season_schedule(
             interaction.guild_id, interaction.user.id, None if every.value == "off" else every.value,
             channel_id=interaction.channel_id, locale=await public_locale(interaction))
         loc = user_locale(interaction)
@@ -310,7 +310,7 @@ class AdminCog(commands.Cog, name="AdminCog"):
         require_manager(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         row = await channel_game(interaction, "kick")
-        change = await self.service.kick(row.id, interaction.user.id, member.id)
+        change = await self.service.games.kick(row.id, interaction.user.id, member.id)
         await interaction.followup.send(
             translate("kick.done", user_locale(interaction), name=nm(member.display_name)), ephemeral=True)
         if change.game.status == GameStatus.LOBBY:
@@ -356,7 +356,7 @@ class AdminCog(commands.Cog, name="AdminCog"):
             return []
         typed = str(current or "").strip().lstrip("#")
         loc = user_locale(interaction)
-        games = [g for g in await self.service.finished_games(interaction.guild_id, 100)
+        games = [g for g in await self.service.records.finished_games(interaction.guild_id, 100)
                  if g.voided == voided and not g.with_bots and g.rated and not g.practice
                  and str(g.game_id).startswith(typed)]
         return [Choice(name=choice_name(g, loc), value=g.game_id) for g in games[:25]]
@@ -428,8 +428,8 @@ class AdminCog(commands.Cog, name="AdminCog"):
         if member.bot:
             raise Refusal("adjust_member")
         await interaction.response.defer(ephemeral=True, thinking=True)  # a write comes first
-        done = await self.service.adjust(interaction.guild_id, interaction.user.id, member.id, member.display_name,
-                                         points, reason)
+        done = await self.service.history.adjust(interaction.guild_id, interaction.user.id, member.id,
+                                                 member.display_name, points, reason)
         await interaction.followup.send(translate("adjust.done", user_locale(interaction), name=nm(done.name),
                                                   points=f"{done.points:+d}", season=done.season), ephemeral=True)
 
@@ -441,7 +441,7 @@ class AdminCog(commands.Cog, name="AdminCog"):
         require_manager(interaction)
         assert interaction.guild_id is not None
         await interaction.response.defer(ephemeral=True, thinking=True)  # a write comes first
-        done = await self.service.undo(interaction.guild_id, interaction.user.id, entry)
+        done = await self.service.history.undo(interaction.guild_id, interaction.user.id, entry)
         await interaction.followup.send(translate("adjust.undone", user_locale(interaction), entry=entry,
                                                   name=nm(done.name), points=f"{done.points:+d}"), ephemeral=True)
 
@@ -454,7 +454,7 @@ class AdminCog(commands.Cog, name="AdminCog"):
             return []
         typed = str(current or "").strip().lstrip("#")
         return [Choice(name=f"#{a.entry} · {a.name} {a.points:+d} · {a.reason}"[:100], value=a.entry)
-                for a in await self.service.undoable(interaction.guild_id)
+                for a in await self.service.history.undoable(interaction.guild_id)
                 if a.entry is not None and str(a.entry).startswith(typed)]
 
     @admin.command(name=L("audit", "cmd.audit"), description=L("What managers did with the bot here, latest first",
@@ -463,7 +463,7 @@ class AdminCog(commands.Cog, name="AdminCog"):
     async def audit(self, interaction: discord.Interaction) -> None:
         require_manager(interaction)
         assert interaction.guild_id is not None
-        rows = await self.service.audit(interaction.guild_id)
+        rows = await self.service.records.audit(interaction.guild_id)
         await interaction.response.send_message(audit_message(rows, user_locale(interaction)), ephemeral=True)
 
 

@@ -22,7 +22,7 @@ own (``cogs.delivery``).
 Discord errors are logged, never undone: the change is committed and the next refresh shows it.
 What became of its posts is reported to the service as an ``Outcome`` (``outcome_of`` reads a
 Discord error), and the service decides: an ending said is marked, a channel gone or refusing
-the bot for good has its games abandoned (``GameService.delivered``, ``delivery_failed``).
+the bot for good has its games abandoned (``GameService.endings.delivered``, ``delivery_failed``).
 """
 
 from __future__ import annotations
@@ -136,7 +136,7 @@ class Announcer:
         """Say on Discord what a committed change did. Discord errors are logged, never undone.
         What became of it is reported to the service, which records the end of a game or a
         quarantine notice once said; what a crash left unposted is posted on the next start
-        (``GameService.owed_announcements``)."""
+        (``GameService.endings.owed_announcements``)."""
         row = change.game
         outcome = Outcome.OK
         try:
@@ -145,7 +145,7 @@ class Announcer:
             # The move is committed; the next refresh (or /rummy table) shows it.
             log.warning("announcing %s of game %s failed: %r", change.kind, row.id, exc)
             outcome = outcome_of(exc)
-        if await self.service.delivered(change, outcome):
+        if await self.service.endings.delivered(change, outcome):
             self._given_up(row.place)
         try:  # each seated person's live hand shows the change too (issue 36)
             await refresh_hands(self.client, change)
@@ -156,7 +156,7 @@ class Announcer:
     async def unreachable(self, channel_id: int, exc: discord.HTTPException) -> None:
         """A post in this channel failed: the service hears why, and may give the channel up
         (issue 15, hole 2), when nothing more is to be posted there."""
-        if await self.service.delivery_failed(channel_id, outcome_of(exc)):
+        if await self.service.endings.delivery_failed(channel_id, outcome_of(exc)):
             self._given_up(channel_id)
 
     def _given_up(self, channel_id: int) -> None:
@@ -190,7 +190,7 @@ class Announcer:
                 await self._edit(row.place, row.table_message_id, content=translate("game.cancelled", loc),
                                  view=None)
             return
-        game = change.engine or self.service.engine(row)
+        game = change.engine or self.service.core.engine(row)
         if change.kind == ChangeKind.REMIND:
             seat = row.by_seat(change.seat or "")
             if seat is not None:
@@ -210,7 +210,7 @@ class Announcer:
                 log.exception("posting the end of a deal of game %s failed", row.id)
         if change.game_over:
             await self._delete_turn_message(row)
-            results = await self.service.results(row.id)
+            results = await self.service.reading.results(row.id)
             content, view = final_message(row, game, results, loc)
             await self.delivery.post(row.place, content, view=view)
             if row.thread_id:  # the channel the game was started in hears how it ended, and where
@@ -223,9 +223,9 @@ class Announcer:
         """A game with no turn timer nobody moves in: the warning with when it ends, or its end
         (the table keeps the position as it stood, without buttons)."""
         row, loc = change.game, change.game.locale
-        days = format_number(self.service.idle_seconds / 86400, loc)
+        days = format_number(self.service.core.idle_seconds / 86400, loc)
         if change.kind == ChangeKind.IDLE_WARNING:
-            ends = row.updated_at + self.service.idle_seconds
+            ends = row.updated_at + self.service.core.idle_seconds
             await self.delivery.post(row.place, translate("game.idle_warning", loc, days=days,
                                                           when=f"<t:{int(ends)}:R>"))
             return
@@ -264,14 +264,14 @@ class Announcer:
         previous one is deleted. Only these users can be pinged, never roles or everyone."""
         message_id = await self.delivery.post(row.place, text, ping=[users] if isinstance(users, int) else users)
         old = row.turn_message_id
-        await self.service.set_messages(row.id, turn_message_id=message_id)
+        await self.service.games.set_messages(row.id, turn_message_id=message_id)
         if old:
             await self._delete_once(row.place, old)
 
     async def _delete_turn_message(self, row: GameRow) -> None:
         if row.turn_message_id:
             await self._delete_once(row.place, row.turn_message_id)
-            await self.service.set_messages(row.id, turn_message_id=None)
+            await self.service.games.set_messages(row.id, turn_message_id=None)
 
     async def _delete_once(self, place: int, message_id: int) -> None:
         if message_id in self._deleted:
@@ -285,7 +285,7 @@ class Announcer:
         # wherever the bot may attach files, which it checks before a game starts (``cogs.base``).
         image = await self.render(render_result, game.public_view(), locale=row.locale, names=row.names,
                                   ledger=game.ledger, final_scores=game.final_scores)
-        content, view = deal_end_message(row, game, row.locale, self.service.deal_pause)
+        content, view = deal_end_message(row, game, row.locale, self.service.core.deal_pause)
         parts: Parts = {"image": image, "view": view}
         # Rami and Tradicional: the same lines as text, for screen readers and search, where the
         # bot may embed links; without Embed Links Discord drops the embed and the picture remains.
@@ -329,10 +329,10 @@ class Announcer:
     async def post_table(self, game_id: int, *, repost: bool = False, note: str | None = None) -> None:
         """Edit the table message in place, or post it afresh when asked, when it is old (Discord
         caps edits of old messages) or buried under other messages; an edit that fails re-posts once."""
-        row = await self.service.get(game_id)
+        row = await self.service.core.get(game_id)
         if row is None or row.status not in TABLED or not row.record:
             return
-        game = self.service.engine(row)
+        game = self.service.core.engine(row)
         image = await self.render(render_table, game.public_view(), locale=row.locale, names=row.names,
                                   recent=since_last_turn(game))  # this deal's moves since the acting seat's last turn
         content, view = table_message(row, game, row.locale, note=note)
@@ -341,16 +341,16 @@ class Announcer:
         if not repost and fresh and row.table_message_id:
             try:
                 await self.delivery.edit(row.place, row.table_message_id, content=content, image=image, view=view)
-                self.service.channel_reached(row.place)
+                self.service.endings.channel_reached(row.place)
                 return
             except discord.HTTPException:
                 log.info("table message of game %s could not be edited; posting it again", game_id)
         # The old table is left as it is, not edited (it may be past the edit cap) nor deleted:
         # its buttons keep answering, a turn button there says "out of date".
         message_id = await self.delivery.post(row.place, content, image=image, view=view)
-        self.service.channel_reached(row.place)
+        self.service.endings.channel_reached(row.place)
         self._under_table[row.place] = 0
-        await self.service.set_messages(row.id, table_message_id=message_id, table_posted_at=time.time())
+        await self.service.games.set_messages(row.id, table_message_id=message_id, table_posted_at=time.time())
 
     async def count_message(self, message: discord.Message) -> None:
         """The ``on_message`` listener: one more message under the table of that channel."""
@@ -375,12 +375,13 @@ class Announcer:
         None, or the key of the sentence that says the game is played in the channel itself after
         all (Discord refused the thread; then, as before threads, one game per channel: a second
         one there is ``Refusal("channel_busy")``)."""
-        content, view = lobby_message(row, row.locale, bots=(await self.service.server_config(row.guild_id)).bots)
+        bots = (await self.service.settings.server_config(row.guild_id)).bots
+        content, view = lobby_message(row, row.locale, bots=bots)
         image = await self.lobby_picture(row)
         # The rematch's invitations ping the invited, and nobody else (issue 15 hole 3).
         message_id = await self.delivery.post(row.channel_id, content, view=view, image=image,
                                               ping=[s.user_id for s in row.invited])
-        await self.service.set_messages(row.id, lobby_message_id=message_id)
+        await self.service.games.set_messages(row.id, lobby_message_id=message_id)
         if row.thread_id != 0:
             return None
         name = translate("thread.name", row.locale, variant=variant_name(row.variant, row.locale), game=row.id)
@@ -389,13 +390,13 @@ class Announcer:
         except (discord.HTTPException, ValueError) as exc:
             log.info("no thread for game %s (%r): it is played in its channel", row.id, exc)
             try:
-                await self.service.set_thread(row.id, None)
+                await self.service.threads.set_thread(row.id, None)
             except Refusal:  # the channel has its one game already: this lobby goes (the cog cancels it)
                 with contextlib.suppress(discord.HTTPException):
                     await self.delivery.delete(row.channel_id, message_id)
                 raise
             return "thread.failed"
-        await self.service.set_thread(row.id, thread_id)
+        await self.service.threads.set_thread(row.id, thread_id)
         return None
 
     async def archive_thread(self, row: GameRow) -> None:
@@ -411,7 +412,7 @@ class Announcer:
                 log.warning("archiving the thread of game %s failed for now: %r", row.id, exc)
                 return
             log.info("the thread of game %s was not archived: %r", row.id, exc)
-        await self.service.thread_archived(row.id)
+        await self.service.threads.thread_archived(row.id)
 
     async def _result_line(self, row: GameRow, results: list[ResultRow]) -> None:
         """The end of a game played in its own thread, said in the channel it was started in: who
@@ -434,14 +435,15 @@ class Announcer:
         if not row.lobby_message_id:
             return
         if content is None:
-            content, view = lobby_message(row, row.locale, bots=(await self.service.server_config(row.guild_id)).bots)
+            bots = (await self.service.settings.server_config(row.guild_id)).bots
+            content, view = lobby_message(row, row.locale, bots=bots)
             image = await self.lobby_picture(row)
         assert image is not None
         await self._edit(row.channel_id, row.lobby_message_id, content=content, view=view, image=image)
 
     async def announce_season(self, channel_id: int, guild_id: int, ending: int, number: int, locale: str) -> None:
         """The closing standings of the season that ended, for everybody, in the server's language."""
-        view = await self.service.season_view(guild_id, ending)  # as stored when it closed
+        view = await self.service.history.season_view(guild_id, ending)  # as stored when it closed
         old, table, games = view.season, view.table, view.games
         text = translate("season.announce", locale, number=number, ended=ending) + "\n\n" + scores_message(
             old, table, games, locale, adjustments=view.adjustments)

@@ -98,21 +98,22 @@ async def place_games(interaction: discord.Interaction, verb: str = "",
     before the games they sit in elsewhere). More than one: the cog asks which."""
     service = service or client_of(interaction).service
     here, guild = interaction.channel_id or 0, place_key(interaction)
-    row = await service.in_thread(here)
+    row = await service.threads.in_thread(here)
     if row is not None and row.status not in (GameStatus.LOBBY, GameStatus.PLAYING):
-        row = await service.in_channel(here) or row  # a game started later in the ended game's thread
+        row = await service.reading.in_channel(here) or row  # a game started later in the ended game's thread
     if row is not None and row.guild_id == guild:
         return [row]
-    games = [g for g in await service.channel_games(here) if g.guild_id == guild]
+    games = [g for g in await service.threads.channel_games(here) if g.guild_id == guild]
     if verb != "join" and guild is not None:
-        mine = await service.seated_games(guild, interaction.user.id)
+        mine = await service.threads.seated_games(guild, interaction.user.id)
         local = [g for g in mine if g.channel_id == here]
         if verb in ("cancel", "kick") and games and not local:
             return games  # a manager's power over this channel's games, not over their own elsewhere
         if mine:
             return mine if len(mine) == 1 else (local if len(local) == 1 else local or mine)
     if verb == "join":  # the open lobbies the user does not sit in yet, if there are any
-        seated = {g.id for g in await service.seated_games(guild, interaction.user.id)} if guild is not None else set()
+        seated = ({g.id for g in await service.threads.seated_games(guild, interaction.user.id)}
+                  if guild is not None else set())
         games = [g for g in games if g.status == GameStatus.LOBBY and g.id not in seated] or games
     return games
 
@@ -188,5 +189,5 @@ async def public_locale(interaction: discord.Interaction) -> str:
     if is_anywhere(interaction):  # no server settings there: the language of whoever opens the game
         return user_locale(interaction)
     assert interaction.guild_id is not None
-    chosen = (await client_of(interaction).service.server_config(interaction.guild_id)).language
+    chosen = (await client_of(interaction).service.settings.server_config(interaction.guild_id)).language
     return chosen or guild_locale(interaction)

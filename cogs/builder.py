@@ -265,8 +265,8 @@ async def open_builder(interaction: discord.Interaction, game_id: int, version: 
     """The hand message's Builder button (already under the guard): the draft, privately. The
     service checks the place, the seat and the hand message's version (``draft_open``)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
-    state = await client_of(interaction).service.draft_open(place_key(interaction), interaction.user.id, game_id,
-                                                            version)
+    state = await client_of(interaction).service.drafts.draft_open(place_key(interaction), interaction.user.id, game_id,
+                                                                   version)
     await show(interaction, state, edit=False)
 
 
@@ -276,7 +276,7 @@ async def builder_select(interaction: discord.Interaction, action: str, game_id:
         raise Refusal("not_offered")
     await interaction.response.defer()  # type 6: the builder message is edited in place
     loc = user_locale(interaction)
-    state = await client_of(interaction).service.draft_change(
+    state = await client_of(interaction).service.drafts.draft_change(
         place_key(interaction), interaction.user.id, game_id,
         lambda draft, game: apply_select(action, values, draft, game, loc))
     await show(interaction, state, edit=True)
@@ -291,11 +291,11 @@ async def builder_button(interaction: discord.Interaction, action: str, game_id:
     await interaction.response.defer()
     loc = user_locale(interaction)
     if action == "cancel":
-        await service.draft_discard(place, user, game_id)  # only the owner's own, current draft
+        await service.drafts.draft_discard(place, user, game_id)  # only the owner's own, current draft
         await interaction.edit_original_response(content=t("builder.cancelled", loc), attachments=[], view=None)
         return
     if action == "play":  # the draft as one move, played like any other (cogs.acting)
-        move, version = await service.draft_move(place, user, game_id)
+        move, version = await service.drafts.draft_move(place, user, game_id)
 
         async def played(change: Change) -> None:
             await interaction.edit_original_response(
@@ -307,8 +307,8 @@ async def builder_button(interaction: discord.Interaction, action: str, game_id:
         await act(interaction, game_id, move, version=version, answer=played)
         return
     if action == "suggest":
-        state = await service.draft_suggest(place, user, game_id)
+        state = await service.drafts.draft_suggest(place, user, game_id)
     else:
-        state = await service.draft_change(
+        state = await service.drafts.draft_change(
             place, user, game_id, lambda draft, game: draft.undo_last() if action == "undo" else draft.start_over())
     await show(interaction, state, edit=True)

@@ -154,7 +154,7 @@ class Guard:
         place = interaction.channel_id
         if place is None or not client.tokens.take_owed(place):
             return
-        for row in await client.service.channel_games(place):
+        for row in await client.service.threads.channel_games(place):
             if row.status in (GameStatus.PLAYING, GameStatus.FINISHED) and row.record:
                 try:
                     await client.announcer.post_table(row.id)

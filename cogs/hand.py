@@ -374,7 +374,7 @@ def target_message(state: HandState, verb: str, targets: list[int], locale: str,
 async def hand_parts(client: Any, row: GameRow, game: Game, seat: str, state: HandState,
                      locale: str) -> tuple[str, discord.ui.View, tuple[str, ...], Any]:
     """A hand message's text, components and signature, and a function drawing its picture."""
-    legal = await client.service.legal_moves(row, seat, game)
+    legal = await client.service.reading.legal_moves(row, seat, game)
     content, view = hand_message(row, game, seat, state, locale, legal)
     picked = frozenset(i for i in range(state.mask.bit_length()) if state.mask >> i & 1)
 
@@ -397,8 +397,7 @@ async def send_hand(interaction: discord.Interaction, seated: Seated, *, mask: i
     order shown, at that version."""
     client = client_of(interaction)
     row, seat, user = seated.row, seated.seat.seat, interaction.user.id
-    # (a replay in a worker when the engine is not at hand)
-    game = seated.engine if seated.engine is not None else await client.service.load(row)
+    game = seated.engine if seated.engine is not None else await client.service.reading.load(row)  # a worker's replay
     loc = user_locale(interaction)
     sort = BOOK.sort(row.id, user, default_sort(row)) if sort is None else sort
     BOOK.chose_sort(row.id, user, sort)  # every hand shown them in this game keeps it (issue 36)
@@ -442,7 +441,7 @@ async def hand_select(interaction: discord.Interaction, page: int, values: list[
     except Stale:  # an older hand message: the hand as it is now, in its place (issue 36)
         await send_hand(interaction, await seat_here(interaction, state.game_id), sort=state.sort, edit=True)
         return
-    hand_size = len(client_of(interaction).service.engine(seated.row).hand(seated.seat.seat))
+    hand_size = len(client_of(interaction).service.core.engine(seated.row).hand(seated.seat.seat))
     check_offered(state, hand_size)
     picked = picked_mask(values, page, hand_size)
     page_bits = ((1 << PAGE) - 1) << (page * PAGE)
@@ -459,7 +458,7 @@ async def hand_button(interaction: discord.Interaction, verb: str, arg: int | No
     service = client_of(interaction).service
     if verb == "table":  # the table of the message's version, in a box to edit
         seated = await seat_here(interaction, state.game_id, version=state.version)
-        text = table_box_text(service.engine(seated.row).table)
+        text = table_box_text(service.core.engine(seated.row).table)
         await interaction.response.send_modal(RearrangeModal(seated.row.id, seated.row.version, text,
                                                              user_locale(interaction)))
         return
@@ -472,7 +471,7 @@ async def hand_button(interaction: discord.Interaction, verb: str, arg: int | No
         return
     if verb in ("sort", "clear"):
         seated = await seat_here(interaction, state.game_id)
-        game, seat = service.engine(seated.row), seated.seat.seat
+        game, seat = service.core.engine(seated.row), seated.seat.seat
         sort = (state.sort + 1) % len(SORT_NAMES) if verb == "sort" else state.sort
         mask = 0
         if verb == "sort" and seated.shows(state.version):  # keep the same cards selected
@@ -485,7 +484,7 @@ async def hand_button(interaction: discord.Interaction, verb: str, arg: int | No
     except Stale:  # an older hand message: the hand as it is now, in its place (issue 36)
         await send_hand(interaction, await seat_here(interaction, state.game_id), sort=state.sort, edit=True)
         return
-    game, seat = service.engine(seated.row), seated.seat.seat
+    game, seat = service.core.engine(seated.row), seated.seat.seat
     check_offered(state, len(game.hand(seat)), verb, arg, len(game.table))
     move = await move_from_hand(interaction, game, seat, verb, arg, selected_cards(game, seat, state), state, reading)
     if move is not None:
@@ -503,7 +502,7 @@ async def verb_select(interaction: discord.Interaction, verb: str, values: list[
     except Stale:
         await send_hand(interaction, await seat_here(interaction, state.game_id), sort=state.sort, edit=True)
         return
-    game = client_of(interaction).service.engine(seated.row)
+    game = client_of(interaction).service.core.engine(seated.row)
     hand = hand_order(game, seated.seat.seat, state.sort)
     check_offered(state, len(hand))
     if len(values) != 1 or values[0] not in [str(i) for i in range(min(len(hand), PAGE))]:

@@ -41,10 +41,10 @@ async def refresh_hands(client: Any, change: Change) -> None:
 
 async def _refresh(client: Any, game_id: int) -> None:
     # The game as it is now, not as this change left it: a later change may have been shown already.
-    row = await client.service.get(game_id)
+    row = await client.service.core.get(game_id)
     if row is None or row.status not in (GameStatus.PLAYING, GameStatus.FINISHED) or not row.record:
         return
-    game = await client.service.load(row)
+    game = await client.service.reading.load(row)
     for user in BOOK.players(row.id):
         seat = next((s for s in row.seats if s.user_id == user and not s.is_bot), None)
         live = BOOK.live(row.id, user)

@@ -122,7 +122,7 @@ async def play_hint(interaction: discord.Interaction, game_id: int, version: int
     seated = await seat_here(interaction, game_id, version=version, stale="hint_changed", seat=seat_name)
     check_hint(seated.row, interaction.user.id)  # hints in this game at all: unrated, not turned off
     seat = seated.seat.seat
-    legal = client.service.engine(seated.row).legal_moves(seat)
+    legal = client.service.core.engine(seated.row).legal_moves(seat)
     if index == OWN_MOVE:  # a rearrangement: the same hint again, from the record at this version
         move = (await asyncio.to_thread(_work_out, seated.row.record or "", seat))[0].move
     elif index < len(legal):

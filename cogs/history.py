@@ -30,10 +30,10 @@ DEAL_TAG = re.compile(r'\[Deal "(?P<deal>[0-9]+)"\]')
 
 async def past_game(interaction: discord.Interaction, game_id: int) -> tuple[GameRow, Game]:
     """A game of this place that is over and has a record, with its engine; else refused
-    (``no_past_game``: the service checks the place, ``GameService.ended_game_at``)."""
+    (``no_past_game``: the service checks the place, ``GameService.acting.ended_game_at``)."""
     service = client_of(interaction).service
-    row = await service.ended_game_at(place_key(interaction), game_id)
-    return row, service.engine(row)
+    row = await service.acting.ended_game_at(place_key(interaction), game_id)
+    return row, service.core.engine(row)
 
 
 def last_deal(game: Game) -> int:
@@ -46,7 +46,7 @@ async def replay(interaction: discord.Interaction, game_id: int | None, deal: in
     finished game of the server (with only ``deal``, of this channel's last finished game)."""
     service = client_of(interaction).service
     if game_id is None and deal is not None:
-        last = await service.last_in_channel(interaction.channel_id or 0)
+        last = await service.reading.last_in_channel(interaction.channel_id or 0)
         if last is None:
             raise Refusal("no_replay")
         game_id = last.id
@@ -54,12 +54,13 @@ async def replay(interaction: discord.Interaction, game_id: int | None, deal: in
         await replay_game(interaction, game_id, deal)
         return
     here = interaction.channel_id or 0
-    row = await service.in_thread(here) or await service.in_channel(here)  # a game's own thread, or the channel's
+    # A game's own thread, or the channel's.
+    row = await service.threads.in_thread(here) or await service.reading.in_channel(here)
     if row is None or not row.record:
-        row = await service.last_in_channel(interaction.channel_id or 0)
+        row = await service.reading.last_in_channel(interaction.channel_id or 0)
     if row is None or not row.record:
         raise Refusal("no_replay")
-    game = service.engine(row)
+    game = service.core.engine(row)
     wanted = last_deal(game)
     if wanted < 1 or wanted < game.first_deal:
         raise Refusal("no_replay")
@@ -126,6 +127,6 @@ async def game_choices(interaction: discord.Interaction, current: object) -> lis
         return []
     typed = str(current or "").strip().lstrip("#")
     loc = user_locale(interaction)
-    games = await client.service.finished_games(key, 100)
+    games = await client.service.records.finished_games(key, 100)
     return [Choice(name=choice_name(g, loc), value=g.game_id) for g in games
             if str(g.game_id).startswith(typed)][:25]

@@ -3,7 +3,7 @@
 What it is: builders over ``bot.service.LadderLine``/``PlayerRating``: the ladder's text (the
 fallback when the picture cannot be sent, and its caption), ``LadderInfo``/``ChartInfo`` for
 ``renderers.ladder``, and the rating line ``/rummy stats`` adds.
-What it is not: no queries (``GameService.ladder``/``player_rating``), no Discord calls.
+What it is not: no queries (``GameService.ratings.ladder``/``player_rating``), no Discord calls.
 """
 
 from __future__ import annotations

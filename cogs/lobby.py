@@ -172,7 +172,7 @@ class OptionsModal(Modal):
 
 async def _open_lobby_for_its_host(interaction: discord.Interaction, game_id: int) -> GameRow:
     """The open lobby ``game_id`` of this place, when the clicker is its host (else the service's refusal)."""
-    return await client_of(interaction).service.hosted_lobby(place_key(interaction), interaction.user.id, game_id)
+    return await client_of(interaction).service.games.hosted_lobby(place_key(interaction), interaction.user.id, game_id)
 
 
 async def options_modal(interaction: discord.Interaction, game_id: int) -> None:
@@ -187,7 +187,7 @@ async def submit_options(interaction: discord.Interaction, game_id: int, text: s
     await interaction.response.defer(ephemeral=True, thinking=True)
     client = client_of(interaction)
     await place_game(interaction, game_id)  # a lobby of this place (the service checks the host)
-    change = await client.service.set_options(game_id, interaction.user.id, text)
+    change = await client.service.games.set_options(game_id, interaction.user.id, text)
     await interaction.followup.send(t("lobby.done.options", user_locale(interaction)), ephemeral=True)
     await client.announcer.update_lobby_message(change.game)
 
@@ -220,25 +220,25 @@ async def lobby_action(interaction: discord.Interaction, verb: str, game_id: int
     row = await place_game(interaction, game_id)  # a lobby or game of this place (cogs.acting)
     user = interaction.user
     if verb == "join":
-        change = await service.join(game_id, user.id, user.display_name)
+        change = await service.games.join(game_id, user.id, user.display_name)
     elif verb == "leave":
-        change = await service.leave(game_id, user.id)
+        change = await service.games.leave(game_id, user.id)
     elif verb == "bot":
-        change = await service.add_bot(game_id, user.id, level=level or "normal")
+        change = await service.games.add_bot(game_id, user.id, level=level or "normal")
     elif verb == "hints":
-        change = await service.set_hints(game_id, user.id, off=not row.hints_off)
+        change = await service.games.set_hints(game_id, user.id, off=not row.hints_off)
     elif verb == "practice":
-        change = await service.set_practice(game_id, user.id, on=not row.practice)
+        change = await service.games.set_practice(game_id, user.id, on=not row.practice)
     elif verb == "unbot":
-        change = await service.remove_bot(game_id, user.id)
+        change = await service.games.remove_bot(game_id, user.id)
     elif verb == "remove":
-        change = await service.remove_player(game_id, user.id, target)
+        change = await service.games.remove_player(game_id, user.id, target)
     elif verb == "cancel":
         perms = interaction.permissions
         is_admin = bool(perms.manage_guild or perms.administrator)  # checked now, not by Discord's defaults
-        change = await service.cancel(game_id, user.id, is_admin=is_admin)
+        change = await service.games.cancel(game_id, user.id, is_admin=is_admin)
     else:
-        change = await service.start(game_id, user.id)
+        change = await service.games.start(game_id, user.id)
     if change.kind == ChangeKind.RESIGN:  # the host's cancel of a game under way: their resignation
         await interaction.followup.send(t("lobby.done.cancel_resigned", user_locale(interaction)), ephemeral=True)
         await client.announcer.announce(change)
@@ -253,7 +253,7 @@ async def lobby_action(interaction: discord.Interaction, verb: str, game_id: int
             closed += " " + t("thread.see", loc, thread=f"<#{change.game.thread_id}>")
     if change.kind == ChangeKind.CANCEL and row.status == GameStatus.PLAYING:
         closed = t("game.cancelled", loc)
-    bots = (await service.server_config(change.game.guild_id)).bots
+    bots = (await service.settings.server_config(change.game.guild_id)).bots
     content, view = lobby_message(change.game, loc, closed=closed, bots=bots)
     image = await client.announcer.lobby_picture(change.game)
     if edit and row.status == GameStatus.LOBBY:

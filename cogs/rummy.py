@@ -112,16 +112,16 @@ class RummyCog(commands.Cog, name="RummyCog"):
             missing_permission(interaction)
         check_new_game(interaction)
         no_thread = "" if anywhere else thread_blocker(interaction)  # issue 12: else a thread of its own
-        plan = await self.service.lobby_plan(  # the server's house rules, then what the host typed
+        plan = await self.service.settings.lobby_plan(  # the server's house rules, then what the host typed
             key, interaction.user.id, variant.value, options=options or "", timer_minutes=timer,
             preset=preset, locale=user_locale(interaction) if anywhere else guild_locale(interaction))
-        await self.service.check_lobby(guild_id=key, channel_id=interaction.channel_id, host_id=(
+        await self.service.games.check_lobby(guild_id=key, channel_id=interaction.channel_id, host_id=(
             interaction.user.id), variant=variant.value, options=plan.options, timer_minutes=plan.timer_minutes,
             threaded=no_thread is None)
         if anywhere:
             await interaction.response.defer(thinking=True)  # public: the lobby fills it
             self.bot.tokens.hold(interaction, reply_free=True)
-        change = await self.service.open_lobby(
+        change = await self.service.games.open_lobby(
             guild_id=key, channel_id=interaction.channel_id, host_id=interaction.user.id,
             host_name=interaction.user.display_name, variant=variant.value, options=plan.options,
             timer_minutes=plan.timer_minutes, locale=plan.locale, threaded=no_thread is None,
@@ -131,7 +131,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
         except (discord.HTTPException, Refusal) as exc:
             # Nobody would see this lobby, or its thread could not be made and the channel has a
             # game already: close it again (nothing was played) and say so privately.
-            await self.service.cancel(change.game.id, interaction.user.id)
+            await self.service.games.cancel(change.game.id, interaction.user.id)
             raise exc if isinstance(exc, Refusal) else Refusal("lobby_not_posted") from None
         loc = user_locale(interaction)
         note = no_thread or (failed and translate(failed, loc))  # said once: to the host, privately
@@ -237,13 +237,13 @@ class RummyCog(commands.Cog, name="RummyCog"):
         key = place_key(interaction)
         assert key is not None
         v = variant.value if variant else None
-        view = await self.service.season_view(key, season, v)
+        view = await self.service.history.season_view(key, season, v)
         found, table, games = view.season, view.table, view.games
         loc = user_locale(interaction) if not share else await public_locale(interaction)
         await interaction.response.defer(ephemeral=not share, thinking=True)
         text = scores_message(found, table, games, loc, variant=v, reader=interaction.user.id,
                               adjustments=view.adjustments, amended=view.amended)
-        schedule = await self.service.season_schedule(key) if found.ended_at is None else None
+        schedule = await self.service.records.season_schedule(key) if found.ended_at is None else None
         if schedule is not None:
             when = f"<t:{int(schedule.next_at)}:R>"
             text = (text + "\n" + translate("scores.next", loc, when=when))[:2000]
@@ -265,7 +265,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
         key = place_key(interaction)
         assert key is not None
         v = variant.value if variant else None
-        lines = await self.service.ladder(key, v)
+        lines = await self.service.ratings.ladder(key, v)
         loc = user_locale(interaction) if not share else await public_locale(interaction)
         await interaction.response.defer(ephemeral=not share, thinking=True)
         text = ladder_message(lines, loc, variant=v, reader=interaction.user.id)
@@ -287,8 +287,8 @@ class RummyCog(commands.Cog, name="RummyCog"):
         assert key is not None
         who = member or interaction.user
         loc = user_locale(interaction)
-        record = await self.service.stats(key, who.id)
-        card = await self.service.player_rating(key, who.id)
+        record = await self.service.records.stats(key, who.id)
+        card = await self.service.ratings.player_rating(key, who.id)
         text = stats_message(who.display_name, record, loc, rating=rating_line(card, loc))
         chart = chart_info(who.display_name, card)
         if chart is None:
@@ -310,8 +310,8 @@ class RummyCog(commands.Cog, name="RummyCog"):
     async def history(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
         key = place_key(interaction)
         assert key is not None
-        games = await self.service.finished_games(key, HISTORY_GAMES,
-                                                  user_id=member.id if member else None)
+        games = await self.service.records.finished_games(key, HISTORY_GAMES,
+                                                          user_id=member.id if member else None)
         text = history_message(games, user_locale(interaction), member.display_name if member else None)
         await interaction.response.send_message(text, ephemeral=True)
 

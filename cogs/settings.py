@@ -114,8 +114,8 @@ async def change_settings(interaction: discord.Interaction, change: SettingsChan
     assert interaction.guild_id is not None
     await interaction.response.defer(ephemeral=True, thinking=True)  # a write may come first
     service = client_of(interaction).service
-    done = await service.change_settings(interaction.guild_id, interaction.user.id, change)
-    config = await service.server_config(interaction.guild_id)
+    done = await service.settings.change_settings(interaction.guild_id, interaction.user.id, change)
+    config = await service.settings.server_config(interaction.guild_id)
     loc = user_locale(interaction)
     content = t("settings.changed", loc, changes=", ".join(f"`{d}`" for d in done))[:2000] if done else None
     said = content or discord.utils.MISSING  # nothing changed: the card alone
@@ -137,9 +137,9 @@ async def bar_member(interaction: discord.Interaction, member: discord.User, rea
     await interaction.response.defer(ephemeral=True, thinking=True)
     service = client_of(interaction).service
     if bar:
-        await service.ban_member(interaction.guild_id, interaction.user.id, member.id, reason)
+        await service.settings.ban_member(interaction.guild_id, interaction.user.id, member.id, reason)
     else:
-        await service.unban_member(interaction.guild_id, interaction.user.id, member.id)
+        await service.settings.unban_member(interaction.guild_id, interaction.user.id, member.id)
     await interaction.followup.send(t("ban.done" if bar else "unban.done", user_locale(interaction),
                                       name=nm(member.display_name)), ephemeral=True)
 
@@ -151,7 +151,7 @@ async def preset_choices(interaction: discord.Interaction, current: str) -> list
     key = place_key(interaction)
     if key is None or not client.guard.typing_allowed(interaction.user.id):
         return []
-    config = await client.service.server_config(key)
+    config = await client.service.settings.server_config(key)
     chosen = str(getattr(interaction.namespace, "variant", "") or "")
     typed = str(current or "").strip().lower()
     names = sorted({name for v, name in config.presets if v == chosen or not chosen})

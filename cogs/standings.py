@@ -2,7 +2,8 @@
 
 What it is: message builders over ``bot.service.seasons.Standing`` rows and audit rows; dates are Discord
 timestamps (``<t:…:D>``), which every reader's client shows in their own language and time zone.
-What it is not: no queries (``GameService.scores``/``audit``), no decisions, no Discord calls.
+What it is not: no queries (``GameService.history.scores``, ``records.audit``), no decisions, no
+Discord calls.
 """
 
 from __future__ import annotations

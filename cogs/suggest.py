@@ -29,11 +29,11 @@ async def move_choices(client: RummyClient, interaction: discord.Interaction, cu
     if len(rows) != 1:
         return []
     try:
-        seated = client.service.seat_in(rows[0], interaction.user.id)  # being played, and seated in it
+        seated = client.service.acting.seat_in(rows[0], interaction.user.id)  # being played, and seated in it
     except Refusal:
         return []
     # Worked out once per version, off the event loop (every keystroke asks again).
-    legal = await client.service.legal_moves(seated.row, seated.seat.seat)
+    legal = await client.service.reading.legal_moves(seated.row, seated.seat.seat)
     if not legal:
         return []
     loc = user_locale(interaction)
@@ -54,8 +54,8 @@ async def resolve_token(service: GameService, row: GameRow, user_id: int, text: 
     version, _, index = text[1:].partition(":")
     if not version.isdigit() or not index.isdigit():
         raise Refusal("bad_suggestion")
-    seated = service.seat_in(row, user_id, version=int(version), stale="stale_suggestion")
-    legal = await service.legal_moves(seated.row, seated.seat.seat)
+    seated = service.acting.seat_in(row, user_id, version=int(version), stale="stale_suggestion")
+    legal = await service.reading.legal_moves(seated.row, seated.seat.seat)
     if int(index) >= len(legal):
         raise Refusal("bad_suggestion")
     return legal[int(index)]

@@ -146,7 +146,7 @@ async def table_button(interaction: discord.Interaction, verb: str, game_id: int
         raise Refusal("table_expired", link=f": https://discord.com/channels/{where}/{row.table_message_id}")
     if verb == "rematch":
         await interaction.response.defer()
-        change = await service.rematch(game_id, interaction.user.id, interaction.user.display_name)
+        change = await service.games.rematch(game_id, interaction.user.id, interaction.user.display_name)
         if change.kind == ChangeKind.JOIN:  # the rematch was already open: this press took an invited seat
             await interaction.followup.send(t("lobby.done.join", user_locale(interaction)), ephemeral=True)
             await client.announcer.update_lobby_message(change.game)
@@ -154,7 +154,7 @@ async def table_button(interaction: discord.Interaction, verb: str, game_id: int
             try:
                 failed = await client.announcer.post_lobby(change.game)
             except (discord.HTTPException, Refusal):  # nobody would see it: the rematch closes again
-                await service.cancel(change.game.id, interaction.user.id)
+                await service.games.cancel(change.game.id, interaction.user.id)
                 raise
             if failed:  # no thread for the rematch: said to whoever pressed, privately
                 await interaction.followup.send(t(failed, user_locale(interaction)), ephemeral=True)

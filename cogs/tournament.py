@@ -65,7 +65,7 @@ async def _event_id(interaction: discord.Interaction, event: int | None) -> int:
     assert interaction.guild_id is not None
     if event is not None:
         return event
-    events = await client_of(interaction).service.guild_tournaments(interaction.guild_id)
+    events = await client_of(interaction).service.tournaments.guild_tournaments(interaction.guild_id)
     if not events:
         raise Refusal("tournament_none")
     return events[-1].id
@@ -73,7 +73,7 @@ async def _event_id(interaction: discord.Interaction, event: int | None) -> int:
 
 async def _own_event(interaction: discord.Interaction, event_id: int) -> None:
     """An event of another server is no event here."""
-    row = await client_of(interaction).service.tournament(event_id)
+    row = await client_of(interaction).service.tournaments.tournament(event_id)
     if row is None or row.guild_id != interaction.guild_id:
         raise Refusal("tournament_none")
 
@@ -87,13 +87,13 @@ async def new_tournament(interaction: discord.Interaction, *, name: str, variant
     assert interaction.guild_id is not None and interaction.channel_id is not None
     client = client_of(interaction)
     loc = user_locale(interaction)
-    now = client.service.clock()
+    now = client.service.core.now()
     starts_at = parse_when(start, now)  # typed text first: a refusal needs no reading of the store
     signup_closes_at = starts_at if signup is None else parse_when(signup, now)
     plan_locale = await public_locale(interaction)
-    lobby = await client.service.lobby_plan(interaction.guild_id, interaction.user.id, variant,
-                                            options=options or "", timer_minutes=timer, preset=preset,
-                                            locale=plan_locale)
+    lobby = await client.service.settings.lobby_plan(interaction.guild_id, interaction.user.id, variant,
+                                                     options=options or "", timer_minutes=timer, preset=preset,
+                                                     locale=plan_locale)
     plan = NewEvent(name=name, variant=variant, format=format, options=lobby.options, rounds=rounds or 0,
                     table_size=table, timer_minutes=lobby.timer_minutes, rated=rated, cap=cap,
                     signup_closes_at=signup_closes_at,
@@ -101,8 +101,8 @@ async def new_tournament(interaction: discord.Interaction, *, name: str, variant
                     grace_seconds=FIRST_TURN_GRACE if grace is None else 60 * grace,
                     pause_seconds=ROUND_PAUSE if pause is None else 60 * pause)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    change = await client.service.create_tournament(interaction.guild_id, interaction.channel_id,
-                                                    interaction.user.id, plan)
+    change = await client.service.tournaments.create_tournament(interaction.guild_id, interaction.channel_id,
+                                                                interaction.user.id, plan)
     await interaction.followup.send(translate("tournament.done.new", loc, event=change.event.id), ephemeral=True)
     await refresh_signup(_publisher(interaction), client.service, change.event.id)
 
@@ -121,22 +121,22 @@ async def manage_tournament(interaction: discord.Interaction, action: str, event
     await interaction.response.defer(ephemeral=True, thinking=True)
     changes: list[EventChange]
     if action == "bot":
-        changes = [await svc.tournament_add_bot(event_id, me)]
+        changes = [await svc.tournaments.tournament_add_bot(event_id, me)]
     elif action == "drop":
         assert member is not None
-        changes = [await svc.tournament_drop(event_id, me, member.id)]
+        changes = [await svc.tournaments.tournament_drop(event_id, me, member.id)]
     elif action == "replace":
         assert member is not None
-        changes = [await svc.tournament_replace(event_id, me, member.id)]
+        changes = [await svc.tournaments.tournament_replace(event_id, me, member.id)]
     elif action in ("pause", "resume"):
-        changes = [await svc.tournament_pause(event_id, me, paused=action == "pause")]
+        changes = [await svc.tournaments.tournament_pause(event_id, me, paused=action == "pause")]
     elif action == "void":
         assert game is not None
-        changes = [await svc.tournament_void(event_id, me, game)]
+        changes = [await svc.tournaments.tournament_void(event_id, me, game)]
     elif action == "next":
-        changes = await svc.tournament_next_round(event_id, me)
+        changes = await svc.tournaments.tournament_next_round(event_id, me)
     else:
-        changes = [await svc.tournament_cancel(event_id, me)]
+        changes = [await svc.tournaments.tournament_cancel(event_id, me)]
     player = nm(member.display_name) if member is not None else ""
     await interaction.followup.send(translate(f"tournament.done.{action}", loc, event=event_id, player=player,
                                               game=game or 0), ephemeral=True)
@@ -150,19 +150,19 @@ async def show_tournaments(interaction: discord.Interaction, event: int | None) 
     client = client_of(interaction)
     loc = user_locale(interaction)
     if event is None:
-        views = await client.service.player_tournaments(interaction.guild_id, interaction.user.id)
+        views = await client.service.tournaments.player_tournaments(interaction.guild_id, interaction.user.id)
         if not views:
-            events = await client.service.guild_tournaments(interaction.guild_id)
+            events = await client.service.tournaments.guild_tournaments(interaction.guild_id)
             if not events:
                 raise Refusal("tournament_none")
-            views = [await client.service.tournament_view(events[-1].id)]
+            views = [await client.service.tournaments.tournament_view(events[-1].id)]
     else:
         await _own_event(interaction, event)
-        views = [await client.service.tournament_view(event)]
+        views = [await client.service.tournaments.tournament_view(event)]
     view = views[-1]
     table = view.next_table(interaction.user.id)
     if table is not None and table.game_id is not None:
-        row = await client.service.get(table.game_id)
+        row = await client.service.core.get(table.game_id)
         place = f"<#{row.thread_id}>" if row is not None and row.thread_id else f"#{table.game_id}"
         others = ", ".join(nm(view.names.get(p, "?")) for p in table.players if p != interaction.user.id)
         head = translate("tournament.mine.table", loc, name=nm(view.event.name), round=table.round, thread=place,
@@ -186,19 +186,19 @@ async def tournament_button(interaction: discord.Interaction, verb: str, event_i
     svc, me = client.service, interaction.user.id
     if verb == "next":
         _manager(interaction)
-        changes = await svc.tournament_next_round(event_id, me)
+        changes = await svc.tournaments.tournament_next_round(event_id, me)
         await interaction.response.send_message(translate("tournament.done.next", loc, event=event_id),
                                                 ephemeral=True)
         await _announce(interaction, changes)
         return
     if verb == "join":
-        change = await svc.tournament_join(event_id, me, interaction.user.display_name)
+        change = await svc.tournaments.tournament_join(event_id, me, interaction.user.display_name)
         key = "tournament.joined"
     elif verb == "leave":
-        change = await svc.tournament_leave(event_id, me)
+        change = await svc.tournaments.tournament_leave(event_id, me)
         key = "tournament.left"
     else:
-        change = await svc.tournament_check_in(event_id, me)
+        change = await svc.tournaments.tournament_check_in(event_id, me)
         key = "tournament.checked_in"
     await interaction.response.send_message(translate(key, loc, name=nm(change.event.name)), ephemeral=True)
     await refresh_signup(_publisher(interaction), svc, event_id)
@@ -208,6 +208,6 @@ async def event_choices(interaction: discord.Interaction, current: str) -> list[
     """The server's events not over yet, newest first, for the ``event`` option."""
     if interaction.guild_id is None:
         return []
-    events = await client_of(interaction).service.guild_tournaments(interaction.guild_id)
+    events = await client_of(interaction).service.tournaments.guild_tournaments(interaction.guild_id)
     return [Choice(name=f"#{e.id} {e.name}"[:100], value=e.id) for e in reversed(events)
             if current.lower() in f"{e.id} {e.name}".lower()][:25]

@@ -169,11 +169,11 @@ def signup_message(view: EventView, locale: str) -> tuple[str, discord.ui.View |
 async def refresh_signup(publisher: EventPublisher, service: GameService, event_id: int) -> None:
     """Post the sign-up message (the first time, or again if it was deleted) or edit it to the
     event as it stands."""
-    view = await service.tournament_view(event_id)
+    view = await service.tournaments.tournament_view(event_id)
     content, buttons = signup_message(view, view.event.locale)
     if view.event.message_id is None:
         message_id = await publisher.delivery.post(view.event.channel_id, content, view=buttons)
-        await service.set_tournament_message(event_id, message_id)
+        await service.tournaments.set_tournament_message(event_id, message_id)
         return
     try:
         await publisher.delivery.edit(view.event.channel_id, view.event.message_id, content=content, view=buttons)
@@ -182,7 +182,7 @@ async def refresh_signup(publisher: EventPublisher, service: GameService, event_
         # Keyed by the deleted message, two refreshes at once post one message, not two.
         message_id = await publisher.delivery.post(view.event.channel_id, content, view=buttons,
                                                    once=f"s{view.event.message_id}")
-        await service.set_tournament_message(event_id, message_id)
+        await service.tournaments.set_tournament_message(event_id, message_id)
 
 
 async def announce_event(publisher: EventPublisher, service: GameService, change: EventChange) -> None:
@@ -202,7 +202,7 @@ async def _announce(publisher: EventPublisher, service: GameService, change: Eve
             await publisher.announce(game_change)
     await refresh_signup(publisher, service, event.id)
     if change.kind == EventKind.CHECKIN:
-        view = await service.tournament_view(event.id)
+        view = await service.tournaments.tournament_view(event.id)
         pings = [x.user_id for x in view.entrants if not x.is_bot]
         await publisher.delivery.post(event.channel_id, translate(
             "tournament.checkin_open", loc, name=nm(event.name), start=int(event.starts_at),
@@ -221,7 +221,7 @@ async def _post_round(publisher: EventPublisher, service: GameService, change: E
     """Each new table: a post in the event's channel pinging its players, a thread made from it
     for the game, then the game's start announced there as any game's."""
     event, loc = change.event, change.event.locale
-    view = await service.tournament_view(event.id)
+    view = await service.tournaments.tournament_view(event.id)
     byes = [t for t in view.tables if t.round == change.round and len(t.players) == 1]
     if byes and change.kind == EventKind.ROUND:
         await publisher.delivery.post(event.channel_id, translate(
@@ -246,11 +246,11 @@ async def _post_round(publisher: EventPublisher, service: GameService, change: E
         try:
             thread_id = await publisher.delivery.start_thread(event.channel_id, message_id, name,
                                                               guild_id=event.guild_id)
-            start.game = await service.set_thread(row.id, thread_id)
+            start.game = await service.threads.set_thread(row.id, thread_id)
         except (discord.HTTPException, ValueError) as exc:
             log.warning("no thread for tournament game %s (%r): played in the channel", row.id, exc)
             try:
-                start.game = await service.set_thread(row.id, None)
+                start.game = await service.threads.set_thread(row.id, None)
             except Refusal:
                 start.game = row  # the channel holds a game already: the table still goes to the channel
         await publisher.announce(start)
@@ -258,7 +258,7 @@ async def _post_round(publisher: EventPublisher, service: GameService, change: E
 
 async def _post_standings(publisher: EventPublisher, service: GameService, change: EventChange) -> None:
     event, loc = change.event, change.event.locale
-    view = await service.tournament_view(event.id)
+    view = await service.tournaments.tournament_view(event.id)
     image = await publisher.render(render_event_standings, standings_info(view, loc), locale=loc)
     if change.kind == EventKind.FINISHED:
         rows = view.standings.rows

@@ -1,8 +1,9 @@
 """One way to act on a game (issue 35): the place, the status, the seat and the version are checked
 once, in one place, and then the move is played.
 
-What it is: ``Acting``, the part of ``GameService`` every handler that acts on a game goes
-through. ``act`` checks and plays one move; ``next_deal_at`` deals the next deal for a seated
+What it is: ``Acting``, the part of ``GameService`` (``service.acting``) every handler that acts on
+a game goes through; it keeps no state of its own (the game's lock, row and engine are the
+core's). ``act`` checks and plays one move; ``next_deal_at`` deals the next deal for a seated
 player; ``seat_at`` is the same check for a handler that only shows something (a hand, its sort
 and selection, a hint) and ``seat_in`` the same on a row the caller already loaded (a move's
 suggestions); ``game_at`` and ``ended_game_at`` find a lobby or game of a place at all. ``play``
@@ -25,7 +26,7 @@ from bot.store import repo
 from bot.store.rows import AuditAction, GameRow, GameStatus, SeatRow
 
 from .changes import Change, ChangeKind, Refusal, Seated, Stale
-from .core import ServiceCore, played
+from .core import Core, played
 
 RESIGN = Move(Verb.RESIGN)  # notation.md "Resigning": played out of turn too, and by a manager's kick
 # Games that can end with a record, which ``/rummy replay`` and ``/rummy record`` look back at.
@@ -61,13 +62,16 @@ def same_version(row: GameRow, version: int | None, stale: str | None = None) ->
     raise Stale(row) if stale is None else Refusal(stale)
 
 
-class Acting(ServiceCore):
+class Acting:
     """Acting on a game: every check once, then the move under the game's lock."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
 
     # ------------------------------------------------------------------ finding the game
     async def game_at(self, place: int | None, game_id: int) -> GameRow:
         """The lobby or game ``game_id`` if it is one of ``place``; any other is ``no_game``."""
-        row = await self.get(game_id)
+        row = await self.core.get(game_id)
         if row is None or row.guild_id != place:
             raise Refusal("no_game")
         return row
@@ -75,7 +79,7 @@ class Acting(ServiceCore):
     async def ended_game_at(self, place: int | None, game_id: int) -> GameRow:
         """A game of ``place`` that is over and has a record (``LOOKED_BACK``); any other is
         ``Refusal("no_past_game")``, naming the number asked for."""
-        row = await self.get(game_id)
+        row = await self.core.get(game_id)
         if row is None or row.guild_id != place or row.status not in LOOKED_BACK or not row.record:
             raise Refusal("no_past_game", game=game_id)
         return row
@@ -101,7 +105,7 @@ class Acting(ServiceCore):
         twice, then the version: the second delivery of a played click is ``already_done``, not
         ``stale``)."""
         seat = player_seat(row, user_id)
-        if interaction_id is not None and await repo.seen_interaction(self.db, interaction_id):
+        if interaction_id is not None and await repo.seen_interaction(self.core.db, interaction_id):
             raise Refusal("already_done")  # the same click delivered twice: say so, not "illegal"
         same_version(row, version)
         return seat
@@ -112,7 +116,7 @@ class Acting(ServiceCore):
         """The one way a player acts on a game: ``move`` for ``user_id``'s seat in game ``game_id``
         of ``place``, checked once (place, status, seat, a repeated click, ``version`` when the
         move comes from a message of one) and played."""
-        async with self.lock(game_id):
+        async with self.core.lock(game_id):
             row = await self.game_at(place, game_id)
             return await self._play(row, user_id, move, version=version, interaction_id=interaction_id)
 
@@ -124,8 +128,8 @@ class Acting(ServiceCore):
         ``user_id`` (RGN text, as the tests write moves, is read as the game reads it at its door:
         ``Move.read``). ``kicked_by``: a server manager resigns ``user_id``'s seat for them
         (audited in the same transaction)."""
-        async with self.lock(game_id):
-            row = await self._row(game_id)
+        async with self.core.lock(game_id):
+            row = await self.core.row(game_id)
             return await self._play(row, user_id, move, version=version, interaction_id=interaction_id,
                                     kicked_by=kicked_by)
 
@@ -141,7 +145,7 @@ class Acting(ServiceCore):
             raise ValueError("a manager can only resign a seat for its player")
         if verb is not None and verb.clock_only:
             raise Refusal("not_a_player_move", verb=str(verb))
-        game = self._working_game(row)
+        game = self.core.working_game(row)
         before = (game.current_seat, None)
         try:
             if seat.seat not in game.actors and verb is not Verb.RESIGN:
@@ -149,25 +153,25 @@ class Acting(ServiceCore):
             logged = len(game.log)
             events = game.play(seat.seat, move)
         except (Refusal, IllegalMove):
-            self._cache[row.id] = (row.version, game)  # a refused move left the game unchanged
+            self.core.cache[row.id] = (row.version, game)  # a refused move left the game unchanged
             raise
         audit = None if kicked_by is None else (kicked_by, AuditAction.KICK, str(user_id))
         kind = ChangeKind.RESIGN if verb is Verb.RESIGN else ChangeKind.MOVE
-        return await self._commit(row, game, kind, user_id, seat.seat, played(game, logged, move), events,
-                                  interaction_id, before, reset_timeouts=True, audit=audit)
+        return await self.core.commit(row, game, kind, user_id, seat.seat, played(game, logged, move), events,
+                                      interaction_id, before, reset_timeouts=True, audit=audit)
 
     # ------------------------------------------------------------------ the next deal
     async def next_deal_at(self, place: int | None, user_id: int, game_id: int, *,
                            version: int | None = None) -> Change:
         """A seated player deals the next deal now (the table's Next deal button, of ``version``)
         instead of waiting for the pause; checked as ``act`` checks."""
-        async with self.lock(game_id):
+        async with self.core.lock(game_id):
             return await self._next_deal(await self.game_at(place, game_id), user_id, version)
 
     async def next_deal(self, game_id: int, user_id: int | None, *, version: int | None = None) -> Change:
         """``next_deal_at`` from inside (no place; ``user_id`` None: nobody asked, as a bench deals)."""
-        async with self.lock(game_id):
-            return await self._next_deal(await self._row(game_id), user_id, version)
+        async with self.core.lock(game_id):
+            return await self._next_deal(await self.core.row(game_id), user_id, version)
 
     async def _next_deal(self, row: GameRow, user_id: int | None, version: int | None) -> Change:
         if user_id is None:
@@ -175,9 +179,9 @@ class Acting(ServiceCore):
             same_version(row, version)
         else:
             await self._checked(row, user_id, version=version)
-        game = self.engine(row)
+        game = self.core.engine(row)
         if not game.hand_over or game.game_over:
             raise Refusal("deal_not_over")
-        game = self._working_game(row)
+        game = self.core.working_game(row)
         events = game.next_deal()
-        return await self._commit(row, game, ChangeKind.DEAL, user_id, None, None, events, None, (None, None))
+        return await self.core.commit(row, game, ChangeKind.DEAL, user_id, None, None, events, None, (None, None))

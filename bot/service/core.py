@@ -1,14 +1,20 @@
-"""What every part of the service shares: the database, the clock, the per-game locks and
+"""The one state the service's parts share: the database, the time source, the per-game locks and
 engine cache, the one transaction helper, and the commit of a changed game.
 
-What it is: ``ServiceCore``, the base of ``GameService``. Every write goes through
-``_transaction``: one store transaction; on any failure the game's cached engine is dropped (it
+What it is: ``Core``, built once by ``GameService`` and handed to every part (``games``,
+``clock``, ``records``...), which keeps it as ``self.core``. Every write goes through
+``transaction``: one store transaction; on any failure the game's cached engine is dropped (it
 may hold the change that did not commit), another writer's newer version becomes ``Stale`` and,
-where asked, a duplicate key becomes a ``Refusal``. ``_commit`` is the path every engine change
+where asked, a duplicate key becomes a ``Refusal``. ``commit`` is the path every engine change
 takes (a move, a timeout, a deal, a closed window): the new record, the next version, the
 deadlines, the action-log row, the seats' timeouts and resignations and, when the game ends, its
 results and (a rated game) the players' skill ratings, in that one transaction.
-What it is not: no operation of its own (``games``, ``clock``, ``records`` hold those), no
+Its members, for the parts: ``db``, ``now`` (the time source: never the wall clock directly),
+``shards``, the limits (``bot_delay``, ``bot_budget``, ``deal_pause``, ``lobby_ttl``,
+``member_games``, ``server_games``, ``idle_seconds``), ``on_deadline``; ``lock``, ``cache``,
+``get``/``row``/``engine``/``working_game`` (a game's row and engine), ``check_caps`` (and
+``check_caps_early``), ``transaction``, ``deadlines``, ``commit`` and ``tell_deadline``.
+What it is not: no operation of its own (the parts hold those, each with its own state), no
 Discord, no SQL (``bot.store.repo``).
 """
 
@@ -18,7 +24,6 @@ import asyncio
 import logging
 import time
 import weakref
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import fields, replace
@@ -28,7 +33,7 @@ from bot.engine import Event, Game, Move, Verb, load_game, log_moves, parse_line
 from bot.ops import logs, metrics
 from bot.store import Duplicate, Store, Transaction, repo
 from bot.store import drafts as draft_store
-from bot.store.rows import AuditAction, GameRow, GameStatus, ResultRow
+from bot.store.rows import AuditAction, GameRow, GameStatus
 
 from .changes import Change, ChangeKind, Refusal, Stale
 from .deadlines import deadlines
@@ -47,11 +52,11 @@ IDLE_DAYS = 7.0  # a game with no turn timer that nobody moves in for this long 
 BOT_BUDGET = 10.0
 
 
-class ServiceCore:
-    """The state the service's parts share, reading, and the one way they write."""
+class Core:
+    """The state the service's parts share, the game reads they all make, and the one way they write."""
 
     def __init__(
-        self, db: Store, *, clock: Callable[[], float] = time.time, deal_pause: float = DEAL_PAUSE,
+        self, db: Store, *, now: Callable[[], float] = time.time, deal_pause: float = DEAL_PAUSE,
         lobby_ttl: float = LOBBY_TTL, bot_delay: float = BOT_DELAY, shards: repo.Shards | None = None,
         member_games: int = MEMBER_GAMES, server_games: int = SERVER_GAMES, idle_days: float = IDLE_DAYS,
         bot_budget: float = BOT_BUDGET,
@@ -60,7 +65,7 @@ class ServiceCore:
         # (shard count, shard ids): this process serves the deadlines and restarts of those guilds
         # only; None serves every guild (one process holds every shard).
         self.shards = shards
-        self.clock = clock
+        self.now = now  # the service's time source (tests pass a fake one as ``GameService(clock=...)``)
         self.bot_delay = bot_delay
         self.bot_budget = bot_budget
         self.deal_pause = deal_pause
@@ -71,9 +76,9 @@ class ServiceCore:
         # A game's lock lives while someone holds it or waits on it (each keeps a reference),
         # then leaves the table by itself: the table never grows with the games ever played.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._cache: dict[int, tuple[int, Game]] = {}
-        self._legal: OrderedDict[tuple[int, int, str], tuple[Move, ...]] = OrderedDict()  # see ``reading``
-        self._legal_pending: dict[tuple[int, int, str], asyncio.Future[tuple[Move, ...]]] = {}
+        # Game id: (version, the engine's game at it). Only committed versions are in it: a game
+        # being changed leaves it (``working_game``) and comes back with its commit.
+        self.cache: dict[int, tuple[int, Game]] = {}
         # Told the soonest deadline each commit writes (the client's clock wakes for it when it
         # sleeps past it: a person's move hands the turn to a computer player, who moves after its
         # own short pause, not at the clock's next poll).
@@ -92,19 +97,12 @@ class ServiceCore:
     async def get(self, game_id: int) -> GameRow | None:
         return await repo.get_game(self.db, game_id)
 
-    async def in_channel(self, channel_id: int) -> GameRow | None:
-        return await repo.active_in_channel(self.db, channel_id)
-
-    async def last_in_channel(self, channel_id: int) -> GameRow | None:
-        return await repo.last_finished_in_channel(self.db, channel_id)
-
-    async def results(self, game_id: int) -> list[ResultRow]:
-        """A finished game's results, best place first (empty for a game that was not scored)."""
-        return await repo.results_of(self.db, game_id)
-
-    async def running_games(self) -> list[int]:
-        """The ids of the games being played (what a restart resumes), oldest first."""
-        return await repo.running_games(self.db, self.shards)
+    async def row(self, game_id: int) -> GameRow:
+        """``get``, for a game that must exist: none is ``Refusal("no_game")``."""
+        row = await self.get(game_id)
+        if row is None:
+            raise Refusal("no_game")
+        return row
 
     def engine(self, row: GameRow) -> Game:
         """The engine's game at this row's version, to read only (views, legal moves): the cached
@@ -112,49 +110,43 @@ class ServiceCore:
         record would not load) is ``Refusal("quarantined")``."""
         if row.quarantined_at is not None:
             raise Refusal("quarantined")
-        cached = self._cache.get(row.id)
+        cached = self.cache.get(row.id)
         if cached is not None and cached[0] == row.version:
             return cached[1]
         return load_game(row.record or "")
 
-    def _working_game(self, row: GameRow) -> Game:
+    def working_game(self, row: GameRow) -> Game:
         """The game to change under the lock. It leaves the cache while it changes, so readers
-        never see a move that is not committed; ``_commit`` puts it back at its new version. A
+        never see a move that is not committed; ``commit`` puts it back at its new version. A
         quarantined game is ``Refusal("quarantined")``."""
         if row.quarantined_at is not None:
             raise Refusal("quarantined")
-        cached = self._cache.pop(row.id, None)
+        cached = self.cache.pop(row.id, None)
         if cached is not None and cached[0] == row.version:
             return cached[1]
         return load_game(row.record or "")
 
-    async def _check_caps(self, tx: Transaction, user_id: int, guild_id: int | None = None) -> None:
+    async def check_caps(self, tx: Transaction, user_id: int, guild_id: int | None = None) -> None:
         """Inside a write: refuse a seat beyond the member's cap, and (``guild_id``: a new lobby) a
         game beyond the server's. The named locks make shard processes sharing PostgreSQL count
         one at a time (always the member's before the server's, so two never wait on each other)."""
         await tx.lock_name(f"member-games:{user_id}")
-        await self._check_caps_early(tx, user_id)
+        await self.check_caps_early(tx, user_id)
         if guild_id is not None:
             await tx.lock_name(f"server-games:{guild_id}")
-            await self._check_caps_early(tx, None, guild_id)
+            await self.check_caps_early(tx, None, guild_id)
 
-    async def _check_caps_early(self, tx: Transaction | Store, user_id: int | None,
-                                guild_id: int | None = None) -> None:
+    async def check_caps_early(self, tx: Transaction | Store, user_id: int | None,
+                               guild_id: int | None = None) -> None:
         """The caps as they stand (outside a write: to refuse before anything is written)."""
         if user_id is not None and await repo.member_games(tx, user_id) >= self.member_games:
             raise Refusal("member_games", max=self.member_games)
         if guild_id is not None and await repo.server_games(tx, guild_id) >= self.server_games:
             raise Refusal("server_games", max=self.server_games)
 
-    async def _row(self, game_id: int) -> GameRow:
-        row = await self.get(game_id)
-        if row is None:
-            raise Refusal("no_game")
-        return row
-
     # ------------------------------------------------------------------ writing
     @asynccontextmanager
-    async def _transaction(
+    async def transaction(
         self, row: GameRow | None = None, *, duplicate: str | None = None
     ) -> AsyncIterator[Transaction]:
         """The one way the service writes. ``row``: the game being changed (loaded under its lock);
@@ -180,21 +172,27 @@ class ServiceCore:
             metrics.conflict("version")
             if row is None:
                 raise
-            raise Stale(await self._row(row.id)) from exc
+            raise Stale(await self.row(row.id)) from exc
         except BaseException:
             self._forget(row)
             raise
 
     def _forget(self, row: GameRow | None) -> None:
         if row is not None:
-            self._cache.pop(row.id, None)
+            self.cache.pop(row.id, None)
 
-    def _deadlines(self, row: GameRow, before_seat: str | None, game: Game, now: float, *,
-                   renew: bool = False) -> dict[str, Any]:
+    def deadlines(self, row: GameRow, before_seat: str | None, game: Game, now: float, *,
+                  renew: bool = False) -> dict[str, Any]:
+        """The deadline columns a change of ``row`` to ``game`` writes (``bot.service.deadlines``)."""
         return deadlines(row, before_seat, game, now, deal_pause=self.deal_pause, bot_delay=self.bot_delay,
                          renew=renew)
 
-    async def _commit(
+    def tell_deadline(self, at: float) -> None:
+        """A deadline at ``at`` was just written: tell ``on_deadline`` (the client's clock), if set."""
+        if self.on_deadline is not None:
+            self.on_deadline(at)
+
+    async def commit(
         self, row: GameRow, game: Game, kind: ChangeKind, user_id: int | None, seat: str | None, move: str | None,
         events: list[Event], interaction_id: int | None, before: tuple[str | None, Any], *,
         reset_timeouts: bool = False, timed_out: int | None = None, audit: tuple[int, AuditAction, str] | None = None,
@@ -202,13 +200,13 @@ class ServiceCore:
         """Store ``game`` after an engine change to ``row`` (see the module's docstring). A
         repeated interaction id is ``Refusal("already_done")``."""
         logs.bind_game(row.id, row.guild_id)
-        now = self.clock()
-        values = self._deadlines(row, before[0], game, now, renew=kind == ChangeKind.BOT)
+        now = self.now()
+        values = self.deadlines(row, before[0], game, now, renew=kind == ChangeKind.BOT)
         values["record"] = game.record()
         if game.game_over:
             values.update(status=GameStatus.FINISHED, finished_at=now, turn_deadline=None, window_deadline=None,
                           next_deal_at=None)
-        async with self._transaction(row, duplicate="already_done") as tx:
+        async with self.transaction(row, duplicate="already_done") as tx:
             version = await repo.bump(tx, row, now, **values)
             await repo.log_action(tx, row.id, version, user_id, kind, move, interaction_id, now)
             await draft_store.discard(tx, row.id)  # the game moved on: every builder draft of it is out of date
@@ -231,14 +229,14 @@ class ServiceCore:
                     await rate_game(tx, row.guild_id, row.variant, row.id, {r[3]: r[5] for r in results}, now)
             if audit is not None:
                 await repo.add_audit(tx, row.guild_id, audit[0], audit[1], now, game_id=row.id, detail=audit[2])
-        self._cache[row.id] = (version, game)
+        self.cache[row.id] = (version, game)
         metrics.committed(kind.value, row.variant)
         if game.game_over:
-            self._cache.pop(row.id, None)
+            self.cache.pop(row.id, None)
             log.info("game %s over (%s, %s)", row.id, row.variant, kind.value)
         due = [v for k in ("turn_deadline", "window_deadline", "next_deal_at") if (v := values.get(k)) is not None]
-        if due and self.on_deadline is not None:
-            self.on_deadline(min(due))
+        if due:
+            self.tell_deadline(min(due))
         after = _after(row, values, version, now, game, user_id if reset_timeouts else None, timed_out)
         return Change(
             kind, after, game, seat=seat, move=move, events=events,
@@ -285,7 +283,7 @@ def _won_by_absence(row: GameRow, game: Game, movers: set[int]) -> bool:
 
 def _after(row: GameRow, values: dict[str, Any], version: int, now: float, game: Game, mover: int | None,
            timed_out: int | None) -> GameRow:
-    """The row as ``_commit`` just wrote it (saves reading it back: two round trips per move)."""
+    """The row as ``commit`` just wrote it (saves reading it back: two round trips per move)."""
     resigned = set(game.resigned)
     seats = tuple(
         replace(s, timeouts=0 if s.user_id == mover else s.timeouts + 1 if s.user_id == timed_out else s.timeouts,

@@ -1,18 +1,18 @@
 """The rearrange builder's drafts (issue 13): kept in the database per game and seat, changed under
 the game's lock, played as one move through ``act``.
 
-What it is: ``Drafts``, the part of ``GameService`` that opens a seat's draft (``draft_open``),
-reads it (``draft_get``), changes it with one of ``bot.service.builder.Draft``'s operations
-(``draft_change``), fills it with the strong player's rearrangement (``draft_suggest``, worked out
-in the engine's worker thread within a node budget), makes it the one move ``act`` plays
+What it is: ``Drafts``, the part of ``GameService`` (``service.drafts``) that opens a seat's draft
+(``draft_open``), reads it (``draft_get``), changes it with one of ``bot.service.builder.Draft``'s
+operations (``draft_change``), fills it with the strong player's rearrangement (``draft_suggest``,
+worked out in the engine's worker thread within a node budget), makes it the one move ``act`` plays
 (``draft_move``, ``draft_play``) and forgets it (``draft_discard``). Each takes the place, the
 player and the game, like ``act``, and checks them with ``act``'s own checks
 (``bot.service.acting``). A draft belongs to the game as it was when it started: it is stored with a
 digest of the game's record, and once the record is another (a move by anyone, the player's own
 included) it is out of date: every engine change discards the game's drafts in its own commit
-(``core._commit``), and a draft found out of date anyway is discarded and answered
-``Refusal("builder_stale")``. A restart or a turn reminder bumps the version but not the record,
-so a draft survives them.
+(``core.commit``), and a draft found out of date anyway is discarded and answered
+``Refusal("builder_stale")``. A restart or a turn reminder bumps the version but not the record, so
+a draft survives them.
 What it is not: no Discord and no pictures; the engine judges the move that is played.
 """
 
@@ -30,6 +30,7 @@ from bot.store.rows import GameRow
 
 from .acting import Acting, player_seat, same_version
 from .changes import Change, Refusal
+from .core import Core
 from .reading import in_worker
 
 SUGGEST_NODES = 20_000  # the suggestion's search budget (the robot's is 3,000: a person waits once)
@@ -61,26 +62,31 @@ class DraftState:
     draft: Draft
 
 
-class Drafts(Acting):
+class Drafts:
     """Builder drafts: stored per game and seat, checked against the record they started from.
     Every operation takes the place, the player and the game, like ``act``, and checks them with
-    ``act``'s own checks (``bot.service.acting``) under the game's lock."""
+    ``act``'s own checks (``bot.service.acting``) under the game's lock; a draft is played by
+    ``acting.act``."""
+
+    def __init__(self, core: Core, acting: Acting) -> None:
+        self.core = core
+        self.acting = acting
 
     async def _seat_game(self, place: int | None, user_id: int, game_id: int, *,
                          version: int | None = None) -> tuple[GameRow, Game, str]:
-        row = await self.game_at(place, game_id)
+        row = await self.acting.game_at(place, game_id)
         seat = player_seat(row, user_id)
         same_version(row, version, "builder_stale")  # a hand message of another version
-        return row, self.engine(row), seat.seat
+        return row, self.core.engine(row), seat.seat
 
     async def draft_open(self, place: int | None, user_id: int, game_id: int, version: int) -> DraftState:
         """The seat's draft, opened from a hand message of ``version``: the stored one while the
         game has not moved on since it started, else a fresh one from the table and hand."""
-        async with self.lock(game_id):
+        async with self.core.lock(game_id):
             row, game, seat = await self._seat_game(place, user_id, game_id, version=version)
             if not builder_allowed(game, seat):
                 raise Refusal("builder_not_now")
-            stored = await store.get(self.db, game_id, seat)
+            stored = await store.get(self.core.db, game_id, seat)
             if stored is not None and stored.base == record_digest(row.record):
                 return DraftState(row, game, seat, Draft.from_json(stored.state))
             draft = Draft.start(game.table, game.hand(seat), [m.owner for m in game.melds])
@@ -88,17 +94,17 @@ class Drafts(Acting):
             return DraftState(row, game, seat, draft)
 
     async def draft_get(self, place: int | None, user_id: int, game_id: int) -> DraftState:
-        async with self.lock(game_id):
+        async with self.core.lock(game_id):
             return await self._current(place, user_id, game_id)
 
     async def _current(self, place: int | None, user_id: int, game_id: int) -> DraftState:
         """Under the lock: the caller's draft, or ``builder_stale`` (discarding an outdated one)."""
         row, game, seat = await self._seat_game(place, user_id, game_id)
-        stored = await store.get(self.db, game_id, seat)
+        stored = await store.get(self.core.db, game_id, seat)
         if stored is None:
             raise Refusal("builder_stale")
         if stored.base != record_digest(row.record) or not builder_allowed(game, seat):
-            async with self._transaction() as tx:
+            async with self.core.transaction() as tx:
                 await tx.lock_game(game_id)
                 await store.discard(tx, game_id, seat)
             raise Refusal("builder_stale")
@@ -110,8 +116,8 @@ class Drafts(Acting):
 
     async def _save(self, row: GameRow, seat: str, user_id: int, draft: Draft) -> None:
         stored = store.StoredDraft(row.id, seat, user_id, row.version, record_digest(row.record), draft.to_json(),
-                                   self.clock())
-        async with self._transaction() as tx:
+                                   self.core.now())
+        async with self.core.transaction() as tx:
             await tx.lock_game(row.id)
             await store.put(tx, stored)
 
@@ -119,7 +125,7 @@ class Drafts(Acting):
                            op: Callable[[Draft, Game], None]) -> DraftState:
         """``op`` applied to the caller's current draft and stored; a refused operation
         (``BuilderError``) becomes a ``Refusal`` of the same code and nothing is stored."""
-        async with self.lock(game_id):
+        async with self.core.lock(game_id):
             state = await self._current(place, user_id, game_id)
             try:
                 op(state.draft, state.game)
@@ -144,16 +150,16 @@ class Drafts(Acting):
     async def draft_discard(self, place: int | None, user_id: int, game_id: int) -> None:
         """The caller's own current draft, forgotten (the builder's Cancel); ``builder_stale``
         when there is none (an outdated one is discarded all the same)."""
-        async with self.lock(game_id):
+        async with self.core.lock(game_id):
             state = await self._current(place, user_id, game_id)
-            async with self._transaction() as tx:
+            async with self.core.transaction() as tx:
                 await tx.lock_game(game_id)
                 await store.discard(tx, game_id, state.seat)
 
     async def draft_move(self, place: int | None, user_id: int, game_id: int) -> tuple[Move, int]:
         """The caller's draft as ONE move (``Draft.move``) and the version it belongs to, for
         ``act`` to play like any other (the engine judges it; a refusal leaves the draft as it is,
-        to be fixed). Played, the draft goes with the move's own commit (``_commit`` discards the
+        to be fixed). Played, the draft goes with the move's own commit (``core.commit`` discards the
         game's drafts)."""
         state = await self.draft_get(place, user_id, game_id)
         try:
@@ -165,4 +171,4 @@ class Drafts(Acting):
                          interaction_id: int | None = None) -> Change:
         """``draft_move``, played through ``act`` at the draft's version."""
         move, version = await self.draft_move(place, user_id, game_id)
-        return await self.act(place, user_id, game_id, move, version=version, interaction_id=interaction_id)
+        return await self.acting.act(place, user_id, game_id, move, version=version, interaction_id=interaction_id)

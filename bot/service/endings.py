@@ -1,9 +1,10 @@
 """How games end when their place goes away, and which endings are still owed a message.
 
-What it is: ``Endings``, part of ``GameService``. ``abandon`` ends a lobby or game unscored
-(status ``abandoned``, audited as done by the bot) when its channel or thread was deleted, the bot
-left the server, or the bot lost its access to the channel for good (issue 15, hole 2): its
-deadlines are cleared, so the clock stops serving it, and nothing more is posted there.
+What it is: ``Endings``, the ``endings`` part of ``GameService`` (the runs of refused posts per
+channel are its own state). ``abandon`` ends a lobby or game unscored (status ``abandoned``, audited
+as done by the bot) when its channel or thread was deleted, the bot left the server, or the bot lost
+its access to the channel for good (issue 15, hole 2): its deadlines are cleared, so the clock stops
+serving it, and nothing more is posted there.
 ``owed_announcements`` lists what a crash between a commit and its post left unsaid (a game's final
 message, a quarantine notice: hole 6), which the client posts on start; ``mark_announced`` records
 a post once it went out.
@@ -20,13 +21,12 @@ from __future__ import annotations
 
 import logging
 from enum import StrEnum
-from functools import cached_property
 
 from bot.store import repo
 from bot.store.rows import ACTIVE, ActionKind, AuditAction, GameStatus
 
 from .changes import Change, ChangeKind
-from .core import ServiceCore
+from .core import Core
 
 # Why a game was abandoned (games.end_reason; ``end.<reason>`` in the audit list).
 CHANNEL_GONE = "channel_gone"
@@ -64,29 +64,29 @@ def settled_by(change: Change, outcome: Outcome) -> str | None:
     return None
 
 
-class Endings(ServiceCore):
+class Endings:
     """Abandoning games whose channel, server or access went away; announcements still owed."""
 
-    forbidden_grace: float = FORBIDDEN_GRACE
-    """How long refusals must persist in a channel before its games end (``RUMMY_FORBIDDEN_GRACE``),
-    so a manager's passing edit of the roles ends nothing."""
-
-    @cached_property
-    def _refused(self) -> dict[int, tuple[float, int]]:
-        """Channel: (the first refusal, refusals in a row) of the runs of refused posts going on."""
-        return {}
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        # How long refusals must persist in a channel before its games end
+        # (``RUMMY_FORBIDDEN_GRACE``, set by the client), so a manager's passing edit of the roles
+        # ends nothing.
+        self.forbidden_grace = FORBIDDEN_GRACE
+        # Channel: (the first refusal, refusals in a row) of the runs of refused posts going on.
+        self._refused: dict[int, tuple[float, int]] = {}
 
     async def abandon(self, game_id: int, reason: str) -> Change | None:
         """End one lobby or game unscored because ``reason`` (``END_REASONS``); None when it had
         already ended. Nothing is owed to its channel: its final message counts as said."""
         if reason not in END_REASONS:
             raise ValueError(f"unknown end reason {reason!r}")
-        async with self.lock(game_id):
-            row = await self.get(game_id)
+        async with self.core.lock(game_id):
+            row = await self.core.get(game_id)
             if row is None or row.status not in ACTIVE:
                 return None
-            now = self.clock()
-            async with self._transaction(row) as tx:
+            now = self.core.now()
+            async with self.core.transaction(row) as tx:
                 version = await repo.bump(
                     tx, row, now, status=GameStatus.ABANDONED, end_reason=reason, lobby_expires_at=None,
                     turn_deadline=None, window_deadline=None, next_deal_at=None, finished_at=now,
@@ -94,16 +94,16 @@ class Endings(ServiceCore):
                 await repo.log_action(tx, game_id, version, None, ActionKind.ABANDON, reason, None, now)
                 # The bot did it, not a manager: user 0, as for the season schedule.
                 await repo.add_audit(tx, row.guild_id, 0, AuditAction.ABANDON, now, game_id=game_id, detail=reason)
-            self._cache.pop(game_id, None)
-            return Change(ChangeKind.ABANDON, await self._row(game_id))
+            self.core.cache.pop(game_id, None)
+            return Change(ChangeKind.ABANDON, await self.core.row(game_id))
 
     async def abandon_channel(self, channel_id: int, reason: str = CHANNEL_GONE) -> list[Change]:
         """Every lobby and game of a channel or thread that is gone (or out of the bot's reach)."""
-        return await self._abandon_all(await repo.active_ids(self.db, channel_id=channel_id), reason)
+        return await self._abandon_all(await repo.active_ids(self.core.db, channel_id=channel_id), reason)
 
     async def abandon_guild(self, guild_id: int) -> list[Change]:
         """Every lobby and game of a server the bot left (or was removed from)."""
-        return await self._abandon_all(await repo.active_ids(self.db, guild_id=guild_id), GUILD_GONE)
+        return await self._abandon_all(await repo.active_ids(self.core.db, guild_id=guild_id), GUILD_GONE)
 
     async def _abandon_all(self, game_ids: list[int], reason: str) -> list[Change]:
         out = []
@@ -119,8 +119,8 @@ class Endings(ServiceCore):
         as it stands), each lobby or game cancelled or expired whose messages were not closed, and
         each quarantine not yet announced. Oldest first."""
         out = []
-        for game_id in await repo.unannounced(self.db, self.shards):
-            row = await self._row(game_id)
+        for game_id in await repo.unannounced(self.core.db, self.core.shards):
+            row = await self.core.row(game_id)
             if row.quarantined_at is not None and row.quarantine_announced_at is None:
                 out.append(Change(ChangeKind.QUARANTINE, row))
             elif row.status == GameStatus.FINISHED and row.final_announced_at is None:
@@ -152,7 +152,7 @@ class Endings(ServiceCore):
         if outcome is Outcome.GONE:
             reason = CHANNEL_GONE
         elif outcome is Outcome.NO_ACCESS:
-            now = self.clock()
+            now = self.core.now()
             first, count = self._refused.get(channel_id, (now, 0))
             self._refused[channel_id] = (first, count + 1)
             if count + 1 >= FORBIDDEN_STRIKES and now - first >= self.forbidden_grace:
@@ -173,5 +173,5 @@ class Endings(ServiceCore):
         version bump, so no click goes out of date."""
         if column not in ANNOUNCED:
             raise TypeError(f"mark_announced sets only {sorted(ANNOUNCED)}, not {column!r}")
-        async with self._transaction() as tx:
-            await repo.update_game(tx, game_id, **{column: self.clock()})
+        async with self.core.transaction() as tx:
+            await repo.update_game(tx, game_id, **{column: self.core.now()})

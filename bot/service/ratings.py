@@ -1,10 +1,10 @@
 """Skill ratings (issue 12): updated by every rated game, replayed when a result is voided or
 restored, read as a ladder and a player's card, reset by a manager.
 
-What it is: the ``Ratings`` part of ``GameService`` (the writes a game and a void make are in
-``ratings_update``). Which results are rated is the standings' rule (``repo.RATED``): no computer
-player, not decided by an absent opponent, not voided; practice games neither. A server's ratings
-are independent of its seasons.
+What it is: the ``Ratings`` part of ``GameService`` (``service.ratings``, no state of its own) (the
+writes a game and a void make are in ``ratings_update``). Which results are rated is the standings'
+rule (``repo.RATED``): no computer player, not decided by an absent opponent, not voided; practice
+games neither. A server's ratings are independent of its seasons.
 The store returns bare rows (``RatingRow``: mu, sigma, games); they are read here as
 ``bot.service.skill.Rating`` (the number shown) before they leave the service.
 What it is not: no maths (``bot.service.skill``, i.e. openskill), no SQL (``bot.store.ratings``).
@@ -19,7 +19,7 @@ from bot.store import ratings as store
 from bot.store import repo
 from bot.store.rows import AuditAction, LadderRow
 
-from .core import ServiceCore
+from .core import Core
 from .ratings_update import replay
 
 
@@ -57,26 +57,30 @@ def ranked(rows: list[LadderRow], min_games: int = MIN_GAMES) -> list[LadderLine
     return out
 
 
-class Ratings(ServiceCore):
+class Ratings:
     """The server's rating ladder, a player's rating, and a manager's reset."""
+
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
 
     async def ladder(self, guild_id: int, variant: str | None = None) -> list[LadderLine]:
         """The server's ladder, overall or in one variant."""
-        return ranked(await store.ladder(self.db, guild_id, variant or OVERALL))
+        return ranked(await store.ladder(self.core.db, guild_id, variant or OVERALL))
 
     async def player_rating(self, guild_id: int, user_id: int) -> PlayerRating:
         lines = await self.ladder(guild_id)
         mine = next((line.rank for line in lines if line.user_id == user_id), None)
-        current = (await store.get(self.db, guild_id, OVERALL, [user_id])).get(user_id)
-        history = tuple(Rating.of(r) for _, r in await store.history(self.db, guild_id, user_id))
+        current = (await store.get(self.core.db, guild_id, OVERALL, [user_id])).get(user_id)
+        history = tuple(Rating.of(r) for _, r in await store.history(self.core.db, guild_id, user_id))
         return PlayerRating(None if current is None else Rating.of(current), mine, len(lines), history)
 
     async def replay_pending_ratings(self) -> int:
         """On start: the servers whose results predate the ratings (migration 5) get them, by a
         replay of those results, once. Returns how many servers were replayed."""
         count = 0
-        for guild_id in await store.pending(self.db):
-            async with self._transaction() as tx:
+        for guild_id in await store.pending(self.core.db):
+            async with self.core.transaction() as tx:
                 await store.lock(tx, guild_id)
                 if await store.done(tx, guild_id):
                     await replay(tx, guild_id)
@@ -87,8 +91,8 @@ class Ratings(ServiceCore):
         """A manager forgets every rating of the server (audited): games finished until now no
         longer count in them, also when one of them is voided or restored later. The season
         standings are untouched."""
-        now = self.clock()
-        async with self._transaction() as tx:
+        now = self.core.now()
+        async with self.core.transaction() as tx:
             await store.lock(tx, guild_id)
             await store.clear(tx, guild_id)
             await store.set_reset(tx, guild_id, now, manager_id)

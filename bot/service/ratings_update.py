@@ -1,6 +1,6 @@
 """The rating writes (issue 12): one rated game's update, and a server's replay.
 
-What it is: ``rate_game`` (called by ``core._commit`` in the transaction that writes a game's
+What it is: ``rate_game`` (called by ``core.commit`` in the transaction that writes a game's
 results) and ``replay`` (every rating of a server rebuilt from its rated results, in the order they
 finished: a voided game then weighs exactly as if it had never been played, a restored one as if
 it had always counted; called by ``records.void_result`` in the void's transaction). Both take

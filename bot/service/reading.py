@@ -1,10 +1,14 @@
-"""Reading a game off the event loop: its engine and its legal moves, for autocomplete, hand
+"""Reading games: the plain reads callers make (a channel's game, a game's results, the games
+being played), and a game's engine and legal moves off the event loop, for autocomplete, hand
 messages and the like (issue 15, hole 8).
 
-What it is: ``load`` (the engine's game at a row's version: the cached one, else replayed from
-the record in a worker thread, which then warms the cache) and ``legal_moves`` (a seat's legal
-moves, worked out in a worker thread once per game, version and seat, and kept in a small
-bounded cache, so that every autocomplete keystroke of a move costs a lookup). Concurrent misses
+What it is: ``Reading``, the ``reading`` part of ``GameService`` (a game's row and its engine as
+cached are the core's: ``core.get``, ``core.engine``). ``in_channel``, ``last_in_channel``,
+``results`` and ``running_games`` read the store; ``load`` (the engine's game at a row's
+version: the cached one, else replayed from the record in a worker thread, which then warms the
+cache) and ``legal_moves`` (a seat's legal moves, worked out in a worker thread once per game,
+version and seat, and kept in a small bounded cache, its own state, so that every autocomplete
+keystroke of a move costs a lookup). Concurrent misses
 of the same key share one computation.
 ``replay_steps`` hands a finished game's deal, view by view, to whoever draws its replay.
 ``since_last_turn`` is what the table picture shows as the recent moves: this deal's record lines
@@ -17,15 +21,17 @@ from __future__ import annotations
 
 import asyncio
 import pickle
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from bot.engine import Game, Move, ReplayStep, deal_steps, load_game, log_moves
-from bot.store.rows import GameRow
+from bot.store import repo
+from bot.store.rows import GameRow, ResultRow
 
 from .changes import Refusal
-from .core import ServiceCore
+from .core import Core
 
 LEGAL_CACHE = 512  # (game, version, seat) entries: a few per game being played, the oldest dropped first
 
@@ -43,15 +49,41 @@ async def in_worker(fn: Callable[..., T], *args: Any) -> T:
     return await asyncio.get_running_loop().run_in_executor(_ENGINE, fn, *args)
 
 
-class Reading(ServiceCore):
-    """The engine and legal moves of a game, worked out in a worker thread on a cache miss
-    (``ServiceCore`` keeps the caches: ``_legal``, ``_legal_pending``)."""
+class Reading:
+    """Games found by channel, their results, the games being played; the engine and legal moves
+    of a game, worked out in a worker thread on a cache miss (the legal moves' cache is its own,
+    the engines' the core's)."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        # (game, version, seat): the seat's legal moves then, the oldest dropped first past LEGAL_CACHE.
+        self._legal: OrderedDict[tuple[int, int, str], tuple[Move, ...]] = OrderedDict()
+        # The same keys being worked out now: a second asker waits for the first one's answer.
+        self._legal_pending: dict[tuple[int, int, str], asyncio.Future[tuple[Move, ...]]] = {}
+
+    # ------------------------------------------------------------------ rows
+    async def in_channel(self, channel_id: int) -> GameRow | None:
+        """The lobby or game played in the channel itself (not in a thread of its own)."""
+        return await repo.active_in_channel(self.core.db, channel_id)
+
+    async def last_in_channel(self, channel_id: int) -> GameRow | None:
+        return await repo.last_finished_in_channel(self.core.db, channel_id)
+
+    async def results(self, game_id: int) -> list[ResultRow]:
+        """A finished game's results, best place first (empty for a game that was not scored)."""
+        return await repo.results_of(self.core.db, game_id)
+
+    async def running_games(self) -> list[int]:
+        """The ids of the games being played (what a restart resumes), oldest first."""
+        return await repo.running_games(self.core.db, self.core.shards)
+
+    # ------------------------------------------------------------------ the engine, off the loop
 
     async def load(self, row: GameRow) -> Game:
-        """``engine(row)``, with a cache miss replayed in a worker thread instead of on the event loop."""
+        """``core.engine(row)``, with a cache miss replayed in a worker thread instead of on the event loop."""
         if row.quarantined_at is not None:
             raise Refusal("quarantined")
-        cached = self._cache.get(row.id)
+        cached = self.core.cache.get(row.id)
         if cached is not None and cached[0] == row.version:
             return cached[1]
         game = await in_worker(load_game, row.record or "")
@@ -65,7 +97,7 @@ class Reading(ServiceCore):
         since may have moved on)."""
         if row.quarantined_at is not None:
             raise Refusal("quarantined")
-        cached = self._cache.get(row.id)
+        cached = self.core.cache.get(row.id)
         current = cached[1] if cached is not None and cached[0] == row.version else None
         if game is not None and game is not current:
             return list(await in_worker(_copy(game).legal_moves, seat))
@@ -95,9 +127,9 @@ class Reading(ServiceCore):
 
     def _warm(self, row: GameRow, game: Game) -> None:
         """Keep a game replayed in a worker as the cached engine, unless a newer one is there already."""
-        cached = self._cache.get(row.id)
+        cached = self.core.cache.get(row.id)
         if cached is None or cached[0] < row.version:
-            self._cache[row.id] = (row.version, game)
+            self.core.cache[row.id] = (row.version, game)
 
 
 def _copy(game: Game) -> Game:
@@ -116,6 +148,7 @@ def replay_steps(row: GameRow, deal: int) -> list[ReplayStep]:
     for its replay. The callers replay only deals that are over, so every view is public and the
     end-of-deal hands are those the table was shown. Pure engine work: call it off the event loop."""
     return deal_steps(row.record or "", deal)
+
 
 def since_last_turn(game: Game) -> list[str]:
     """This deal's record lines (``"<seat> <move>"``, oldest first) since the acting seat's

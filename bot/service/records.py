@@ -1,15 +1,16 @@
 """Seasons, standings, records, history, voided results and the managers' audit log.
 
-What it is: what a server keeps about its finished games and what its managers may do about
-them: the current or a past season and its standings (``bot.service.seasons``), a player's record, a
-new season (by hand or on the server's schedule), the latest finished games, voiding or
-restoring a result, the audit log. Each write is one transaction with its audit row.
+What it is: ``Records``, the ``records`` part of ``GameService`` (no state of its own): what a
+server keeps about its finished games and what its managers may do about them: the current or a past
+season and its standings (``bot.service.seasons``), a player's record, a new season (by hand or on
+the server's schedule), the latest finished games, voiding or restoring a result, the audit log.
+Each write is one transaction with its audit row.
 Also the two season helpers both this module and ``history`` use: ``live_standings`` (a season's
 standings worked out now from the store's result and adjustment rows) and ``freeze_season``
 (those standings, over every variant and per variant, handed to the store to keep, inside the
 caller's transaction).
 What it is not: it never takes a game's lock and never changes a game: results are written by
-the move that ends a game (``core._commit``), kicks and cancels are changes to a game
+the move that ends a game (``core.commit``), kicks and cancels are changes to a game
 (``bot.service.games``). No Discord, no SQL (``bot.store``), no arithmetic of its own
 (``bot.service.seasons``).
 """
@@ -24,7 +25,7 @@ from bot.store import Store, Transaction, history, repo
 from bot.store.rows import AdjustmentRow, AuditAction, AuditRow, FinishedSeatRow, ScheduleRow, SeasonRow
 
 from .changes import Refusal
-from .core import ServiceCore
+from .core import Core
 from .options import REASON_LENGTH, clean_text
 from .ratings_update import replay
 
@@ -45,29 +46,33 @@ class FinishedGame:
     amended_season: int | None = None  # voiding or restoring it amended this closed season's standings
 
 
-class Records(ServiceCore):
+class Records:
     """Seasons, standings, records, history, voiding and the audit log (no game lock)."""
+
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
 
     async def season(self, guild_id: int, number: int | None = None) -> SeasonRow:
         """The server's current season, or season ``number`` (refused when there is none)."""
         if number is None:
-            return await repo.current_season(self.db, guild_id)
-        found = await repo.get_season(self.db, guild_id, number)
+            return await repo.current_season(self.core.db, guild_id)
+        found = await repo.get_season(self.core.db, guild_id, number)
         if found is None:
-            current = await repo.current_season(self.db, guild_id)
+            current = await repo.current_season(self.core.db, guild_id)
             raise Refusal("no_such_season", number=number, current=current.number)
         return found
 
     async def stats(self, guild_id: int, user_id: int) -> PlayerStats:
         """One player's rated record in this server, every season together."""
-        return player_stats(await repo.player_results(self.db, guild_id, user_id))
+        return player_stats(await repo.player_results(self.core.db, guild_id, user_id))
 
     async def new_season(self, guild_id: int, user_id: int, *, ending: int) -> SeasonRow:
         """Close season ``ending`` and open the next (a server manager's call, checked by the cog).
         Confirming twice, or after another manager did it, changes nothing (``season_already``).
         Games still running score in the new season: a result counts where it was written."""
-        now = self.clock()
-        async with self._transaction() as tx:
+        now = self.core.now()
+        async with self.core.transaction() as tx:
             await tx.lock_name(f"season:{guild_id}")  # no result is written while its standings are stored
             current = await repo.current_season(tx, guild_id)
             if current.number != ending:
@@ -75,11 +80,11 @@ class Records(ServiceCore):
             await freeze_season(tx, guild_id, current.number, now)  # closing standings, kept as they are
             number = await repo.start_season(tx, guild_id, current, user_id, now)
             await repo.add_audit(tx, guild_id, user_id, AuditAction.NEW_SEASON, now, detail=f"{ending}->{number}")
-        return await repo.current_season(self.db, guild_id)
+        return await repo.current_season(self.core.db, guild_id)
 
     async def season_schedule(self, guild_id: int) -> ScheduleRow | None:
         """The server's automatic seasons (``every``, ``next_at``, ``channel_id``...), or None."""
-        return await repo.get_schedule(self.db, guild_id)
+        return await repo.get_schedule(self.core.db, guild_id)
 
     async def set_season_schedule(self, guild_id: int, user_id: int, every: str | None, *, channel_id: int,
                                   locale: str) -> ScheduleRow | None:
@@ -87,8 +92,8 @@ class Records(ServiceCore):
         standings posted in ``channel_id``), or stops that (``None``); audited. The schedule after."""
         if every is not None and every not in SCHEDULES:
             raise Refusal("bad_schedule")
-        now = self.clock()
-        async with self._transaction() as tx:
+        now = self.core.now()
+        async with self.core.transaction() as tx:
             if every is None:
                 if not await repo.clear_schedule(tx, guild_id):
                     raise Refusal("no_schedule")
@@ -96,18 +101,18 @@ class Records(ServiceCore):
                 await repo.set_schedule(tx, guild_id, every, channel_id, locale, next_rollover(every, now), user_id,
                                         now)
             await repo.add_audit(tx, guild_id, user_id, AuditAction.SCHEDULE, now, detail=every or "off")
-        return await repo.get_schedule(self.db, guild_id)
+        return await repo.get_schedule(self.core.db, guild_id)
 
     async def due_seasons(self) -> list[int]:
         """Servers whose scheduled season boundary has passed."""
-        return await repo.due_schedules(self.db, self.clock(), self.shards)
+        return await repo.due_schedules(self.core.db, self.core.now(), self.core.shards)
 
     async def scheduled_season(self, guild_id: int) -> tuple[int, SeasonRow, ScheduleRow] | None:
         """Roll a server's season over on its schedule: (the season that ended, the new one, the
         schedule). Once per boundary, however late (a bot that was down rolls over once and sets
         the next boundary from now); None when it is not due (already done, or switched off)."""
-        now = self.clock()
-        async with self._transaction() as tx:
+        now = self.core.now()
+        async with self.core.transaction() as tx:
             # Two processes that briefly both serve this guild: the second waits here, then finds
             # the boundary moved on (once per boundary).
             await tx.lock_name(f"season-schedule:{guild_id}")
@@ -120,12 +125,12 @@ class Records(ServiceCore):
             number = await repo.start_season(tx, guild_id, current, 0, now)
             await repo.advance_schedule(tx, guild_id, next_rollover(schedule.every, now))
             await repo.add_audit(tx, guild_id, 0, AuditAction.NEW_SEASON, now, detail=f"{current.number}->{number}")
-        return current.number, await repo.current_season(self.db, guild_id), schedule
+        return current.number, await repo.current_season(self.core.db, guild_id), schedule
 
     async def finished_games(self, guild_id: int, limit: int = 25, *, user_id: int | None = None) -> list[FinishedGame]:
         """A server's latest finished games with their results, newest first; with ``user_id``,
         only the games that player sat in."""
-        return _finished_games(await repo.recent_results(self.db, guild_id, limit, user_id=user_id))
+        return _finished_games(await repo.recent_results(self.core.db, guild_id, limit, user_id=user_id))
 
     async def void_result(self, guild_id: int, game_id: int, manager_id: int, reason: str = "", *,
                           restore: bool = False, closed_ok: bool = False) -> FinishedGame:
@@ -135,8 +140,8 @@ class Records(ServiceCore):
         closed season is refused (``void_closed_season``) unless the manager confirmed
         (``closed_ok``): then the season's amended standings are stored with the reason."""
         reason = clean_text(reason, REASON_LENGTH)
-        now = self.clock()
-        async with self._transaction() as tx:
+        now = self.core.now()
+        async with self.core.transaction() as tx:
             found = _finished_games(await repo.recent_results_of(tx, guild_id, game_id))
             if not found:
                 raise Refusal("no_result", game=game_id)
@@ -171,7 +176,7 @@ class Records(ServiceCore):
 
     async def audit(self, guild_id: int, limit: int = 20) -> list[AuditRow]:
         """What the server's managers did (and the season schedule), newest first."""
-        return await repo.audit_of(self.db, guild_id, limit)
+        return await repo.audit_of(self.core.db, guild_id, limit)
 
 
 async def live_standings(db: Store | Transaction, guild_id: int, season: int,

@@ -1,12 +1,13 @@
 """A server's settings and house rules (issue 12): what a manager sets once for the server, and
 how a new lobby starts from it.
 
-What it is: the ``ServerSettings`` part of ``GameService``: reading a server's settings, a
-manager's changes (each one audited, all of them in one transaction, nothing written when one is
-refused), the members barred from hosting or joining games, and ``lobby_plan``, the options, timer
-and public language a new lobby starts with. The checks a lobby must pass whoever opens it (a
-closed variant, a barred member, computer players turned off) are ``check_host``, ``check_player``
-and ``check_bots``, which ``games`` calls inside its own transactions.
+What it is: the ``ServerSettings`` part of ``GameService`` (``service.settings``, no state of its
+own): reading a server's settings, a manager's changes (each one audited, all of them in one
+transaction, nothing written when one is refused), the members barred from hosting or joining games,
+and ``lobby_plan``, the options, timer and public language a new lobby starts with. The checks a
+lobby must pass whoever opens it (a closed variant, a barred member, computer players turned off)
+are ``check_host``, ``check_player`` and ``check_bots``, which ``games`` calls inside its own
+transactions.
 What it is not: no SQL (``bot.store.settings``), no Discord, no rules (the engine validates
 options through ``options.lobby_options``).
 """
@@ -23,7 +24,7 @@ from bot.store.rows import AuditAction, ServerConfig
 from bot.words.i18n import LOCALES
 
 from .changes import Refusal
-from .core import ServiceCore
+from .core import Core
 from .options import REASON_LENGTH, clean_text, lobby_options
 
 DEFAULT_TIMER = 5.0  # minutes, when neither the host nor the server chose one
@@ -78,11 +79,15 @@ def _timer(minutes: float) -> float:
     return minutes
 
 
-class ServerSettings(ServiceCore):
+class ServerSettings:
     """A server's defaults, presets, open variants, computer players, language and bans."""
 
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+
     async def server_config(self, guild_id: int) -> ServerConfig:
-        return await store.config(self.db, guild_id)
+        return await store.config(self.core.db, guild_id)
 
     async def change_settings(self, guild_id: int, manager_id: int, change: SettingsChange) -> list[str]:
         """Apply a manager's changes; returns what changed, as the audit log words it
@@ -114,8 +119,8 @@ class ServerSettings(ServiceCore):
                 raise Refusal("settings_language")
             writes.append(("language", "", None if change.language == "auto" else change.language))
         done: list[str] = []
-        now = self.clock()
-        async with self._transaction() as tx:
+        now = self.core.now()
+        async with self.core.transaction() as tx:
             await store.lock(tx, guild_id)
             for kind, key, value in writes:
                 done.append(await _write(tx, guild_id, kind, key, value))
@@ -129,15 +134,15 @@ class ServerSettings(ServiceCore):
         if user_id == manager_id:
             raise Refusal("ban_self")
         text = clean_text(reason, REASON_LENGTH)
-        now = self.clock()
-        async with self._transaction() as tx:
+        now = self.core.now()
+        async with self.core.transaction() as tx:
             await store.lock(tx, guild_id)
             await store.ban(tx, guild_id, user_id, text, manager_id, now)
             await repo.add_audit(tx, guild_id, manager_id, AuditAction.BAN, now, detail=f"{user_id} {text}".strip())
 
     async def unban_member(self, guild_id: int, manager_id: int, user_id: int) -> None:
-        now = self.clock()
-        async with self._transaction() as tx:
+        now = self.core.now()
+        async with self.core.transaction() as tx:
             await store.lock(tx, guild_id)
             if not await store.unban(tx, guild_id, user_id):
                 raise Refusal("not_banned")

@@ -56,8 +56,8 @@ async def main(argv: list[str]) -> None:
     for name in STATEMENTS:
         setattr(db.tx_class, name, stopping(getattr(db.tx_class, name)))
     svc = GameService(db, clock=lambda: float(now))
-    change = await svc.play(int(game_id), int(user_id), move, interaction_id=int(interaction_id),
-                            version=int(version))
+    change = await svc.acting.play(int(game_id), int(user_id), move, interaction_id=int(interaction_id),
+                                   version=int(version))
     print(f"committed {change.game.version}", flush=True)
     await wait_forever.wait()
 
@@ -69,14 +69,14 @@ async def burst(target: str, games: str, seed: str) -> None:
 
     async def play(game_id: int) -> None:
         while True:
-            row = await svc.get(game_id)
+            row = await svc.core.get(game_id)
             assert row is not None and row.status == "playing", "a burst game ended"
-            game = svc.engine(row)
+            game = svc.core.engine(row)
             if game.hand_over:
-                change = await svc.next_deal(game_id, None, version=row.version)
+                change = await svc.acting.next_deal(game_id, None, version=row.version)
             else:
                 seat = rng.choice(game.actors)
-                change = await svc.play(game_id, uid(row, seat), choose(game, seat, rng), version=row.version)
+                change = await svc.acting.play(game_id, uid(row, seat), choose(game, seat, rng), version=row.version)
             print(f"committed {game_id} {change.game.version}", flush=True)
 
     await asyncio.gather(*(play(int(g)) for g in games.split(",")))

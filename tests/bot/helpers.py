@@ -36,7 +36,7 @@ class Clock:
 async def lobby(
     svc: GameService, variant: str, players: int, options: str = "", *, channel: int = 100, timer: float = 5
 ) -> GameRow:
-    change = await svc.open_lobby(
+    change = await svc.games.open_lobby(
         guild_id=GUILD,
         channel_id=channel,
         host_id=1,
@@ -46,8 +46,8 @@ async def lobby(
         timer_minutes=timer,
     )
     for u in range(2, players + 1):
-        await svc.join(change.game.id, u, f"user{u}")
-    row = await svc.get(change.game.id)
+        await svc.games.join(change.game.id, u, f"user{u}")
+    row = await svc.core.get(change.game.id)
     assert row is not None
     return row
 
@@ -63,7 +63,7 @@ async def started(
     seed: str = "7",
 ) -> GameRow:
     row = await lobby(svc, variant, players, options, channel=channel, timer=timer)
-    return (await svc.start(row.id, 1, seed=seed)).game
+    return (await svc.games.start(row.id, 1, seed=seed)).game
 
 
 def uid(row: GameRow, seat: str) -> int:
@@ -102,9 +102,9 @@ def choose(game, seat: str, rng: random.Random, *, avoid: tuple[str, ...] = ()) 
 
 async def play_one(svc: GameService, row: GameRow, rng: random.Random, **kw: Any):
     """One random legal move by one of the actors (through the service)."""
-    game = svc.engine(row)
+    game = svc.core.engine(row)
     seat = rng.choice(game.actors)
-    return await svc.play(row.id, uid(row, seat), choose(game, seat, rng), version=row.version, **kw)
+    return await svc.acting.play(row.id, uid(row, seat), choose(game, seat, rng), version=row.version, **kw)
 
 
 async def play_to_the_end(
@@ -112,22 +112,22 @@ async def play_to_the_end(
 ) -> tuple[GameRow, int, int]:
     """Random legal moves until the game is over; the next deal comes from ``next_deal`` (or, with
     ``clock``, from ``tick`` after the pause). Returns (final row, moves, deals)."""
-    game = svc.engine(row)
+    game = svc.core.engine(row)
     moves, deals, iid = 0, 1, row.id * 1_000_000
     while row.status == "playing":
         assert moves < limit, "the game did not end"
         if game.hand_over:
             if clock is None:
-                change = await svc.next_deal(row.id, row.seats[0].user_id, version=row.version)
+                change = await svc.acting.next_deal(row.id, row.seats[0].user_id, version=row.version)
             else:
                 clock.advance(DEAL_PAUSE)
-                [change] = await svc.tick(row.id)
+                [change] = await svc.clock.tick(row.id)
                 assert change.kind == "deal"
             deals += 1
         else:
             seat = rng.choice(game.actors)
             iid += 1
-            change = await svc.play(
+            change = await svc.acting.play(
                 row.id, uid(row, seat), choose(game, seat, rng), interaction_id=iid, version=row.version
             )
             moves += 1

@@ -78,19 +78,19 @@ def _commit_error(env) -> type[BaseException]:
 
 async def test_a_move_whose_commit_fails_changes_nothing_and_the_game_goes_on(env):
     row = await started(env.svc, "basic", 2, seed="commit")
-    seat = env.svc.engine(row).current_seat
+    seat = env.svc.core.engine(row).current_seat
     await _arm_commit_failure(env, row.id)
     before = await snapshot(env.db, row.id)
 
     # Twice: the failed COMMIT must not leave a transaction open that the second attempt joins.
     for _ in range(2):
         with pytest.raises(_commit_error(env)):
-            await env.svc.play(row.id, uid(row, seat), "draw", interaction_id=501, version=row.version)
+            await env.svc.acting.play(row.id, uid(row, seat), "draw", interaction_id=501, version=row.version)
         assert not env.db.in_transaction
         assert await snapshot(env.db, row.id) == before
-        fresh = await env.svc.get(row.id)
+        fresh = await env.svc.core.get(row.id)
         assert fresh == row
-        assert env.svc.engine(fresh).record() == row.record  # the failed move is not in the cached game
+        assert env.svc.core.engine(fresh).record() == row.record  # the failed move is not in the cached game
 
     # Other games are written meanwhile (the database is not stuck in the failed transaction).
     other = await started(env.svc, "gin", 2, channel=200, seed="other")
@@ -98,12 +98,12 @@ async def test_a_move_whose_commit_fails_changes_nothing_and_the_game_goes_on(en
 
     await _disarm(env)
     # The same click again (same interaction id): it was never recorded, so it is a move, not "already done".
-    change = await env.svc.play(row.id, uid(row, seat), "draw", interaction_id=501, version=row.version)
+    change = await env.svc.acting.play(row.id, uid(row, seat), "draw", interaction_id=501, version=row.version)
     assert change.game.version == row.version + 1
     assert await repo.action_count(env.db, row.id) == change.game.version
-    assert env.svc.engine(await env.svc.get(row.id)).record() == change.engine.record()
+    assert env.svc.core.engine(await env.svc.core.get(row.id)).record() == change.engine.record()
     nxt = choose(change.engine, seat, random.Random(1))
-    assert (await env.svc.play(row.id, uid(row, seat), nxt, version=change.game.version)).game.version == (
+    assert (await env.svc.acting.play(row.id, uid(row, seat), nxt, version=change.game.version)).game.version == (
         row.version + 2)
     if _backend(env) == "sqlite":
         assert (await env.db.fetchone("PRAGMA integrity_check"))[0] == "ok"
@@ -121,7 +121,7 @@ async def test_a_full_disk_refuses_the_move_that_needs_room_and_the_game_goes_on
         await db.conn.execute(f"PRAGMA max_page_count = {pages}")
         rng = random.Random(5)
         for _ in range(2000):
-            game = svc.engine(row)
+            game = svc.core.engine(row)
             if game.hand_over:
                 move_of = None
             else:
@@ -131,9 +131,9 @@ async def test_a_full_disk_refuses_the_move_that_needs_room_and_the_game_goes_on
             before = await snapshot(db, row.id)
             try:
                 if move_of is None:
-                    row = (await svc.next_deal(row.id, 1, version=row.version)).game
+                    row = (await svc.acting.next_deal(row.id, 1, version=row.version)).game
                 else:
-                    row = (await svc.play(row.id, *move_of, version=row.version)).game
+                    row = (await svc.acting.play(row.id, *move_of, version=row.version)).game
             except sqlite3.OperationalError as exc:
                 assert "full" in str(exc)
                 break
@@ -142,10 +142,10 @@ async def test_a_full_disk_refuses_the_move_that_needs_room_and_the_game_goes_on
             raise AssertionError("the disk never filled up")
         assert not db.in_transaction
         assert await snapshot(db, row.id) == before
-        assert await svc.get(row.id) == row
+        assert await svc.core.get(row.id) == row
         await db.conn.execute(f"PRAGMA max_page_count = {pages * 100}")  # room again
-        change = await (svc.next_deal(row.id, 1, version=row.version) if move_of is None
-                        else svc.play(row.id, *move_of, version=row.version))
+        change = await (svc.acting.next_deal(row.id, 1, version=row.version) if move_of is None
+                        else svc.acting.play(row.id, *move_of, version=row.version))
         assert change.game.version == row.version + 1
         assert await repo.action_count(db, row.id) == change.game.version
         assert (await db.fetchone("PRAGMA integrity_check"))[0] == "ok"
@@ -181,7 +181,7 @@ async def test_a_process_killed_inside_a_move_leaves_the_game_whole(env, request
     and is exactly as before the move (or, after the COMMIT, exactly after it), and a new process
     plays the same move and the next one."""
     row = await started(env.svc, "basic", 2, seed="kill")
-    seat = env.svc.engine(row).current_seat
+    seat = env.svc.core.engine(row).current_seat
     user = uid(row, seat)
     before = await snapshot(env.db, row.id)
     target = str(env.path) if _backend(env) == "sqlite" else request.getfixturevalue("pg_url")
@@ -206,16 +206,16 @@ async def test_a_process_killed_inside_a_move_leaves_the_game_whole(env, request
     db = await open_database(target)
     try:
         svc = GameService(db, clock=Clock(T0 + 120))
-        after = await svc.get(row.id)
+        after = await svc.core.get(row.id)
         assert after is not None and after.version == row.version + 1
         actions = await db.fetchall("SELECT version, interaction_id FROM actions WHERE game_id = ? ORDER BY id",
                                     (row.id,))
         assert [tuple(a) for a in actions][-1] == (row.version + 1, 700 + len(words))
         assert len(actions) == after.version
-        game = svc.engine(after)
+        game = svc.core.engine(after)
         assert game.phase == "play" and game.current_seat == seat
         nxt = choose(game, seat, random.Random(2))
-        change = await svc.play(row.id, user, nxt, interaction_id=999, version=after.version)
+        change = await svc.acting.play(row.id, user, nxt, interaction_id=999, version=after.version)
         assert change.game.version == row.version + 2
     finally:
         await db.close()
@@ -263,7 +263,7 @@ async def test_a_process_killed_at_random_moments_of_a_burst_leaves_every_game_w
             # back): wait until the server has closed the dead child's sessions, then read.
             await _wait_for(lambda: _child_sessions(env), 0)
         for r in rows:
-            stored = await env.svc.get(r.id)
+            stored = await env.svc.core.get(r.id)
             assert stored is not None and stored.version >= acked[r.id], (round_, stored and stored.version, acked)
             assert await repo.action_count(env.db, r.id) == stored.version
         replay_action_log(query)

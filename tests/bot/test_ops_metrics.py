@@ -26,7 +26,7 @@ async def test_game_counts_a_quarantined_game_and_the_database_answers(env):
     async with env.db.transaction() as tx:
         await tx.execute("UPDATE games SET record = ? WHERE id = ?", ("garbage", damaged.id))
     fresh = GameService(env.db, clock=env.clock)
-    [change] = await fresh.check_records()
+    [change] = await fresh.clock.check_records()
     assert change.kind == ChangeKind.QUARANTINE
     counts, quarantined = await health.game_counts(env.db)
     assert sorted(counts) == [("playing", "basic", 1), ("playing", "gin", 1)] and quarantined == 1
@@ -40,7 +40,7 @@ async def test_a_timeout_served_late_moves_the_clock_lag_and_the_committed_count
     timeouts = value("rummy_moves_committed_total", kind="timeout", variant="basic")
     committed = value("rummy_db_transaction_seconds_count", outcome="committed")
     env.clock.t = game.turn_deadline + 3
-    [change] = await env.svc.tick(game.id)
+    [change] = await env.svc.clock.tick(game.id)
     assert change.kind == ChangeKind.TIMEOUT
     assert value("rummy_clock_lag_seconds_count") == lag + 1
     assert value("rummy_clock_lag_seconds_bucket", le="5.0") - value("rummy_clock_lag_seconds_bucket", le="2.0") >= 1
@@ -54,7 +54,7 @@ async def test_a_click_delivered_to_two_services_at_once_counts_one_move_and_one
     that both go on to write and the database, not the early "already done" check, refuses one."""
     one, two = env.svc, GameService(env.db, clock=env.clock)
     row = await started(one, "basic", 2, seed="twice")
-    seat = one.engine(row).current_seat
+    seat = one.core.engine(row).current_seat
     both_read = asyncio.Barrier(2)
     seen = repo.seen_interaction
 
@@ -68,8 +68,8 @@ async def test_a_click_delivered_to_two_services_at_once_counts_one_move_and_one
     conflicts = value("rummy_db_conflicts_total", reason="version") + value("rummy_db_conflicts_total",
                                                                             reason="duplicate")
     rolled_back = value("rummy_db_transaction_seconds_count", outcome="rolled_back")
-    outcomes = await asyncio.gather(one.play(row.id, uid(row, seat), "draw", interaction_id=42),
-                                    two.play(row.id, uid(row, seat), "draw", interaction_id=42),
+    outcomes = await asyncio.gather(one.acting.play(row.id, uid(row, seat), "draw", interaction_id=42),
+                                    two.acting.play(row.id, uid(row, seat), "draw", interaction_id=42),
                                     return_exceptions=True)
     assert sum(isinstance(o, Refusal) for o in outcomes) == 1, outcomes
     assert not any(isinstance(o, Exception) and not isinstance(o, Refusal) for o in outcomes), outcomes

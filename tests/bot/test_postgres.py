@@ -70,17 +70,17 @@ async def test_one_click_delivered_to_two_processes_applies_once(pg_url):
     try:
         one, two = GameService(a, clock=clock), GameService(b, clock=clock)
         row = await started(one, "basic", 2, seed="twice")
-        seat = one.engine(row).current_seat
+        seat = one.core.engine(row).current_seat
         outcomes = await asyncio.gather(
-            one.play(row.id, uid(row, seat), "draw", interaction_id=4242),
-            two.play(row.id, uid(row, seat), "draw", interaction_id=4242),
+            one.acting.play(row.id, uid(row, seat), "draw", interaction_id=4242),
+            two.acting.play(row.id, uid(row, seat), "draw", interaction_id=4242),
             return_exceptions=True,
         )
         applied = [o for o in outcomes if not isinstance(o, BaseException)]
         refused = [o for o in outcomes if isinstance(o, BaseException)]
         assert len(applied) == 1, outcomes
         assert isinstance(refused[0], Refusal), refused  # already_done, or stale: never applied twice
-        final = await one.get(row.id)
+        final = await one.core.get(row.id)
         assert final.version == row.version + 1
         assert await repo.action_count(a, row.id) == final.version
     finally:
@@ -101,15 +101,15 @@ async def test_two_processes_racing_on_one_game_lose_no_move_and_score_once(pg_u
         races = 0
         while row.status == "playing":
             assert races < 3000, "the game did not end"
-            game = one.engine(row)
+            game = one.core.engine(row)
             if game.hand_over:
-                row = (await one.next_deal(row.id, 1)).game
+                row = (await one.acting.next_deal(row.id, 1)).game
                 continue
             seat = rng.choice(game.actors)
             move = choose(game, seat, rng)
             outcomes = await asyncio.gather(
-                one.play(row.id, uid(row, seat), move, version=row.version),
-                two.play(row.id, uid(row, seat), move, version=row.version),
+                one.acting.play(row.id, uid(row, seat), move, version=row.version),
+                two.acting.play(row.id, uid(row, seat), move, version=row.version),
                 return_exceptions=True,
             )
             applied = [o for o in outcomes if not isinstance(o, BaseException)]
@@ -118,7 +118,7 @@ async def test_two_processes_racing_on_one_game_lose_no_move_and_score_once(pg_u
             assert isinstance(refused[0], (Stale, Refusal, IllegalMove)), refused
             row = applied[0].game
             races += 1
-        stored = await one.get(row.id)
+        stored = await one.core.get(row.id)
         assert stored.version == row.version
         assert await repo.action_count(a, row.id) == stored.version
         replayed = load_game(stored.record or "")
@@ -140,8 +140,8 @@ async def _two_processes(pg_url, clock, shards=None):
 
 async def _tick_both(one: GameService, two: GameService) -> list:
     """Both processes' clocks serve every due game at the same moment; the changes they announce."""
-    due = sorted(set(await one.due()) | set(await two.due()))
-    changes = await asyncio.gather(*(svc.tick(gid) for gid in due for svc in (one, two)))
+    due = sorted(set(await one.clock.due()) | set(await two.clock.due()))
+    changes = await asyncio.gather(*(svc.clock.tick(gid) for gid in due for svc in (one, two)))
     return [c for batch in changes for c in batch]
 
 
@@ -152,24 +152,24 @@ async def test_each_deadline_fires_once_when_two_processes_serve_it(pg_url):
     dbs, (one, two) = await _two_processes(pg_url, clock)
     try:
         row = await started(one, "basic", 2, seed="clock", timer=1)
-        lobby = await one.open_lobby(guild_id=7, channel_id=999, host_id=50, host_name="h", variant="gin")
-        await one.set_season_schedule(7, 50, "week", channel_id=999, locale="es")
+        lobby = await one.games.open_lobby(guild_id=7, channel_id=999, host_id=50, host_name="h", variant="gin")
+        await one.records.set_season_schedule(7, 50, "week", channel_id=999, locale="es")
         clock.advance(50)  # past the reminder (80% of a minute)
         kinds = [c.kind for c in await _tick_both(one, two)]
         assert kinds.count("remind") == 1, kinds
         clock.advance(15)  # past the turn's deadline
         kinds = [c.kind for c in await _tick_both(one, two)]
         assert kinds.count("timeout") == 1, kinds
-        seat = (await one.get(row.id)).by_seat(one.engine(row).current_seat)
-        assert (await one.get(row.id)).seats[seat.position].timeouts == 1
+        seat = (await one.core.get(row.id)).by_seat(one.core.engine(row).current_seat)
+        assert (await one.core.get(row.id)).seats[seat.position].timeouts == 1
         clock.advance(30 * 60 + 8 * 24 * 3600)  # the lobby's half hour, and a week's boundary
         kinds = [c.kind for c in await _tick_both(one, two)]
         assert kinds.count("expire") == 1, kinds
-        assert (await one.get(lobby.game.id)).status == "expired"
-        due = sorted(set(await one.due_seasons()) | set(await two.due_seasons()))
-        rolled = await asyncio.gather(*(svc.scheduled_season(g) for g in due for svc in (one, two)))
+        assert (await one.core.get(lobby.game.id)).status == "expired"
+        due = sorted(set(await one.records.due_seasons()) | set(await two.records.due_seasons()))
+        rolled = await asyncio.gather(*(svc.records.scheduled_season(g) for g in due for svc in (one, two)))
         assert len([r for r in rolled if r is not None]) == 1, rolled
-        assert (await one.season(7)).number == 2
+        assert (await one.records.season(7)).number == 2
     finally:
         for db in dbs:
             await db.close()
@@ -185,17 +185,17 @@ async def test_each_process_serves_only_its_own_shards(pg_url):
         shard1 = GameService(b, clock=clock, shards=(2, (1,)))
         games = {}
         for svc, guild in ((shard0, 7), (shard1, 1 << 22)):
-            lobby = await svc.open_lobby(guild_id=guild, channel_id=guild + 1, host_id=1, host_name="a",
-                                         variant="gin", timer_minutes=1)
-            await svc.join(lobby.game.id, 2, "b")
-            games[guild] = (await svc.start(lobby.game.id, 1, seed="s")).game.id
-        assert await shard0.running_games() == [games[7]]
-        assert await shard1.running_games() == [games[1 << 22]]
+            lobby = await svc.games.open_lobby(guild_id=guild, channel_id=guild + 1, host_id=1, host_name="a",
+                                               variant="gin", timer_minutes=1)
+            await svc.games.join(lobby.game.id, 2, "b")
+            games[guild] = (await svc.games.start(lobby.game.id, 1, seed="s")).game.id
+        assert await shard0.reading.running_games() == [games[7]]
+        assert await shard1.reading.running_games() == [games[1 << 22]]
         clock.advance(120)
-        assert await shard0.due() == [games[7]]
-        assert await shard1.due() == [games[1 << 22]]
+        assert await shard0.clock.due() == [games[7]]
+        assert await shard1.clock.due() == [games[1 << 22]]
         everyone = GameService(a, clock=clock)  # one process holding every shard
-        assert sorted(await everyone.due()) == sorted(games.values())
+        assert sorted(await everyone.clock.due()) == sorted(games.values())
     finally:
         await a.close()
         await b.close()
@@ -206,12 +206,12 @@ async def _history(svc: GameService) -> dict:
     """Everything a server's members can look up: standings of every season, records, history."""
     out: dict = {}
     for number in (1, 2, 3):
-        season, table, games = await svc.scores(7, number)
+        season, table, games = await svc.history.scores(7, number)
         out[f"season{number}"] = (season.number, season.ended_at, table, games)
-    out["stats"] = [await svc.stats(7, u) for u in (1, 2, 3)]
-    out["history"] = await svc.finished_games(7, 50)
-    out["audit"] = await svc.audit(7, 50)
-    out["schedule"] = await svc.season_schedule(7)
+    out["stats"] = [await svc.records.stats(7, u) for u in (1, 2, 3)]
+    out["history"] = await svc.records.finished_games(7, 50)
+    out["audit"] = await svc.records.audit(7, 50)
+    out["schedule"] = await svc.records.season_schedule(7)
     return out
 
 
@@ -229,14 +229,14 @@ async def test_copy_to_postgres_keeps_every_season_and_refuses_a_used_target(tmp
             row = await started(svc, "gin", 2, "target=1", channel=channel, seed=f"{season}{channel}")
             await play_to_the_end(svc, row, rng)
             clock.advance(60)
-        ending = (await svc.season(7)).number
-        await svc.new_season(7, 99, ending=ending)
-    await svc.void_result(7, row.id, 99, "test", closed_ok=True)  # season 2's amended standings go along too
-    await svc.set_season_schedule(7, 99, "month", channel_id=100, locale="es")
+        ending = (await svc.records.season(7)).number
+        await svc.records.new_season(7, 99, ending=ending)
+    await svc.records.void_result(7, row.id, 99, "test", closed_ok=True)  # season 2's amended standings go along too
+    await svc.records.set_season_schedule(7, 99, "month", channel_id=100, locale="es")
     playing = await started(svc, "basic", 3, channel=102, seed="live")
     before = await _history(svc)
     assert before["season1"][2] and before["season2"][2] and before["history"]  # something to compare
-    ladder = await svc.ladder(7)
+    ladder = await svc.ratings.ladder(7)
     assert len(ladder) == 2  # the skill ratings (issue 12) go along
     await src.close()
 
@@ -246,12 +246,12 @@ async def test_copy_to_postgres_keeps_every_season_and_refuses_a_used_target(tmp
     try:
         moved = GameService(dst, clock=clock)
         assert await _history(moved) == before
-        assert await moved.ladder(7) == ladder and counts["ratings"] == 4 and counts["rating_history"] == 6
-        assert (await moved.get(playing.id)).record == playing.record
+        assert await moved.ratings.ladder(7) == ladder and counts["ratings"] == 4 and counts["rating_history"] == 6
+        assert (await moved.core.get(playing.id)).record == playing.record
         # The game in play goes on, and new rows get new ids after the copied ones.
-        nxt = await moved.play(playing.id, uid(playing, moved.engine(playing).current_seat), "draw")
+        nxt = await moved.acting.play(playing.id, uid(playing, moved.core.engine(playing).current_seat), "draw")
         assert nxt.game.version == playing.version + 1
-        fresh = await moved.open_lobby(guild_id=7, channel_id=200, host_id=70, host_name="n", variant="gin")
+        fresh = await moved.games.open_lobby(guild_id=7, channel_id=200, host_id=70, host_name="n", variant="gin")
         assert fresh.game.id == playing.id + 1
     finally:
         await dst.close()

@@ -29,19 +29,19 @@ async def test_a_damaged_game_is_quarantined_at_start_up_and_the_others_keep_the
     await _damage(env, damaged.id)
     env.clock.t = max(damaged.turn_deadline, healthy.turn_deadline) + 1
     fresh = GameService(env.db, clock=env.clock)  # a restart: nothing cached
-    assert sorted(await fresh.due()) == sorted([damaged.id, healthy.id])
+    assert sorted(await fresh.clock.due()) == sorted([damaged.id, healthy.id])
 
-    [change] = await fresh.check_records()
+    [change] = await fresh.clock.check_records()
     assert change.kind == ChangeKind.QUARANTINE and change.game.id == damaged.id
     assert change.game.quarantined_at == env.clock() and change.game.status == GameStatus.PLAYING
     reason = await env.db.fetchone("SELECT quarantine_reason FROM games WHERE id = ?", (damaged.id,))
     assert "garbage" in reason[0]
-    assert await fresh.check_records() == []  # quarantined once: announced once
-    assert await fresh.due() == [healthy.id]
-    assert await fresh.running_games() == [healthy.id]  # nothing to resume either
+    assert await fresh.clock.check_records() == []  # quarantined once: announced once
+    assert await fresh.clock.due() == [healthy.id]
+    assert await fresh.reading.running_games() == [healthy.id]  # nothing to resume either
 
-    seat = fresh.engine(healthy).current_seat
-    [timeout] = await fresh.tick(healthy.id)
+    seat = fresh.core.engine(healthy).current_seat
+    [timeout] = await fresh.clock.tick(healthy.id)
     assert timeout.kind == ChangeKind.TIMEOUT and timeout.seat == seat
 
 
@@ -50,32 +50,32 @@ async def test_the_clock_quarantines_a_game_whose_record_stopped_loading_once(en
     await _damage(env, damaged.id)
     env.clock.t = damaged.turn_deadline + 1
     fresh = GameService(env.db, clock=env.clock)
-    [change] = await fresh.tick(damaged.id)  # no exception: the game is set aside
+    [change] = await fresh.clock.tick(damaged.id)  # no exception: the game is set aside
     assert change.kind == ChangeKind.QUARANTINE and change.game.quarantined_at is not None
     caplog.clear()
-    assert await fresh.tick(damaged.id) == []
+    assert await fresh.clock.tick(damaged.id) == []
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]  # set aside: not retried
-    assert await fresh.due() == []
-    assert await fresh.next_deadline() is None
+    assert await fresh.clock.due() == []
+    assert await fresh.clock.next_deadline() is None
 
 
 async def test_a_quarantined_game_refuses_moves_and_a_manager_can_cancel_it(env):
     damaged = await started(env.svc, "basic", 2, timer=1, seed="a")
     await _damage(env, damaged.id)
     fresh = GameService(env.db, clock=env.clock)
-    await fresh.check_records()
-    row = await fresh.get(damaged.id)
+    await fresh.clock.check_records()
+    row = await fresh.core.get(damaged.id)
     assert row is not None and row.quarantined_at is not None
     with pytest.raises(Refusal) as refused:
-        await fresh.play(row.id, 1, "draw", version=row.version)
+        await fresh.acting.play(row.id, 1, "draw", version=row.version)
     assert refused.value.code == "quarantined"
     with pytest.raises(Refusal) as refused:
-        fresh.engine(row)
+        fresh.core.engine(row)
     assert refused.value.code == "quarantined"
 
-    change = await fresh.cancel(row.id, 999, is_admin=True)
+    change = await fresh.games.cancel(row.id, 999, is_admin=True)
     assert change.kind == ChangeKind.CANCEL and change.game.status == GameStatus.CANCELLED
-    assert await fresh.in_channel(row.channel_id) is None  # the channel is free for a new game
+    assert await fresh.reading.in_channel(row.channel_id) is None  # the channel is free for a new game
 
 
 async def test_one_games_failing_tick_stops_neither_the_other_games_nor_the_seasons(caplog):
@@ -116,7 +116,8 @@ async def test_one_games_failing_tick_stops_neither_the_other_games_nor_the_seas
     async def doze(_: float) -> None:
         return None
 
-    bot = SimpleNamespace(stopping=False, wait_until_ready=ready, service=SimpleNamespace(due=due, tick=tick),
+    bot = SimpleNamespace(stopping=False, wait_until_ready=ready,
+                          service=SimpleNamespace(clock=SimpleNamespace(due=due, tick=tick)),
                           announcer=SimpleNamespace(announce=announce), _new_seasons=new_seasons,
                           _archive_threads=archive_threads, _until_next_deadline=a_second, _doze=doze,
                           _tournaments=tournaments)

@@ -29,25 +29,25 @@ async def rated_game(svc: GameService, clock: Clock, variant: str, users: list[i
     """A game every player moves in once (so it is rated), then ``resign`` resign in that order:
     the player left wins, the last to resign is second, and so on. Returns the game's id."""
     clock.advance(60)
-    change = await svc.open_lobby(guild_id=GUILD, channel_id=channel, host_id=users[0],
-                                  host_name=NAMES.get(users[0], "p"), variant=variant)
+    change = await svc.games.open_lobby(guild_id=GUILD, channel_id=channel, host_id=users[0],
+                                        host_name=NAMES.get(users[0], "p"), variant=variant)
     for u in users[1:]:
-        await svc.join(change.game.id, u, NAMES.get(u, f"p{u}"))
-    row = (await svc.start(change.game.id, users[0], seed="7")).game
+        await svc.games.join(change.game.id, u, NAMES.get(u, f"p{u}"))
+    row = (await svc.games.start(change.game.id, users[0], seed="7")).game
     rng = random.Random(3)
     moved: set[str] = set()
     while len(moved) < len(users):
-        game = svc.engine(row)
+        game = svc.core.engine(row)
         assert not game.hand_over, "the deal ended before everybody moved"
         seat = game.actors[0]
         seat_row = row.by_seat(seat)
         assert seat_row is not None
-        row = (await svc.play(row.id, seat_row.user_id, choose(game, seat, rng, avoid=("knock", "go")),
-                              version=row.version)).game
+        row = (await svc.acting.play(row.id, seat_row.user_id, choose(game, seat, rng, avoid=("knock", "go")),
+                                     version=row.version)).game
         moved.add(seat)
     for u in resign:
         clock.advance(1)
-        change = await svc.resign(row.id, u)
+        change = await svc.games.resign(row.id, u)
     assert change.game_over
     return row.id
 
@@ -92,7 +92,7 @@ async def test_a_rated_game_moves_the_ratings_overall_and_in_its_variant(env):
     overall = {u: Rating(mu, sigma, n) for _, v, u, mu, sigma, n in rows if v == OVERALL}
     assert overall[C].value > overall[B].value > overall[A].value
     assert overall == rate({}, {C: 1, B: 2, A: 3})
-    card = await env.svc.player_rating(GUILD, C)
+    card = await env.svc.ratings.player_rating(GUILD, C)
     assert card.rating == overall[C] and card.rank is None and len(card.history) == 1  # ranked from 3 games
 
 
@@ -100,16 +100,16 @@ async def test_the_rating_update_is_in_the_results_transaction(env, monkeypatch)
     """A failing rating write leaves no result either: the game is still being played."""
     clock = env.clock
     clock.advance(60)
-    change = await env.svc.open_lobby(guild_id=GUILD, channel_id=100, host_id=A, host_name="ana", variant="gin")
-    await env.svc.join(change.game.id, B, "bea")
-    row = (await env.svc.start(change.game.id, A, seed="7")).game
+    change = await env.svc.games.open_lobby(guild_id=GUILD, channel_id=100, host_id=A, host_name="ana", variant="gin")
+    await env.svc.games.join(change.game.id, B, "bea")
+    row = (await env.svc.games.start(change.game.id, A, seed="7")).game
     rng = random.Random(3)
     moved: set[str] = set()
     while len(moved) < 2:
-        game = env.svc.engine(row)
+        game = env.svc.core.engine(row)
         seat = game.actors[0]
-        row = (await env.svc.play(row.id, row.by_seat(seat).user_id, choose(game, seat, rng, avoid=("knock",)),
-                                  version=row.version)).game
+        row = (await env.svc.acting.play(row.id, row.by_seat(seat).user_id, choose(game, seat, rng, avoid=("knock",)),
+                                         version=row.version)).game
         moved.add(seat)
 
     async def broken(*args, **kwargs):
@@ -117,21 +117,21 @@ async def test_the_rating_update_is_in_the_results_transaction(env, monkeypatch)
 
     monkeypatch.setattr(store, "add_history", broken)
     with pytest.raises(RuntimeError):
-        await env.svc.resign(row.id, A)
-    assert (await env.svc.get(row.id)).status == "playing"
+        await env.svc.games.resign(row.id, A)
+    assert (await env.svc.core.get(row.id)).status == "playing"
     assert await env.db.fetchall("SELECT * FROM results WHERE game_id = ?", (row.id,)) == []
     assert await ratings_of(env.db) == []
     monkeypatch.undo()
-    assert (await env.svc.resign(row.id, A)).game_over
+    assert (await env.svc.games.resign(row.id, A)).game_over
     assert len(await ratings_of(env.db)) == 4
 
 
 async def test_an_unrated_result_leaves_the_ratings_alone(env):
-    change = await env.svc.open_lobby(guild_id=GUILD, channel_id=100, host_id=A, host_name="ana", variant="gin")
-    await env.svc.join(change.game.id, B, "bea")
-    row = (await env.svc.start(change.game.id, A, seed="7")).game
-    await env.svc.resign(row.id, A)  # before anyone moved: decided by an absent player, never rated
-    assert (await env.svc.get(row.id)).status == "finished"
+    change = await env.svc.games.open_lobby(guild_id=GUILD, channel_id=100, host_id=A, host_name="ana", variant="gin")
+    await env.svc.games.join(change.game.id, B, "bea")
+    row = (await env.svc.games.start(change.game.id, A, seed="7")).game
+    await env.svc.games.resign(row.id, A)  # before anyone moved: decided by an absent player, never rated
+    assert (await env.svc.core.get(row.id)).status == "finished"
     assert await ratings_of(env.db) == []
 
 
@@ -151,7 +151,7 @@ async def test_voiding_and_restoring_replays_to_never_and_always_counted(env, tm
     ids = await play_series(env.svc, env.clock)
     counted = (await ratings_of(env.db), await history_of(env.db))
 
-    await env.svc.void_result(GUILD, ids[1], MANAGER, "farmed")
+    await env.svc.records.void_result(GUILD, ids[1], MANAGER, "farmed")
     fresh = await Database.open(tmp_path / "never.db")
     try:
         clock = Clock()
@@ -162,20 +162,20 @@ async def test_voiding_and_restoring_replays_to_never_and_always_counted(env, tm
     assert (await ratings_of(env.db), await history_of(env.db)) == expected
     assert expected != counted
 
-    await env.svc.void_result(GUILD, ids[1], MANAGER, restore=True)
+    await env.svc.records.void_result(GUILD, ids[1], MANAGER, restore=True)
     assert (await ratings_of(env.db), await history_of(env.db)) == counted
 
 
 async def test_the_ladder_needs_the_minimum_games_and_ranks_by_rating(env):
     for _ in range(MIN_GAMES - 1):
         await rated_game(env.svc, env.clock, "gin", [A, B], resign=[A])
-    assert await env.svc.ladder(GUILD) == []
+    assert await env.svc.ratings.ladder(GUILD) == []
     await rated_game(env.svc, env.clock, "gin", [A, B], resign=[A])
-    ladder = await env.svc.ladder(GUILD)
+    ladder = await env.svc.ratings.ladder(GUILD)
     assert [(line.rank, line.user_id, line.name) for line in ladder] == [(1, B, "bea"), (2, A, "ana")]
-    assert [line.user_id for line in await env.svc.ladder(GUILD, "gin")] == [B, A]
-    assert await env.svc.ladder(GUILD, "rami") == []
-    card = await env.svc.player_rating(GUILD, A)
+    assert [line.user_id for line in await env.svc.ratings.ladder(GUILD, "gin")] == [B, A]
+    assert await env.svc.ratings.ladder(GUILD, "rami") == []
+    card = await env.svc.ratings.player_rating(GUILD, A)
     assert card.rank == 2 and card.ranked == 2 and len(card.history) == MIN_GAMES
     assert [r.value for r in card.history] == sorted(r.value for r in card.history)[::-1]  # lost every game
 
@@ -183,17 +183,17 @@ async def test_the_ladder_needs_the_minimum_games_and_ranks_by_rating(env):
 async def test_a_reset_forgets_the_ratings_also_across_a_later_void(env):
     ids = [await rated_game(env.svc, env.clock, "gin", [A, B], resign=[A]) for _ in range(MIN_GAMES)]
     env.clock.advance(5)
-    await env.svc.reset_ratings(GUILD, MANAGER)
-    assert await ratings_of(env.db) == [] and await env.svc.ladder(GUILD) == []
-    audit = await env.svc.audit(GUILD)
+    await env.svc.ratings.reset_ratings(GUILD, MANAGER)
+    assert await ratings_of(env.db) == [] and await env.svc.ratings.ladder(GUILD) == []
+    audit = await env.svc.records.audit(GUILD)
     assert audit[0].action == "reset_ratings" and audit[0].user_id == MANAGER
     after = await rated_game(env.svc, env.clock, "gin", [A, B], resign=[B])
     only = await ratings_of(env.db)
     assert {u: (mu, sigma, n) for _, v, u, mu, sigma, n in only if v == OVERALL} == {
         u: (r.mu, r.sigma, 1) for u, r in rate({}, {A: 1, B: 2}).items()}
-    await env.svc.void_result(GUILD, ids[0], MANAGER, "old")  # replaying must not bring the old games back
+    await env.svc.records.void_result(GUILD, ids[0], MANAGER, "old")  # replaying must not bring the old games back
     assert await ratings_of(env.db) == only
-    await env.svc.void_result(GUILD, after, MANAGER, "new")
+    await env.svc.records.void_result(GUILD, after, MANAGER, "new")
     assert await ratings_of(env.db) == []
 
 
@@ -206,9 +206,9 @@ async def test_results_from_before_the_ratings_are_replayed_once_on_start(env):
         await tx.execute("DELETE FROM ratings")
         await tx.execute("DELETE FROM rating_history")
         await tx.execute("INSERT INTO meta (key, value) VALUES (?, '')", (f"ratings-replay:{GUILD}",))
-    assert await env.svc.replay_pending_ratings() == 1
+    assert await env.svc.ratings.replay_pending_ratings() == 1
     assert (await ratings_of(env.db), await history_of(env.db)) == counted
-    assert await env.svc.replay_pending_ratings() == 0
+    assert await env.svc.ratings.replay_pending_ratings() == 0
 
 
 async def test_eight_players_and_a_tie_read_from_the_results_table(env):
@@ -227,7 +227,7 @@ async def test_eight_players_and_a_tie_read_from_the_results_table(env):
     async with env.db.transaction() as tx:
         await tx.execute("UPDATE results SET place = 2 WHERE game_id = ? AND user_id = ?", (game_id, third))
     other = await rated_game(env.svc, env.clock, "gin", [A, B], resign=[A])
-    await env.svc.void_result(GUILD, other, MANAGER, "test")
+    await env.svc.records.void_result(GUILD, other, MANAGER, "test")
     replayed = {u: Rating(mu, sigma, n) for _, v, u, mu, sigma, n in await ratings_of(env.db) if v == OVERALL}
     assert set(replayed) == set(users)
     assert (replayed[second].mu, replayed[second].sigma) == (replayed[third].mu, replayed[third].sigma)

@@ -31,13 +31,13 @@ def test_merging_lets_the_later_text_win_by_name():
 
 async def test_a_manager_sets_defaults_presets_timer_and_language_each_audited(env):
     svc = env.svc
-    done = await svc.change_settings(GUILD, MANAGER, SettingsChange(
+    done = await svc.settings.change_settings(GUILD, MANAGER, SettingsChange(
         variant="rami", options="first_meld_min=40", timer_minutes=2, language="en", bots=False))
     assert done == ["options:rami=first_meld_min=40", "timer=2", "bots=off", "language=en"]
-    await svc.change_settings(GUILD, MANAGER, SettingsChange(variant="rami", preset="Casa",
-                                                             options="jokers_per_deck=0 ace_wrap=true"))
-    await svc.change_settings(GUILD, MANAGER, SettingsChange(variant="dummy", open=False))
-    config = await svc.server_config(GUILD)
+    await svc.settings.change_settings(GUILD, MANAGER, SettingsChange(variant="rami", preset="Casa",
+                                                                      options="jokers_per_deck=0 ace_wrap=true"))
+    await svc.settings.change_settings(GUILD, MANAGER, SettingsChange(variant="dummy", open=False))
+    config = await svc.settings.server_config(GUILD)
     assert config.defaults == {"rami": "first_meld_min=40"}
     assert config.presets == {("rami", "casa"): "jokers_per_deck=0 ace_wrap=true"}
     assert (config.timer_minutes, config.language, config.bots, config.closed) == (2, "en", False,
@@ -46,19 +46,19 @@ async def test_a_manager_sets_defaults_presets_timer_and_language_each_audited(e
     assert (await audit_details(env))[-1][1] == "open:dummy=off"
 
     # The lobby starts from all of it: defaults, then the preset, then what the host typed.
-    plan = await svc.lobby_plan(GUILD, HOST, "rami", preset="casa", options="ace_wrap=false", locale="es")
+    plan = await svc.settings.lobby_plan(GUILD, HOST, "rami", preset="casa", options="ace_wrap=false", locale="es")
     assert plan.options == "first_meld_min=40 jokers_per_deck=0 ace_wrap=false"
     assert (plan.timer_minutes, plan.locale) == (2, "en")
-    assert (await svc.lobby_plan(GUILD, HOST, "rami", timer_minutes=0)).timer_minutes == 0
-    change = await svc.open_lobby(guild_id=GUILD, channel_id=5, host_id=HOST, host_name="h", variant="rami",
-                                  options=plan.options, timer_minutes=plan.timer_minutes, locale=plan.locale)
+    assert (await svc.settings.lobby_plan(GUILD, HOST, "rami", timer_minutes=0)).timer_minutes == 0
+    change = await svc.games.open_lobby(guild_id=GUILD, channel_id=5, host_id=HOST, host_name="h", variant="rami",
+                                        options=plan.options, timer_minutes=plan.timer_minutes, locale=plan.locale)
     assert change.game.options == "first_meld_min=40 jokers_per_deck=0" and change.game.locale == "en"
 
     # Forgetting: the defaults go, and "auto" follows the server's Discord language again.
-    await svc.change_settings(GUILD, MANAGER, SettingsChange(variant="rami", options="-", language="auto"))
-    config = await svc.server_config(GUILD)
+    await svc.settings.change_settings(GUILD, MANAGER, SettingsChange(variant="rami", options="-", language="auto"))
+    config = await svc.settings.server_config(GUILD)
     assert config.defaults == {} and config.language is None
-    assert (await svc.lobby_plan(GUILD, HOST, "rami", locale="es")).locale == "es"
+    assert (await svc.settings.lobby_plan(GUILD, HOST, "rami", locale="es")).locale == "es"
 
 
 @pytest.mark.parametrize(("change", "code"), [
@@ -71,67 +71,68 @@ async def test_a_manager_sets_defaults_presets_timer_and_language_each_audited(e
 ])
 async def test_a_refused_change_changes_nothing(env, change, code):
     with pytest.raises(Refusal) as err:
-        await env.svc.change_settings(GUILD, MANAGER, SettingsChange(
+        await env.svc.settings.change_settings(GUILD, MANAGER, SettingsChange(
             variant=change.variant, options=change.options, preset=change.preset, open=change.open,
             timer_minutes=change.timer_minutes, bots=False))
     assert err.value.code == code
-    config = await env.svc.server_config(GUILD)
+    config = await env.svc.settings.server_config(GUILD)
     assert config.bots and not config.defaults and not config.presets  # bots=False was not written either
     assert await audit_details(env) == []
 
 
 async def test_options_the_engine_refuses_are_not_stored(env):
     with pytest.raises(IllegalMove):
-        await env.svc.change_settings(GUILD, MANAGER, SettingsChange(variant="rami", options="first_meld_min=5"))
-    assert (await env.svc.server_config(GUILD)).defaults == {}
+        await env.svc.settings.change_settings(GUILD, MANAGER,
+                                               SettingsChange(variant="rami", options="first_meld_min=5"))
+    assert (await env.svc.settings.server_config(GUILD)).defaults == {}
 
 
 async def test_closed_variants_bots_off_and_unknown_presets_are_refused(env):
     svc = env.svc
-    await svc.change_settings(GUILD, MANAGER, SettingsChange(variant="gin", open=False, bots=False))
+    await svc.settings.change_settings(GUILD, MANAGER, SettingsChange(variant="gin", open=False, bots=False))
     with pytest.raises(Refusal) as err:
-        await svc.lobby_plan(GUILD, HOST, "gin")
+        await svc.settings.lobby_plan(GUILD, HOST, "gin")
     assert err.value.code == "variant_closed"
     with pytest.raises(Refusal) as err:  # the service refuses it too, whoever asks
-        await svc.open_lobby(guild_id=GUILD, channel_id=5, host_id=HOST, host_name="h", variant="gin")
+        await svc.games.open_lobby(guild_id=GUILD, channel_id=5, host_id=HOST, host_name="h", variant="gin")
     assert err.value.code == "variant_closed"
     with pytest.raises(Refusal) as err:
-        await svc.lobby_plan(GUILD, HOST, "rami", preset="casa")
+        await svc.settings.lobby_plan(GUILD, HOST, "rami", preset="casa")
     assert err.value.code == "no_preset"
-    row = (await svc.open_lobby(guild_id=GUILD, channel_id=5, host_id=HOST, host_name="h", variant="rami")).game
+    row = (await svc.games.open_lobby(guild_id=GUILD, channel_id=5, host_id=HOST, host_name="h", variant="rami")).game
     with pytest.raises(Refusal) as err:
-        await svc.add_bot(row.id, HOST)
+        await svc.games.add_bot(row.id, HOST)
     assert err.value.code == "bots_off"
-    after = await svc.get(row.id)
+    after = await svc.core.get(row.id)
     assert after is not None and len(after.seats) == 1 and after.version == row.version
     # Open again: the same lobby takes one.
-    await svc.change_settings(GUILD, MANAGER, SettingsChange(bots=True))
-    assert len((await svc.add_bot(row.id, HOST)).game.seats) == 2
+    await svc.settings.change_settings(GUILD, MANAGER, SettingsChange(bots=True))
+    assert len((await svc.games.add_bot(row.id, HOST)).game.seats) == 2
 
 
 async def test_a_barred_member_may_not_host_or_join_until_let_back(env):
     svc = env.svc
-    await svc.ban_member(GUILD, MANAGER, OTHER, "insults\u200b in chat")
-    config = await svc.server_config(GUILD)
+    await svc.settings.ban_member(GUILD, MANAGER, OTHER, "insults\u200b in chat")
+    config = await svc.settings.server_config(GUILD)
     assert [(b.user_id, b.reason, b.banned_by) for b in config.banned] == [(OTHER, "insults in chat", MANAGER)]
     with pytest.raises(Refusal) as err:
-        await svc.lobby_plan(GUILD, OTHER, "rami")
+        await svc.settings.lobby_plan(GUILD, OTHER, "rami")
     assert err.value.code == "banned" and err.value.params["reason"] == "insults in chat"
     with pytest.raises(Refusal):
-        await svc.open_lobby(guild_id=GUILD, channel_id=6, host_id=OTHER, host_name="o", variant="rami")
-    row = (await svc.open_lobby(guild_id=GUILD, channel_id=5, host_id=HOST, host_name="h", variant="rami")).game
+        await svc.games.open_lobby(guild_id=GUILD, channel_id=6, host_id=OTHER, host_name="o", variant="rami")
+    row = (await svc.games.open_lobby(guild_id=GUILD, channel_id=5, host_id=HOST, host_name="h", variant="rami")).game
     with pytest.raises(Refusal) as err:
-        await svc.join(row.id, OTHER, "o")
+        await svc.games.join(row.id, OTHER, "o")
     assert err.value.code == "banned"
-    after = await svc.get(row.id)
+    after = await svc.core.get(row.id)
     assert after is not None and len(after.seats) == 1
     with pytest.raises(Refusal) as err:
-        await svc.ban_member(GUILD, MANAGER, MANAGER, "")
+        await svc.settings.ban_member(GUILD, MANAGER, MANAGER, "")
     assert err.value.code == "ban_self"
-    await svc.unban_member(GUILD, MANAGER, OTHER)
+    await svc.settings.unban_member(GUILD, MANAGER, OTHER)
     with pytest.raises(Refusal) as err:
-        await svc.unban_member(GUILD, MANAGER, OTHER)
+        await svc.settings.unban_member(GUILD, MANAGER, OTHER)
     assert err.value.code == "not_banned"
-    assert len((await svc.join(row.id, OTHER, "o")).game.seats) == 2
+    assert len((await svc.games.join(row.id, OTHER, "o")).game.seats) == 2
     assert await audit_details(env) == [(AuditAction.BAN, f"{OTHER} insults in chat"),
                                         (AuditAction.UNBAN, str(OTHER))]

@@ -373,8 +373,8 @@ async def test_migration_5_rebuilds_games_and_keeps_every_row_and_link(tmp_path)
             assert (await db.fetchone(f"SELECT COUNT(*) FROM {table}"))[0] == 0
         # The server with results is replayed once on start (a one-seat game rates nobody).
         assert [r[0] for r in await db.fetchall("SELECT key FROM meta")] == ["ratings-replay:1"]
-        assert await GameService(db).replay_pending_ratings() == 1
-        assert await GameService(db).replay_pending_ratings() == 0
+        assert await GameService(db).ratings.replay_pending_ratings() == 1
+        assert await GameService(db).ratings.replay_pending_ratings() == 0
         assert await db.fetchall("SELECT key FROM meta") == []
         async with db.transaction() as tx:
             await tx.execute("UPDATE games SET status = 'abandoned' WHERE id = 2")

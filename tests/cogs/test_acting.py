@@ -51,7 +51,7 @@ def clicked(svc: GameService, user: int, *, guild: int = GUILD) -> Any:
 
 async def test_a_move_is_answered_then_announced(svc: GameService) -> None:
     row = await started(svc, "gin", 2, seed="wing")
-    game = svc.engine(row)
+    game = svc.core.engine(row)
     move = game.legal_moves(game.actors[0])[0]
     me = uid(row, game.actors[0])
     it = clicked(svc, me)
@@ -66,7 +66,7 @@ async def test_a_move_is_answered_then_announced(svc: GameService) -> None:
 
 async def test_an_engine_refusal_names_the_seats_and_nothing_is_announced(svc: GameService) -> None:
     row = await started(svc, "gin", 2, seed="wing")
-    game = svc.engine(row)
+    game = svc.core.engine(row)
     waiting = next(s for s in row.seats if s.seat not in game.actors)
     it = clicked(svc, waiting.user_id)
 
@@ -82,12 +82,12 @@ async def test_an_engine_refusal_names_the_seats_and_nothing_is_announced(svc: G
     it = clicked(svc, me)
     await it.client.guard.run(it, acting.act(it, row.id, Move.of(Verb.DISCARD, ["KS"]), answer=answer))
     assert it.extras.get("names") == row.names and it.done == []
-    assert (await svc.get(row.id)).version == row.version
+    assert (await svc.core.get(row.id)).version == row.version
 
 
 async def test_a_game_of_another_server_is_no_game_and_is_not_touched(svc: GameService) -> None:
     row = await started(svc, "gin", 2, seed="wing")
-    me = uid(row, svc.engine(row).actors[0])
+    me = uid(row, svc.core.engine(row).actors[0])
     it = clicked(svc, me, guild=GUILD + 1)
 
     async def answer(_: Change) -> None:
@@ -95,4 +95,4 @@ async def test_a_game_of_another_server_is_no_game_and_is_not_touched(svc: GameS
 
     await it.client.guard.run(it, acting.act(it, row.id, Move.of(Verb.DRAW), answer=answer))
     assert it.sent == [("There is no lobby or game in this channel.", True)] and it.extras == {}
-    assert (await svc.get(row.id)).version == row.version
+    assert (await svc.core.get(row.id)).version == row.version

@@ -55,13 +55,13 @@ async def env(tmp_path: Path):
 async def test_long_moves_become_tokens_that_resolve_and_play(env):
     svc, cog, db = env
     game = long_move_position()
-    change = await svc.open_lobby(guild_id=1, channel_id=5, host_id=10, host_name="Ana", variant="rami",
-                                  options="table_manipulation=true")
-    await svc.join(change.game.id, 11, "Bea")
-    row = (await svc.start(change.game.id, 10)).game
+    change = await svc.games.open_lobby(guild_id=1, channel_id=5, host_id=10, host_name="Ana", variant="rami",
+                                        options="table_manipulation=true")
+    await svc.games.join(change.game.id, 11, "Bea")
+    row = (await svc.games.start(change.game.id, 10)).game
     async with db.transaction() as tx:  # put the game in the position found above
         await update_game(tx, row.id, record=game.record(), version=row.version + 1)
-    row = await svc.get(row.id)
+    row = await svc.core.get(row.id)
     actor = row.by_seat(game.actors[0])
     other = next(s for s in row.seats if s.user_id != actor.user_id)
 
@@ -74,23 +74,23 @@ async def test_long_moves_become_tokens_that_resolve_and_play(env):
     assert tokens, "a move over 100 characters is offered as a token"
     move = await resolve_token(svc, row, actor.user_id, tokens[0].value)
     assert len(move) > 100 and move in legal
-    assert (await svc.play(row.id, actor.user_id, move)).game.version == row.version + 1
+    assert (await svc.acting.play(row.id, actor.user_id, move)).game.version == row.version + 1
     # The token was for that version only.
-    after = await svc.get(row.id)
+    after = await svc.core.get(row.id)
     with pytest.raises(Refusal, match="stale_suggestion"):
         await resolve_token(svc, after, actor.user_id, tokens[0].value)
     # Whoever may not act now gets no suggestion.
     for seat in after.seats:
-        if seat.seat not in svc.engine(after).actors:
+        if seat.seat not in svc.core.engine(after).actors:
             assert await cog.play_autocomplete(interaction(seat.user_id, 5), "") == []
     assert other.user_id != actor.user_id
 
 async def test_suggestions_are_in_the_users_language_and_none_for_onlookers(env):
     svc, cog, _ = env
-    change = await svc.open_lobby(guild_id=1, channel_id=6, host_id=10, host_name="Ana", variant="gin")
-    await svc.join(change.game.id, 11, "Bea")
-    row = (await svc.start(change.game.id, 10)).game
-    actor = row.by_seat(svc.engine(row).actors[0])
+    change = await svc.games.open_lobby(guild_id=1, channel_id=6, host_id=10, host_name="Ana", variant="gin")
+    await svc.games.join(change.game.id, 11, "Bea")
+    row = (await svc.games.start(change.game.id, 10)).game
+    actor = row.by_seat(svc.core.engine(row).actors[0])
     es = await cog.play_autocomplete(interaction(actor.user_id, 6, "es-ES"), "")
     en = await cog.play_autocomplete(interaction(actor.user_id, 6, "en-US"), "")
     assert [c.value for c in es] == [c.value for c in en] and [c.name for c in es] != [c.name for c in en]

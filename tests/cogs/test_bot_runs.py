@@ -53,7 +53,8 @@ def announcer() -> tuple[Announcer, Channel, list[float]]:
     async def delivered(*_: Any) -> bool:
         return False
 
-    service: Any = SimpleNamespace(set_messages=set_messages, deal_pause=30.0, delivered=delivered)
+    service: Any = SimpleNamespace(games=SimpleNamespace(set_messages=set_messages),
+                                   core=SimpleNamespace(deal_pause=30.0), endings=SimpleNamespace(delivered=delivered))
     ann = Announcer(client, service)
     edits: list[float] = []
 

@@ -92,8 +92,10 @@ def announcer() -> tuple[Announcer, Channel]:
             marked.append((change.game.id, column))
         return False
 
-    service: Any = SimpleNamespace(results=results, set_messages=set_messages, deal_pause=30.0,
-                                   delivered=delivered, marked=marked)
+    service: Any = SimpleNamespace(reading=SimpleNamespace(results=results),
+                                   games=SimpleNamespace(set_messages=set_messages),
+                                   core=SimpleNamespace(deal_pause=30.0), endings=SimpleNamespace(delivered=delivered),
+                                   marked=marked)
     ann = Announcer(client, service)
     ann.request_table = lambda row, **_: None  # type: ignore[method-assign]  # the table edit is tested below
     return ann, channel

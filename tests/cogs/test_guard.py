@@ -128,7 +128,8 @@ async def test_a_second_table_repost_within_the_cooldown_is_refused_privately_an
     reposted: list[int] = []
     for user in (1, 2):
         it = interaction(guard, user=user)
-        it.client.service = SimpleNamespace(in_thread=in_thread, seated_games=seated_games, channel_games=channel_games)
+        it.client.service = SimpleNamespace(threads=SimpleNamespace(in_thread=in_thread, seated_games=seated_games,
+                                                                    channel_games=channel_games))
         it.guild_id, it.channel_id = row.guild_id, row.channel_id
         cog.bot = it.client
         await guard.run(it, handler(cog, it))

@@ -148,7 +148,8 @@ def service_for(game: Any, row: Any, asked: list[str]) -> Any:
         asked.append("play")
         raise AssertionError("a refused value must not be played")
 
-    return SimpleNamespace(seat_at=seat_at, engine=lambda _: game, act=play, play=play)
+    return SimpleNamespace(acting=SimpleNamespace(seat_at=seat_at, act=play, play=play),
+                           core=SimpleNamespace(engine=lambda _: game))
 
 
 async def test_the_hand_handlers_refuse_values_no_message_offered_and_play_nothing() -> None:
@@ -172,7 +173,7 @@ async def test_a_rearrangement_longer_than_the_modal_offered_is_refused_without_
     async def get(game_id: int) -> None:
         asked.append(game_id)
 
-    it, sent = fake_interaction(SimpleNamespace(get=get))
+    it, sent = fake_interaction(SimpleNamespace(core=SimpleNamespace(get=get)))
     await rearrange(it, 1, 7, "x" * (TABLE_TEXT_MAX + 1))
     assert asked == []
     assert sent == [(REFUSED, True)]

@@ -154,12 +154,12 @@ async def test_pressing_a_rearrangement_hint_plays_it_for_the_presser(tmp_path) 
     try:
         svc = GameService(db, clock=Clock())
         row = await lobby(svc, "rami", 2, "table_manipulation=true")
-        await svc.set_practice(row.id, 1, on=True)
-        row = (await svc.start(row.id, 1, seed="h")).game
+        await svc.games.set_practice(row.id, 1, on=True)
+        row = (await svc.games.start(row.id, 1, seed="h")).game
         # The deal replaced by the position of the test above (p1 to play, both opened).
         async with db.transaction() as tx:
             await tx.update("UPDATE games SET record = ?, version = version + 1 WHERE id = ?", (RAMI, row.id))
-        row = await svc.get(row.id)
+        row = await svc.core.get(row.id)
         slots = Slots()
         client: Any = SimpleNamespace(service=svc, announcer=slots, guard=None, **SERVER_MEMBER)
         _, view, _ = await hint_message(client, row, 1, "es")
@@ -181,13 +181,13 @@ async def test_pressing_a_rearrangement_hint_plays_it_for_the_presser(tmp_path) 
                                   edit_original_response=edit)
         game_id, version, seat, index = (int(x) if x.isdigit() else x for x in button.custom_id.split(":")[2:])
         await play_hint.__wrapped__(it, game_id, version, seat, index)
-        after = await svc.get(row.id)
+        after = await svc.core.get(row.id)
         assert after.version == row.version + 1
         game = load_game(after.record)
         assert [m.cards for m in game.public_view().table][-1] == ("6H", "6D", "6C")
         assert list(game.hand("p1")) == ["KS"] and "Jugada hecha: **Reorganizar la mesa" in edits[-1]["content"]
         with pytest.raises(Refusal, match="hint_changed"):  # the same button again: the game moved on
             await play_hint.__wrapped__(it, game_id, version, seat, index)
-        assert (await svc.get(row.id)).version == after.version
+        assert (await svc.core.get(row.id)).version == after.version
     finally:
         await db.close()

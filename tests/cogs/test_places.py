@@ -27,14 +27,14 @@ async def test_the_game_of_a_thread_a_member_and_a_channel(tmp_path: Path) -> No
     try:
         games = []
         for host, channel, thread in ((1, 100, 9001), (3, 100, 9002), (4, 200, None)):
-            change = await svc.open_lobby(guild_id=GUILD, channel_id=channel, host_id=host, host_name=f"u{host}",
-                                          variant="basic", threaded=thread is not None)
+            change = await svc.games.open_lobby(guild_id=GUILD, channel_id=channel, host_id=host, host_name=f"u{host}",
+                                                variant="basic", threaded=thread is not None)
             if thread is not None:
-                await svc.set_thread(change.game.id, thread)
+                await svc.threads.set_thread(change.game.id, thread)
             games.append(change.game.id)
         a, b, c = games
-        await svc.join(a, 2, "u2")
-        await svc.join(b, 2, "u2")
+        await svc.games.join(a, 2, "u2")
+        await svc.games.join(b, 2, "u2")
 
         async def ids(user: int, channel: int, verb: str = "") -> list[int]:
             return [g.id for g in await place_games(interaction(svc, user, channel), verb)]
@@ -47,8 +47,8 @@ async def test_the_game_of_a_thread_a_member_and_a_channel(tmp_path: Path) -> No
         assert await ids(4, 200, "cancel") == [c]
         assert await ids(5, 100, "join") == [a, b] and await ids(1, 100, "join") == [b]
         assert await ids(5, 300) == []
-        await svc.start(a, 1, seed="1")
-        await svc.resign(a, 2)  # game a ends: its thread still means it, and u2 now sits in b only
+        await svc.games.start(a, 1, seed="1")
+        await svc.games.resign(a, 2)  # game a ends: its thread still means it, and u2 now sits in b only
         assert await ids(2, 9001) == [a] and await ids(2, 100) == [b]
     finally:
         await db.close()

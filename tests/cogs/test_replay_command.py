@@ -61,8 +61,9 @@ async def ask_replay(row: Any, announcer: Announcer) -> list[str]:
 
     guard = Guard(None)
     client = SimpleNamespace(stopping=False, guard=guard, announcer=announcer, **SERVER_MEMBER,
-                             service=SimpleNamespace(in_channel=in_channel, in_thread=in_thread,
-                                                     engine=lambda r: load_game(r.record)))
+                             service=SimpleNamespace(reading=SimpleNamespace(in_channel=in_channel),
+                                                     threads=SimpleNamespace(in_thread=in_thread),
+                                                     core=SimpleNamespace(engine=lambda r: load_game(r.record))))
     it: Any = SimpleNamespace(client=client, user=SimpleNamespace(id=1), locale=discord.Locale("en-US"), id=9,
                               extras={}, channel_id=5, guild_id=1, followup=SimpleNamespace(send=send))
     it.response = SimpleNamespace(done=False, defer=defer, is_done=lambda: it.response.done)

@@ -229,7 +229,7 @@ async def test_a_real_autocomplete_whose_service_fails_offers_nothing() -> None:
     async def broken(*_: Any, **__: Any) -> Any:
         raise RuntimeError("the database went away")
 
-    client = SimpleNamespace(service=SimpleNamespace(in_thread=broken), guard=Guard(None),
+    client = SimpleNamespace(service=SimpleNamespace(threads=SimpleNamespace(in_thread=broken)), guard=Guard(None),
                              get_guild=lambda _guild_id: object())
     cog = rummy.RummyCog(client)  # type: ignore[arg-type]
     it = SimpleNamespace(client=client, user=SimpleNamespace(id=1), guild_id=1, channel_id=5,

@@ -3,8 +3,9 @@
 What it is: the pure part (``model``: the shapes; ``pairing``: who plays whom; ``standings``:
 the order and the named tiebreaks), deterministic from the tables played and the event's seed;
 and the service's part (``rounds``: the clock's stages and rounds; ``events``: creating, sign-up,
-check-in, managers' actions, reading; ``when``: the moments a manager writes), mixed into
-``GameService`` as ``Tournaments``.
+check-in, managers' actions, reading; ``when``: the moments a manager writes), the
+``tournaments`` part of ``GameService`` (``Tournaments``, with ``TournamentRounds`` as its
+``rounds``).
 What it is not: no Discord, no SQL (the store's ``tournaments`` module holds the rows), no pixels.
 """
 
@@ -26,7 +27,7 @@ from .pairing import (
     swiss_round,
     table_sizes,
 )
-from .rounds import EventChange, EventKind, Stage
+from .rounds import EventChange, EventKind, Stage, TournamentRounds
 from .standings import TIEBREAKS, Standing, Standings, standings
 from .when import parse_when
 
@@ -48,6 +49,7 @@ __all__ = [
     "Standings",
     "Table",
     "TableRow",
+    "TournamentRounds",
     "Tournaments",
     "bracket_seeds",
     "draw_key",

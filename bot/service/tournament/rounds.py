@@ -1,6 +1,7 @@
 """A tournament on the clock: check-in, the start, each round's games, its end, the podium.
 
-What it is: ``TournamentRounds``, part of ``GameService``. ``tournaments_due`` and
+What it is: ``TournamentRounds``, the clock's half of the ``tournaments`` part of ``GameService``
+(``service.tournaments.rounds``). ``tournaments_due`` and
 ``tournament_tick`` are the clock's (``bot.client`` calls them beside the games' ``due``/``tick``):
 at ``checkin_opens_at`` the check-in opens; at ``starts_at`` those who did not check in are
 dropped and round 1 is paired and started; while a round runs its tables are watched (a game that
@@ -34,9 +35,11 @@ from bot.store import tournaments as store
 from bot.store.rows import ActionKind, GameStatus
 from bot.store.tournaments import EntrantRow, EventRow, TableRow
 
+from ..acting import RESIGN, Acting
 from ..changes import Change, ChangeKind, Refusal, Stale
-from ..games import RESIGN, Games
+from ..core import Core
 from ..options import split_options
+from ..reading import Reading
 from .model import Entrant, Format, Outcome, draw_key
 from .pairing import knockout_round, pair_round, rounds_for
 from .standings import Standings, standings
@@ -114,31 +117,37 @@ def _points(score: str) -> int:
         return 0
 
 
-class TournamentRounds(Games):
-    """The clock's part of tournaments: stages, rounds and their tables."""
+class TournamentRounds:
+    """The clock's part of tournaments: stages, rounds and their tables. Its own state is the
+    events' locks in this process; a first-turn forfeit is played through ``acting``, a table's
+    result read through ``reading``."""
 
-    _event_locks: weakref.WeakValueDictionary[int, asyncio.Lock] | None = None
+    def __init__(self, core: Core, acting: Acting, reading: Reading) -> None:
+        self.core = core
+        self.acting = acting
+        self.reading = reading
+        # An event's lock lives while someone holds it or waits on it, as the games' locks do.
+        self._event_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     def event_lock(self, event_id: int) -> asyncio.Lock:
         """The event's lock in this process (other processes: the name lock and the version)."""
-        if self._event_locks is None:
-            self._event_locks = weakref.WeakValueDictionary()
         lock = self._event_locks.get(event_id)
         if lock is None:
             lock = self._event_locks[event_id] = asyncio.Lock()
         return lock
 
-    async def _event(self, event_id: int) -> EventRow:
-        event = await store.get_event(self.db, event_id)
+    async def event(self, event_id: int) -> EventRow:
+        """The event ``event_id``; none is ``Refusal("tournament_none")``."""
+        event = await store.get_event(self.core.db, event_id)
         if event is None:
             raise Refusal("tournament_none")
         return event
 
     async def tournaments_due(self) -> list[int]:
-        return await store.due_events(self.db, self.clock(), self.shards)
+        return await store.due_events(self.core.db, self.core.now(), self.core.shards)
 
     async def tournaments_next_deadline(self) -> float | None:
-        return await store.next_deadline(self.db)
+        return await store.next_deadline(self.core.db)
 
     async def tournament_tick(self, event_id: int) -> list[EventChange]:
         """Do what is due for one event (see the module's docstring). A change another process
@@ -155,12 +164,12 @@ class TournamentRounds(Games):
     async def _tournament_tick(self, event_id: int) -> list[EventChange]:
         forfeits = await self._first_turn_forfeits(event_id)
         async with self.event_lock(event_id):
-            event = await self._event(event_id)
-            now = self.clock()
+            event = await self.event(event_id)
+            now = self.core.now()
             if event.stage == Stage.SIGNUP and event.next_at is not None and event.next_at <= now:
-                async with self._event_tx() as tx:
+                async with self.event_tx() as tx:
                     await store.bump(tx, event, now, stage=Stage.CHECKIN, next_at=event.starts_at)
-                return [EventChange(EventKind.CHECKIN, await self._event(event_id))]
+                return [EventChange(EventKind.CHECKIN, await self.event(event_id))]
             if event.stage == Stage.CHECKIN and event.next_at is not None and event.next_at <= now:
                 return await self._start_event(event, now)
             if event.stage == Stage.BETWEEN and event.next_at is not None and event.next_at <= now:
@@ -170,19 +179,19 @@ class TournamentRounds(Games):
             return forfeits
 
     @contextlib.asynccontextmanager
-    async def _event_tx(self, duplicate: str = MOVED_ON) -> AsyncIterator[Transaction]:
+    async def event_tx(self, duplicate: str = MOVED_ON) -> AsyncIterator[Transaction]:
         """A write of the event: another process's write first (its version moved, or its table
         keys are taken) is ``Refusal("tournament_moved_on")``, nothing written here.
         ``duplicate``: the refusal for a broken unique key, where it means something else."""
         try:
-            async with self._transaction(duplicate=duplicate) as tx:
+            async with self.core.transaction(duplicate=duplicate) as tx:
                 yield tx
         except VersionConflict as exc:
             raise Refusal(MOVED_ON) from exc
 
     # ---------------------------------------------------------------- the start and each round
     async def _start_event(self, event: EventRow, now: float) -> list[EventChange]:
-        async with self._event_tx() as tx:
+        async with self.event_tx() as tx:
             await tx.lock_name(f"tournament:{event.id}")
             await store.drop_unchecked(tx, event.id)
             field_now = [e for e in await store.entrants(tx, event.id) if not e.dropped]
@@ -195,8 +204,8 @@ class TournamentRounds(Games):
                 version = await store.bump(tx, event, now, rounds=rounds, round=0)
                 cancelled = False
         if cancelled:
-            return [EventChange(EventKind.CANCELLED, await self._event(event.id))]
-        event = await self._event(event.id)
+            return [EventChange(EventKind.CANCELLED, await self.event(event.id))]
+        event = await self.event(event.id)
         assert event.version == version
         return [await self._next_round(event, now)]
 
@@ -204,7 +213,7 @@ class TournamentRounds(Games):
         """Pair round ``event.round + 1`` and start its games, in one transaction; or, with no
         round left (the last played, a champion, fewer than two players), the podium."""
         round_no = event.round + 1
-        async with self._event_tx() as tx:
+        async with self.event_tx() as tx:
             await tx.lock_name(f"tournament:{event.id}")
             entrants = await store.entrants(tx, event.id)
             played = await store.tables(tx, event.id)
@@ -234,21 +243,21 @@ class TournamentRounds(Games):
                         game_ids.append(game_id)
                         await store.insert_table(tx, event.id, round_no, t.number, t.players, game_id, now)
                 await store.bump(tx, event, now, stage=Stage.RUNNING, round=round_no, next_at=None)
-        event = await self._event(event.id)
+        event = await self.event(event.id)
         if finished:
-            entrants = await store.entrants(self.db, event.id)
+            entrants = await store.entrants(self.core.db, event.id)
             return EventChange(EventKind.FINISHED, event,
-                               standings=event_standings(event, entrants, await store.tables(self.db, event.id)),
+                               standings=event_standings(event, entrants, await store.tables(self.core.db, event.id)),
                                round=event.round)
         changes = []
         for game_id in game_ids:
-            row = await self._row(game_id)
+            row = await self.core.row(game_id)
             game = load_game(row.record or "")
-            self._cache[game_id] = (row.version, game)
+            self.core.cache[game_id] = (row.version, game)
             changes.append(Change(ChangeKind.START, row, game, turn_changed=True))
         due = [c.game.turn_deadline for c in changes if c.game.turn_deadline is not None]
-        if due and self.on_deadline is not None:
-            self.on_deadline(min(due))
+        if due:
+            self.core.tell_deadline(min(due))
         return EventChange(EventKind.ROUND, event, changes, round=round_no)
 
     async def _table_game(self, tx: Transaction, event: EventRow, round_no: int, number: int,
@@ -275,7 +284,7 @@ class TournamentRounds(Games):
         seed = draw_key(event.seed, round_no * 1000 + number)[:16]  # each table its own deal, from the event's seed
         game = new_game(event.variant, [s.seat for s in row.seats], seed=seed, options=engine_text)
         version = await repo.bump(tx, row, now, status=GameStatus.PLAYING, record=game.record(),
-                                  **self._deadlines(row, None, game, now))
+                                  **self.core.deadlines(row, None, game, now))
         await repo.log_action(tx, game_id, version, event.created_by, ActionKind.START, None, None, now)
         return game_id
 
@@ -285,41 +294,41 @@ class TournamentRounds(Games):
         they started: the process that started them stopped before posting them (their thread is
         made from the post, so it was never made). Handed to the wing again, to post them now."""
         owed = []
-        for t in await store.tables(self.db, event.id):
+        for t in await store.tables(self.core.db, event.id):
             if t.round != event.round or t.game_id is None or t.ended_at is not None:
                 continue
-            row = await self.get(t.game_id)
+            row = await self.core.get(t.game_id)
             if row is not None and row.thread_id == 0 and row.status == GameStatus.PLAYING \
                     and now - row.created_at >= OWED_AFTER:
-                owed.append(Change(ChangeKind.START, row, self.engine(row), turn_changed=True))
+                owed.append(Change(ChangeKind.START, row, self.core.engine(row), turn_changed=True))
         return [EventChange(EventKind.OWED, event, owed, round=event.round)] if owed else []
 
     async def _first_turn_forfeits(self, event_id: int) -> list[EventChange]:
         """A person who has not moved in their first turn ``grace_seconds`` after it began
         forfeits the game (resigned for them; the table is marked a forfeit)."""
-        event = await store.get_event(self.db, event_id)
+        event = await store.get_event(self.core.db, event_id)
         if event is None or event.stage != Stage.RUNNING or event.grace_seconds <= 0:
             return []
-        now = self.clock()
+        now = self.core.now()
         out = []
-        for t in await store.tables(self.db, event_id):
+        for t in await store.tables(self.core.db, event_id):
             if t.round != event.round or t.ended_at is not None or t.game_id is None:
                 continue
-            row = await self.get(t.game_id)
+            row = await self.core.get(t.game_id)
             if row is None or row.status != GameStatus.PLAYING or row.quarantined_at is not None:
                 continue
             if now - row.updated_at < event.grace_seconds:
                 continue
-            game = self.engine(row)
-            movers = await repo.movers(self.db, row.id)
+            game = self.core.engine(row)
+            movers = await repo.movers(self.core.db, row.id)
             for seat in row.seats:
                 if seat.is_bot or seat.resigned or seat.user_id in movers or seat.seat not in game.actors:
                     continue
                 try:
-                    change = await self.play(row.id, seat.user_id, RESIGN)
+                    change = await self.acting.play(row.id, seat.user_id, RESIGN)
                 except (Refusal, Stale):
                     continue  # the player moved meanwhile, or the game moved on
-                async with self._event_tx() as tx:
+                async with self.event_tx() as tx:
                     await store.mark_table(tx, event_id, t.round, t.number, forfeit=1)
                 out.append(EventChange(EventKind.FORFEIT, event, [change], round=t.round, user_id=seat.user_id))
                 break
@@ -327,16 +336,16 @@ class TournamentRounds(Games):
 
     async def _watch_tables(self, event: EventRow, now: float) -> list[EventChange]:
         """Record the tables whose game ended; the round's end when none is left playing."""
-        tables = await store.tables(self.db, event.id)
+        tables = await store.tables(self.core.db, event.id)
         current = [t for t in tables if t.round == event.round]
         open_tables = [t for t in current if t.ended_at is None]
         ended: list[tuple[TableRow, tuple[int, ...], tuple[int, ...], bool]] = []
         for t in open_tables:
-            row = await self.get(t.game_id) if t.game_id is not None else None
+            row = await self.core.get(t.game_id) if t.game_id is not None else None
             if row is None:
                 ended.append((t, (), (), True))
             elif row.status in ENDED_GAME:
-                results = {r.user_id: r for r in await self.results(row.id)}
+                results = {r.user_id: r for r in await self.reading.results(row.id)}
                 if row.status == GameStatus.FINISHED and results:
                     places = tuple(results[s.user_id].place if s.user_id in results else len(t.players)
                                    for s in row.seats)
@@ -347,7 +356,7 @@ class TournamentRounds(Games):
                     ended.append((t, (), (), True))
         if not ended and open_tables:
             return []
-        async with self._event_tx() as tx:
+        async with self.event_tx() as tx:
             await tx.lock_name(f"tournament:{event.id}")
             for t, places, points, void in ended:
                 await store.end_table(tx, event.id, t.round, t.number, places, points, now, void=void)
@@ -365,10 +374,11 @@ class TournamentRounds(Games):
                 await store.bump(tx, event, now)
         if still:
             return []
-        event = await self._event(event.id)
-        table = event_standings(event, await store.entrants(self.db, event.id), await store.tables(self.db, event.id))
+        event = await self.event(event.id)
+        db = self.core.db
+        table = event_standings(event, await store.entrants(db, event.id), await store.tables(db, event.id))
         kind = EventKind.FINISHED if event.stage == Stage.FINISHED else EventKind.ROUND_OVER
-        if event.next_at is not None and self.on_deadline is not None:
-            self.on_deadline(event.next_at)
+        if event.next_at is not None:
+            self.core.tell_deadline(event.next_at)
         return [EventChange(kind, event, standings=table, round=event.round)]
 
