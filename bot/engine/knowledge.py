@@ -21,12 +21,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from .errors import IllegalMove
 from .game import Game
+from .move import Move, Verb, parse_line
 
 __all__ = ["stock_as_known", "turned_stock"]
 
 # The verbs whose cards the count follows; any other (a timeout, a resignation) leaves it unknown.
-_COUNTED = frozenset({"draw", "take", "discard", "meld", "layoff", "swap"})
+_COUNTED = frozenset({Verb.DRAW, Verb.TAKE, Verb.DISCARD, Verb.MELD, Verb.LAYOFF, Verb.SWAP})
+_DRAW, _TAKE, _DISCARD = Verb.DRAW, Verb.TAKE, Verb.DISCARD  # (read in loops over a deal's moves)
 # The sizes of the dealt pile tried in turn (basic turns one card up, wrotham none, §1.1 and §1.9).
 _DEALT_PILES = (1, 0, 2)
 
@@ -56,18 +59,22 @@ def turned_stock(
     stock's size, each hand's size now and the deck's size; None when it cannot be known."""
     if stock_count == 0:
         return tuple(reversed(pile)) if pile else None
-    moves = [_words(line) for line in record]
+    try:
+        moves = [parse_line(line)[1] for line in record]
+    except IllegalMove:
+        return None  # not a deal's record
     # The hands as dealt: today's sizes less what each move added or removed.
     change = 0
-    for verb, args in moves:
+    for move in moves:
+        verb = move.verb
         if verb not in _COUNTED:
             return None
-        if verb in ("draw", "take"):
+        if verb is _DRAW or verb is _TAKE:
             change += 1
-        elif verb == "discard":
+        elif verb is _DISCARD:
             change -= 1
-        elif verb in ("meld", "layoff"):
-            change -= len(_cards(args))
+        elif verb is not Verb.SWAP:  # a meld or a layoff: its cards leave the hand (a swap: one for one)
+            change -= len(move.cards)
     dealt_hands = sum(hand_sizes.values()) - change
     # The dealt pile is the size that replays to today's stock and pile; a turnover empties the
     # pile, so today's pile alone cannot tell it.
@@ -78,30 +85,18 @@ def turned_stock(
     return None
 
 
-def _words(line: str) -> tuple[str, str]:
-    """(verb, arguments) of a record move line ``<seat> <verb> <args>``."""
-    _, _, move = line.partition(" ")
-    verb, _, args = move.strip().partition(" ")
-    return verb, args.strip()
-
-
-def _cards(args: str) -> list[str]:
-    """The cards a meld or a layoff takes from the hand (``to <n>`` and ``|`` are not cards)."""
-    words = args.split(" to ")[0].split()
-    return [w for w in words if w != "|"]
-
-
 def _replay(
-    moves: Sequence[tuple[str, str]], pile: Sequence[str], stock_count: int, dealt_pile: int, stock: int
+    moves: Sequence[Move], pile: Sequence[str], stock_count: int, dealt_pile: int, stock: int
 ) -> tuple[str | None, ...] | None:
     now: list[str | None] = [None] * dealt_pile
     known: list[str | None] | None = None
-    for verb, args in moves:
-        if verb == "discard":
-            now.append(args.split()[0] if args else None)
-        elif verb == "take" and now:
+    for move in moves:
+        verb = move.verb
+        if verb is _DISCARD:
+            now.append(move.cards[0] if move.cards else None)
+        elif verb is _TAKE and now:
             now.pop()
-        elif verb == "draw":
+        elif verb is _DRAW:
             if stock == 0:  # §1.4: the pile turned over, its bottom card on top
                 known, now = now[::-1], []
                 stock = len(known)

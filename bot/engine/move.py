@@ -165,7 +165,8 @@ class Move(str):
         not one (an empty move, an unknown verb, ``to`` without a meld number, an empty meld)."""
         if isinstance(text, Move):
             return text
-        return _read(text, strict=True)
+        known = _KNOWN.get(text)  # (a record's canonical draws, takes and discards)
+        return known if known is not None else _read(text, strict=True)
 
     @classmethod
     def read(cls, text: str) -> Move:
@@ -302,6 +303,10 @@ def check_groups(move: Move, groups: Iterable[tuple[str, ...]]) -> None:
 
 def parse_line(line: str) -> tuple[str, Move]:
     """A record line ``<seat> <move>`` (notation.md "Moves") as the seat and its move."""
+    seat, _, text = line.partition(" ")
+    known = _KNOWN.get(text)
+    if known is not None and seat.isprintable():  # the engine's own line of a draw, take, discard ...
+        return seat, known  # (a printable seat holds no whitespace but the space it was cut at)
     words = line.split(maxsplit=1)
     if len(words) < 2:
         raise IllegalMove("bad_move", "a record line is a seat and a move", {"text": line})
