@@ -1,21 +1,22 @@
 """The turn loop shared by every variant: one RGN move at a time, from the draw to the discard.
 
-What it is: the ``TurnLoop`` part of ``Game``. ``play(seat, move)`` reads a typed move once
-(``Move.read``; a ``Move`` is taken as it is), checks whose move it is and dispatches on
-``move.verb`` (``handle``) to the variant's handler ``move_<verb>(seat, move) -> (events, Move)``,
-and writes the canonical ``Move`` the handler returns to the record (``f"{seat} {move}"``). A
-handler reads the move's parts (``cards``, ``target``, ``melds``), never its text, and checks
-everything before it changes anything, so a refused move changes nothing. The generic handlers and
-their helpers live here (drawing, taking the discard, reading and applying melds, layoffs, joker
-exchanges and discards, resigning, the timeout rule of rules.md §0.4). Hooks a variant may
-override: ``verbs`` and the handlers of its verbs, ``check_draw``, ``after_draw``,
-``stock_empty``, ``check_take``, ``check_hand_discard``, ``check_discard``, ``on_turn_limit``,
-``on_resign_turn``, ``timeout_moves``, ``next_dealer_index`` and ``swap_open_suits``. Whatever can end the
-deal returns the events of that end (``end_turn`` and ``on_turn_limit`` at the cap, ``stock_empty``,
+What it is: the ``TurnLoop`` part of ``Game``, over the game's state (``GameState``) and the
+deal's (``self.deal``, a ``Deal``). ``play(seat, move)`` reads a typed move once (``Move.read``;
+a ``Move`` is taken as it is), checks whose move it is and dispatches on ``move.verb``
+(``handle``) to the variant's handler ``move_<verb>(seat, move) -> (events, Move)``, and writes
+the canonical ``Move`` the handler returns to the record (``<seat> <move>``). A handler reads the
+move's parts (``cards``, ``target``, ``melds``), never its text, and checks everything before it
+changes anything, so a refused move changes nothing. The generic handlers and their helpers live
+here (drawing, taking the discard, reading and applying melds, layoffs, joker exchanges and
+discards, resigning, the timeout rule of rules.md §0.4). Hooks a variant may override: ``verbs``
+and the handlers of its verbs, ``check_draw``, ``after_draw``, ``stock_empty``, ``check_take``,
+``check_hand_discard``, ``check_discard``, ``on_turn_limit``, ``on_resign_turn``,
+``timeout_moves``, ``next_dealer_index`` and ``swap_open_suits``. Whatever can end the deal
+returns the events of that end (``end_turn`` and ``on_turn_limit`` at the cap, ``stock_empty``,
 ``after_draw``), and the move that called it returns them with its own: ``play`` reports all a
 move caused (notation.md).
-What it is not: dealing and positions (``layout.py``), scores (``scoring.py``), or any
-variant's own rules (the variant modules).
+What it is not: dealing and positions (``layout.py``), scores (``scoring.py``), the questions
+about moves the bot asks (``answers.py``), or any variant's own rules (the variant modules).
 """
 
 from __future__ import annotations
