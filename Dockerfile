@@ -20,7 +20,8 @@ ENV PATH=/opt/venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     RUMMY_DB=/app/data/rummy.sqlite3 \
     RUMMY_METRICS_HOST=0.0.0.0 \
-    RUMMY_METRICS_PORT=9108
+    RUMMY_METRICS_PORT=9108 \
+    RUMMY_ON_SETUP_ERROR=wait
 USER 10001:10001
 # The SQLite database (and its backups, if you write them there).
 VOLUME ["/app/data"]

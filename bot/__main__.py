@@ -16,8 +16,10 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import sys
+import threading
 
 from bot.config import ConfigError, db_path, load_config, operator_locale
 from bot.words.i18n import translate
@@ -64,6 +66,18 @@ def run_copy(url: str) -> int:
     return 0
 
 
+def setup_failed(sentence: str) -> int:
+    """Say why the start cannot go on; in a container, wait for the stop signal; then exit code 2."""
+    print(sentence, file=sys.stderr, flush=True)
+    if os.environ.get("RUMMY_ON_SETUP_ERROR", "exit").strip().lower() == "wait":
+        stopped = threading.Event()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, lambda *_: stopped.set())
+        while not stopped.wait(3600):
+            pass
+    return 2
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bot", description="Rummy for Discord")
     ap.add_argument("--sync", action="store_true", help="sync the slash commands now, changed or not")
@@ -77,8 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config = load_config()
     except ConfigError as exc:
-        print(exc.say(operator_locale()), file=sys.stderr)
-        return 2
+        return setup_failed(exc.say(operator_locale()))
     setup_logging(config.log_level, config.log_format, (config.token,))
     # imported late: discord.py is only needed once configured
     import discord
@@ -113,8 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run())
     if refused:
-        print(translate("operator.token_refused", operator_locale()), file=sys.stderr)
-        return 2
+        return setup_failed(translate("operator.token_refused", operator_locale()))
     return 0
 
 

@@ -60,6 +60,32 @@ async def test_a_refused_token_is_one_sentence_in_the_operators_language_and_exi
     assert fake.identify_count == 0 and not fake.violations
 
 
+async def test_in_a_container_a_refused_token_waits_for_its_stop_instead_of_being_restarted(
+        fake: FakeDiscord, tmp_path: Path) -> None:
+    """The image's RUMMY_ON_SETUP_ERROR=wait: Docker would restart an exit for ever (compose's
+    ``unless-stopped``), so the bot says its sentence and stays down, then exits 2 on SIGTERM."""
+    spawn = BotProcess(fake, db_path=tmp_path / "rummy.sqlite3", patch_gateway=False,
+                       env={"DISCORD_TOKEN": "MTIz.not-the-token.at-all", "RUMMY_ON_SETUP_ERROR": "wait",
+                            **dict.fromkeys(LOCALE_SETTINGS, ""), "RUMMY_LANGUAGE": "en"})
+    proc = await asyncio.create_subprocess_exec(*spawn.cmd, cwd=str(REPO_ROOT), env=spawn.environment(),
+                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    assert proc.stderr is not None
+    try:
+        line = await asyncio.wait_for(proc.stderr.readline(), 60)
+        assert line.decode().startswith("Discord does not accept the token")
+        logins = sum(r.path.endswith("/users/@me") for r in fake.requests)
+        with pytest.raises(TimeoutError):  # still there, not exited: nothing for Docker to restart
+            await asyncio.wait_for(proc.wait(), 2)
+        assert sum(r.path.endswith("/users/@me") for r in fake.requests) == logins  # and not retrying
+        proc.terminate()
+        assert await asyncio.wait_for(proc.wait(), 10) == 2
+        assert (await proc.stderr.read()) == b""  # the one sentence, nothing after it
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+
+
 def commands_in(fake: FakeDiscord, guild: int | None) -> set[str]:
     return {c["name"] for c in fake.commands(guild)}
 
