@@ -3,14 +3,16 @@
 What this is: the package's exports — `FakeDiscord` (server, state and driver API), `BotProcess`
 (run `python -m bot` against it), and the records tests read (`FakeGuild`, `FakeUser`,
 `MessageRecord`, `InteractionRecord`, `ModalRecord`, `GatewaySession`, `IdentifyRecord`, …) and
-`shard_for` (Discord's sharding formula), and `CommandNotShown` (a command the Discord client
-would not offer there). See server.py for the driver API, rest.py / gateway.py for what is
-modelled (gateway.py also lists where its sharding differs from Discord's) and places.py for user
-installs (contexts, authorizing owners, app permissions).
+`shard_for` (Discord's sharding formula), and `CommandNotShown` (a command the Discord client would
+not offer there), and the request budget's `RateLimits`, `Bucket` and `RateLimitRecord` (budget.py:
+requests by token kind and route, Discord's rate limits). See server.py for the driver API, rest.py
+/ gateway.py for what is modelled (gateway.py also lists where its sharding differs from Discord's)
+and places.py for user installs (contexts, authorizing owners, app permissions).
 
 What this is not: a pytest plugin. Tests build their own fixtures from these pieces.
 """
 
+from .budget import Bucket, RateLimitRecord, RateLimits
 from .gateway import GatewaySession
 from .places import CommandNotShown
 from .process import BotProcess
@@ -36,6 +38,7 @@ __all__ = [
     "ECHO_BOT",
     "AttachmentRecord",
     "BotProcess",
+    "Bucket",
     "CommandNotShown",
     "EditRecord",
     "FakeChannel",
@@ -49,6 +52,8 @@ __all__ = [
     "InteractionRecord",
     "MessageRecord",
     "ModalRecord",
+    "RateLimitRecord",
+    "RateLimits",
     "RequestRecord",
     "shard_for",
 ]

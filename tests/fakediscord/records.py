@@ -431,6 +431,10 @@ class RequestRecord:
     # `FakeDiscord.refused_requests` lists them.
     refused: str | None = None
     code: int | None = None
+    # Who paid for it and on which route (budget.py): "bot", "interaction" or "none", and the
+    # route's template ("POST /channels/{channel_id}/messages"); "" for paths outside the API.
+    token_kind: str = "none"
+    route: str = ""
 
     def __repr__(self) -> str:
         return f"<{self.method} {self.path} → {self.status}>"

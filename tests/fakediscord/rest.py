@@ -30,7 +30,10 @@ working there. A user-install-only interaction takes at most 5 follow-ups (the 6
 tokens last `FakeDiscord.token_lifetime` (then 401 50027); a member without Use External Apps in a
 server without the bot gets every reply of their interactions ephemeral.
 
-What this is not: rate limiting (no X-RateLimit headers unless a fault asks for a 429), reactions,
+Rate limits: the middleware asks budget.py to classify each request (bot or interaction token,
+route) and to keep Discord's global and per-route limits (X-RateLimit headers, 429s).
+
+What this is not: reactions,
 thread members, pins, bans, roles or channel editing, webhooks other than interaction tokens, or
 permission checks beyond Manage Server on members (and the bot's own: threads, Embed Links).
 """
@@ -174,10 +177,13 @@ class RestApi:
             fake.requests.append(record)
         request[RECORD] = record
         fault = fake._take_fault(request.method, rel)
+        limited = fake.budget.admit(request, record, fault=fault is not None)  # budget.py
         try:
             if fault is not None:
                 record.fault = True
                 response: web.StreamResponse = fault.response()
+            elif limited is not None:
+                response = limited
             else:
                 response = await handler(request)
         except web.HTTPException as exc:
@@ -186,6 +192,7 @@ class RestApi:
             fake.internal_errors.append(traceback.format_exc())
             fake._violate(f"fake discord internal error on {request.method} {rel}: {exc!r}")
             response = error(500, 0, "500: Internal Server Error")
+        fake.budget.stamp(request, response)
         record.status = response.status
         record.body = request.get(BODY)
         record.files = request.get(FILES, [])

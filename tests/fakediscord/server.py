@@ -18,6 +18,12 @@ shard now; `disconnect(shard=k)`, `send_reconnect(shard=k)`, `invalidate_session
 one shard's sessions; `identifies` and `identify_breaches()` record IDENTIFY pacing;
 `wait_shards_ready(shards, after=n)` waits for a process's shards.
 
+Request budget and rate limits (budget.py): `request_counts(start=0)` → {(token kind, route):
+n} and `request_totals(start=0)` → {"bot": n, "interaction": n, "none": n} over
+`requests[start:]`; Discord's global (50/s per bot token, interaction routes exempt) and
+per-route limits are kept unless `FakeDiscord(rate_limits=None)` (or changed with a
+`budget.RateLimits`); every 429 they give is in `rate_limited`, and ignoring one is a violation.
+
 Places that go away: `delete_channel` (CHANNEL_DELETE or THREAD_DELETE; then 404 Unknown
 Channel), `remove_bot(guild)` (GUILD_DELETE; then 403 Missing Access), `add_thread`.
 
@@ -37,10 +43,9 @@ without the bot (`InteractionRecord.forced_ephemeral`); `bot_in_guild`, `bot_in_
 where the bot is.
 
 What this is not: a general Discord. Threads as channels that can be made (`add_thread`, or the
-bot's Start Thread from Message), archived and deleted (no members), no reactions, voice, presences, rate limits (unless
-injected with `fail_next`), permissions overwrites (Use External Apps aside), several bots, or
-messages users write in group DMs being seen by anyone. It only listens on 127.0.0.1 and never
-reaches the network.
+bot's Start Thread from Message), archived and deleted (no members), no reactions, voice, presences,
+permissions overwrites (Use External Apps aside), several bots, or messages users write in group
+DMs being seen by anyone. It only listens on 127.0.0.1 and never reaches the network.
 """
 
 from __future__ import annotations
@@ -59,6 +64,7 @@ from typing import Any, TypeVar
 from aiohttp import web
 
 from . import payloads, places
+from .budget import DISCORD_LIMITS, Budget, RateLimitRecord, RateLimits, counts_of, totals
 from .gateway import (
     DIRECT_MESSAGES,
     GUILD_MEMBERS,
@@ -150,7 +156,7 @@ class FakeDiscord:
     `large_bot_sharding` refuses shard counts that are not a multiple of `shard_count` (4010);
     `guild_shard` puts the first guild on that shard of `shard_count`; `token_lifetime` is how
     many fake seconds an interaction token lasts (Discord: 900) before webhook calls answer 401
-    50027.
+    50027. `rate_limits`: Discord's limits as budget.py models them; None turns them off.
     """
 
     def __init__(
@@ -169,6 +175,7 @@ class FakeDiscord:
         large_bot_sharding: bool = False,
         guild_shard: int | None = None,
         token_lifetime: float = TOKEN_LIFETIME,
+        rate_limits: RateLimits | None = DISCORD_LIMITS,
     ) -> None:
         if shard_count < 1 or max_concurrency < 1:
             raise ValueError("shard_count and max_concurrency must be at least 1")
@@ -228,6 +235,7 @@ class FakeDiscord:
 
         self.gateway = Gateway(self)
         self.rest = RestApi(self)
+        self.budget = Budget(self, rate_limits)
         self._runner: web.AppRunner | None = None
         self.port = 0
 
@@ -489,6 +497,20 @@ class FakeDiscord:
         50001 on a channel or server the bot is not in, 400 40094 on a 6th follow-up, 401 50027 on
         an expired token (`RequestRecord.refused` says why, `.code` the JSON code)."""
         return [r for r in self.requests if r.refused]
+
+    def request_counts(self, start: int = 0) -> dict[tuple[str, str], int]:
+        """{(token kind, route): requests} over `requests[start:]` (budget.py: "bot",
+        "interaction" or "none", and a route such as "POST /channels/{channel_id}/messages")."""
+        return counts_of(self.requests, start)
+
+    def request_totals(self, start: int = 0) -> dict[str, int]:
+        """Requests per token kind over `requests[start:]`: {"bot": n, "interaction": n, "none": n}."""
+        return totals(self.request_counts(start))
+
+    @property
+    def rate_limited(self) -> list[RateLimitRecord]:
+        """Every 429 the fake's rate limits gave, oldest first (not `fail_next` faults)."""
+        return self.budget.rate_limited
 
     def add_channel(
         self, name: str, *, type: int = 0, topic: str | None = None, guild: FakeGuild | int | None = None

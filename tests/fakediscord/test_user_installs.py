@@ -89,7 +89,12 @@ async def respond(fake: FakeDiscord, rec: InteractionRecord, rtype: int, data: A
 
 
 async def followup(fake: FakeDiscord, rec: InteractionRecord, body: dict[str, Any]) -> tuple[int, Any]:
-    return await call(fake, "POST", f"/webhooks/{fake.application_id}/{rec.token}", body, token=None)
+    """A follow-up, sent again after retry_after when the token's webhook bucket is full (budget.py)."""
+    while True:
+        status, answer = await call(fake, "POST", f"/webhooks/{fake.application_id}/{rec.token}", body, token=None)
+        if status != 429:
+            return status, answer
+        await asyncio.sleep(answer["retry_after"])
 
 
 def events_about(fake: FakeDiscord, ident: int) -> list[str]:
@@ -193,16 +198,21 @@ async def test_bot_token_requests_where_the_bot_is_not_are_refused(env: Env):
     assert [m.content for m in ok.followups] == ["posted"] and len(fake.refused_requests) == 1
 
 
+def reported(rec: Any) -> bool:
+    return rec.original is not None and rec.original.content.startswith("sent ")
+
+
 async def test_five_follow_ups_per_user_install_interaction(env: Env):
     fake, ana = env.fake, env.ana
-    rec = await (await fake.slash(ana, "followups", {"n": 6}, channel=env.gdm)).settled()
+    # The 6th follow-up waits for the token's webhook bucket (5 per 5 s, budget.py) to refill.
+    rec = await (await fake.slash(ana, "followups", {"n": 6}, channel=env.gdm)).settled(20, until=reported)
     assert rec.original is not None and rec.original.content == "sent 5 refused [40094]"
     assert len(rec.followups) == 5 and all(m.public and m.channel_id == env.gdm for m in rec.followups)
     found = fake.clear_violations()
     assert len(found) == 1 and "limit 5" in found[0]
     assert fake.refused_requests[-1].code == 40094
     # Where the server's install authorizes the interaction, there is no such limit.
-    rec = await (await fake.slash(ana, "followups", {"n": 6})).settled()
+    rec = await (await fake.slash(ana, "followups", {"n": 6})).settled(20, until=reported)
     assert rec.original is not None and rec.original.content == "sent 6 refused []"
     assert fake.violations == []
 
