@@ -23,10 +23,26 @@ def pg_url(pg_server: Any) -> str:
     return postgres.fresh_database(pg_server)
 
 
+# The bot-process tests in two groups of about equal time (tests/e2e with --durations, 2026-12-02),
+# so that the two workers of a two-core CI run share them with the rest of the suite: one group of
+# every e2e test ran alone for 12 of CI's 13 minutes while the other worker finished early.
+SECOND_E2E_GROUP = frozenset({
+    "test_bot.py", "test_robot_variants.py", "test_robots_and_hints.py", "test_builder.py", "test_taps_rami.py",
+    "test_twenty_games.py", "test_strangers.py", "test_ops.py", "test_screens.py", "test_public_work.py",
+    "test_threads.py", "test_taps_gin.py", "test_taps_dummy.py", "test_benches.py", "test_commit_failure.py",
+    "test_farming.py",
+})
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The e2e games run one at a time on one worker (``--dist loadgroup``): each starts a bot
-    process against a fake Discord and some watch for answers within Discord's 3 seconds, so they
-    are not crowded by each other; the rest of the suite shares the other cores."""
+    """Each bot-process test (tests/e2e, or marked ``e2e``, or a bench that starts the bot) runs
+    on one of two workers (``--dist loadgroup``): within a group one game at a time, so a test that
+    watches for answers within Discord's 3 seconds shares the machine with one other bot at most;
+    the rest of the suite fills the workers around them."""
     for item in items:
-        if "e2e" in item.nodeid.split("::")[0].split("/"):
-            item.add_marker(pytest.mark.xdist_group("e2e"))
+        path = item.nodeid.split("::")[0]
+        grouped = item.get_closest_marker("xdist_group")
+        if "e2e" in path.split("/") or item.get_closest_marker("e2e") is not None \
+                or (grouped is not None and grouped.args == ("e2e",)):
+            group = "e2e-b" if path.rsplit("/", 1)[-1] in SECOND_E2E_GROUP else "e2e-a"
+            item.add_marker(pytest.mark.xdist_group(group), append=False)
