@@ -127,7 +127,7 @@ class RummyBot(commands.AutoShardedBot):
         self._restart_task: asyncio.Task[None] | None = None  # posts the resumed games' tables
         self.stopping = False  # set on shutdown: interactions are refused from then on
         # Places the bot is not a member of are reached through interaction tokens (issue 24).
-        self.tokens = TokenBook(config.token_lifetime)
+        self.tokens = TokenBook(config.token_lifetime, servers=config.news_by_token)
         self._alarm = asyncio.Event()  # set when a commit writes a deadline (``_deadline_written``)
         self._soonest = math.inf  # the soonest deadline written since the clock's pass began
         self._ready_shards: set[int] = set()  # READY (or resumed) and not disconnected since: /readyz
@@ -163,7 +163,8 @@ class RummyBot(commands.AutoShardedBot):
             f"shards {', '.join(map(str, self.config.shard_ids))} of {self.config.shard_count}")
         log.info("this process holds %s (%s database)", held,
                  "PostgreSQL" if self.config.database_url else "SQLite")
-        self._announcer = Announcer(self, self._service, RoutedDelivery(self, self.tokens))
+        delivery = RoutedDelivery(self, self.tokens, news_by_token=self.config.news_by_token)
+        self._announcer = Announcer(self, self._service, delivery)
         self.add_listener(self._announcer.count_message, "on_message")
         await self.tree.set_translator(CatalogTranslator())
         for name in EXTENSIONS:

@@ -7,7 +7,9 @@ RUMMY_LOG_LEVEL, RUMMY_FLOOD (per-user click limit), RUMMY_BOT_DELAY (a computer
 RUMMY_FORBIDDEN_GRACE (how long posts refused for missing access may last before a channel's games end),
 RUMMY_MEMBER_GAMES and RUMMY_SERVER_GAMES (games at once per member and per server), RUMMY_IDLE_DAYS
 (when a game with no turn timer ends for idleness), RUMMY_THREAD_ARCHIVE_AFTER (seconds from a game's
-end to the archiving of its thread),
+end to the archiving of its thread), RUMMY_NEWS_BY_TOKEN (on by default: a game's table and turn
+calls ride on the players' interaction tokens, outside the bot token's request budget; off: the
+bot's token, as before issue 37),
 RUMMY_METRICS_PORT / RUMMY_METRICS_HOST (where /metrics, /healthz and /readyz are served; off without a port),
 RUMMY_LOG_FORMAT (text or json), RUMMY_LANGUAGE (es or en: the language of what the bot tells the person
 starting it, ``operator_locale``; else the system's LC_ALL, LC_MESSAGES or LANG; Spanish by default),
@@ -84,6 +86,7 @@ class Config:
     idle_days: float = 7.0  # a game with no turn timer ends after this long with no move
     thread_archive_after: float = 600.0  # seconds from a game's final message to archiving its thread
     token_lifetime: float = 900.0  # Discord's interaction token lifetime (issue 24; tests shorten it)
+    news_by_token: bool = True  # a game's news rides on players' interaction tokens (issue 37); off: bot token
     metrics_port: int | None = None  # /metrics, /healthz, /readyz (docs/deploy.md, Watching it); None: off
     metrics_host: str = "127.0.0.1"  # the image sets 0.0.0.0, so the container's port can be published
     log_format: str = "text"  # or "json": one object per line
@@ -175,6 +178,18 @@ def parse_limit(values: dict[str, str], name: str, default: str, kind: type, low
     return value
 
 
+def parse_switch(values: dict[str, str], name: str, default: bool) -> bool:
+    """An on/off setting; empty or missing is ``default``."""
+    text = values.get(name, "").strip().lower()
+    if not text:
+        return default
+    if text in ("on", "1", "true", "yes"):
+        return True
+    if text in ("off", "0", "false", "no"):
+        return False
+    raise ConfigError("switch", name=name, value=repr(text))
+
+
 def database_url(values: dict[str, str]) -> str | None:
     url = values.get("RUMMY_DATABASE_URL", "").strip()
     if url and not url.startswith(("postgresql://", "postgres://")):
@@ -231,6 +246,7 @@ def load_config(env: dict[str, str] | None = None, env_file: Path | None = Path(
         shard_ids=shard_ids,
         bot_delay=bot_delay,
         token_lifetime=parse_limit(values, "RUMMY_TOKEN_LIFETIME", "900", float, 10, 900, "seconds"),
+        news_by_token=parse_switch(values, "RUMMY_NEWS_BY_TOKEN", True),
         forbidden_grace=parse_limit(values, "RUMMY_FORBIDDEN_GRACE", "600", float, 0, 7 * 86400,
                                     "seconds"),
         flood=parse_flood(values.get("RUMMY_FLOOD", "").strip()),

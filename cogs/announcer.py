@@ -242,7 +242,7 @@ class Announcer:
             seat = row.by_seat(event.seat or "") if event.kind == EventKind.TIMED_OUT else None
             if seat is not None:
                 key = "turn.resigned_timeouts" if seat.seat in out else "turn.timed_out"
-                await self.delivery.post(row.place, translate(key, row.locale, name=nm(seat.name)))
+                await self.delivery.post(row.place, translate(key, row.locale, name=nm(seat.name)), news=True)
 
     async def _announce_turn(self, row: GameRow, game: Game) -> None:
         loc = row.locale
@@ -262,7 +262,8 @@ class Announcer:
     async def _post_turn(self, row: GameRow, users: int | list[int], text: str) -> None:
         """A new short message that mentions whose turn it is (an edit would not notify); the
         previous one is deleted. Only these users can be pinged, never roles or everyone."""
-        message_id = await self.delivery.post(row.place, text, ping=[users] if isinstance(users, int) else users)
+        message_id = await self.delivery.post(row.place, text, ping=[users] if isinstance(users, int) else users,
+                                              news=True)
         old = row.turn_message_id
         await self.service.games.set_messages(row.id, turn_message_id=message_id)
         if old:
@@ -338,7 +339,11 @@ class Announcer:
         content, view = table_message(row, game, row.locale, note=note)
         fresh = (row.table_message_id and row.table_posted_at and time.time() - row.table_posted_at < TABLE_MAX_AGE
                  and self._under_table.get(row.place, 0) < BURIED_AFTER)
-        if not repost and fresh and row.table_message_id:
+        # Its maker's token gone, a player's living token posts it anew, for free (issue 37).
+        # (A game's first table in its new thread is the bot's: no token lives there yet.)
+        renewed = bool(not repost and fresh and row.table_message_id
+                       and await self.delivery.renews(row.place, row.table_message_id))
+        if not repost and fresh and row.table_message_id and not renewed:
             try:
                 await self.delivery.edit(row.place, row.table_message_id, content=content, image=image, view=view)
                 self.service.endings.channel_reached(row.place)
@@ -347,10 +352,12 @@ class Announcer:
                 log.info("table message of game %s could not be edited; posting it again", game_id)
         # The old table is left as it is, not edited (it may be past the edit cap) nor deleted:
         # its buttons keep answering, a turn button there says "out of date".
-        message_id = await self.delivery.post(row.place, content, image=image, view=view)
+        message_id = await self.delivery.post(row.place, content, image=image, view=view, news=True)
         self.service.endings.channel_reached(row.place)
         self._under_table[row.place] = 0
         await self.service.games.set_messages(row.id, table_message_id=message_id, table_posted_at=time.time())
+        if renewed and row.table_message_id:  # the same table, one message: the old one goes
+            await self._delete_once(row.place, row.table_message_id)
 
     async def count_message(self, message: discord.Message) -> None:
         """The ``on_message`` listener: one more message under the table of that channel."""

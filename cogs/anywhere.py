@@ -49,6 +49,9 @@ MESSAGE_RESPONSES: Final = (_R.channel_message, _R.deferred_channel_message, _R.
                             _R.message_update)
 FOLLOWUP_LIMIT: Final = 5  # follow-ups per interaction where the app is user-installed only
 FOLLOWUP_BUDGET: Final = 3  # what the delivery may spend of them; the handler keeps 2 for its own answers
+# In a server that added the bot Discord sets no follow-up limit; the token's 15 minutes bound it.
+# Spent generously, but not without end: a burst in one channel still falls back to the bot token.
+SERVER_FOLLOWUP_BUDGET: Final = 60
 
 
 # Where ``/rummy`` may be installed and used: private channels are declared explicitly, as
@@ -131,13 +134,19 @@ class Token:
     settled: bool = False  # its handler has answered (a private "thinking" reply is filled)
     sent: int = 0  # follow-ups the delivery sent with it
     source: discord.Interaction | None = field(default=None, repr=False)
+    limited: bool = True  # Discord's 5 follow-ups (a place the bot is not in); else a server's token
 
     def alive(self, now: float) -> bool:
         return now - self.created < self.margin
 
     def may_post(self, now: float) -> bool:
-        if not self.public or not self.alive(now) or self.sent >= FOLLOWUP_BUDGET:
+        budget = FOLLOWUP_BUDGET if self.limited else SERVER_FOLLOWUP_BUDGET
+        if not self.public or not self.alive(now) or self.sent >= budget:
             return False
+        if not self.limited:
+            # A server's token carries news once its own handler has answered: the player's
+            # answers stay the interaction's, and the news is not mistaken for one of them.
+            return self.settled
         if self.reply_free or self.settled or self.source is None:
             return True
         # While its handler runs, a private "thinking" reply would swallow the first follow-up.
@@ -156,10 +165,13 @@ class TokenKeeper(Protocol):
 
 
 class TokenBook:
-    """The live tokens of places the bot is not in, and which token made which message."""
+    """The live tokens of places the bot is not in, and which token made which message. Also, in
+    memory only, the tokens of servers that added the bot: there a game's news may ride on a
+    player's interaction instead of the bot's token (issue 37); those are never written down."""
 
-    def __init__(self, lifetime: float = TOKEN_LIFETIME, clock: Any = time.time) -> None:
+    def __init__(self, lifetime: float = TOKEN_LIFETIME, clock: Any = time.time, *, servers: bool = False) -> None:
         self.clock = clock
+        self.servers = servers  # also hold the tokens of servers that added the bot (RUMMY_NEWS_BY_TOKEN)
         self.keeper: TokenKeeper | None = None  # the database (set by the client once it is open)
         # Used only for 13 of Discord's 15 minutes (tests shorten the lifetime: the same share).
         self.margin = lifetime * TOKEN_MARGIN / TOKEN_LIFETIME
@@ -169,11 +181,15 @@ class TokenBook:
         self._owed: set[int] = set()  # places whose last change could not be shown
 
     def hold(self, interaction: discord.Interaction, *, reply_free: bool = False) -> Token | None:
-        """Keep ``interaction``'s token if it comes from such a place (the guard calls this first)."""
-        if not is_anywhere(interaction) or interaction.channel_id is None:
+        """Keep ``interaction``'s token while it lives (the guard calls this first)."""
+        if interaction.channel_id is None:
+            return None
+        anywhere = is_anywhere(interaction)
+        if not anywhere and not self.servers:
             return None
         place = int(interaction.channel_id)
-        self.places.add(place)
+        if anywhere:
+            self.places.add(place)
         self.forget_expired()
         for token in self._tokens.get(place, []):
             if token.interaction_id == interaction.id:
@@ -181,7 +197,7 @@ class TokenBook:
                 return token
         token = Token(interaction.token, int(interaction.application_id), place, int(interaction.id),
                       self.clock(), self.margin, not forced_private(interaction), reply_free,
-                      source=interaction)
+                      source=interaction, limited=anywhere)
         self._tokens.setdefault(place, []).append(token)
         return token
 
@@ -216,16 +232,19 @@ class TokenBook:
         for token in reversed(self._tokens.get(place, [])):
             if token.may_post(now):
                 return token
+        if place not in self.places:  # a server's tokens live in this process's memory only
+            return None
         for row in reversed(await self._kept(place)):
             token = self._adopt(row)
             if token.may_post(now):
                 return token
         return None
 
-    async def for_message(self, message_id: int) -> Token | None:
-        """The living token that made ``message_id``, if any."""
+    async def for_message(self, message_id: int, place: int | None = None) -> Token | None:
+        """The living token that made ``message_id``, if any (the database is asked only for a
+        place the bot is not in)."""
         token = self._made_by.get(message_id)
-        if token is None and self.keeper is not None:
+        if token is None and self.keeper is not None and (place is None or place in self.places):
             try:
                 row = await self.keeper.message_token(message_id)
             except Exception as exc:  # the database is only a second memory: go on without it
@@ -256,8 +275,9 @@ class TokenBook:
         return token
 
     async def keep(self, token: Token, message_id: int) -> None:
-        """Write ``token`` (and that it made ``message_id``) to the database while it lives."""
-        if self.keeper is None:
+        """Write ``token`` (and that it made ``message_id``) to the database while it lives (only
+        where the bot is not in: elsewhere the bot's own token is the way back)."""
+        if self.keeper is None or not token.limited:
             return
         row = TokenRow(token.interaction_id, token.place, token.application_id, token.secret,
                        token.created + token.margin, token.sent, token.public)
@@ -287,7 +307,7 @@ class TokenDelivery:
         self.client = client
         self.book = book
 
-    def _webhook(self, token: Token) -> discord.Webhook:
+    def webhook(self, token: Token) -> discord.Webhook:
         # The application's webhook of this token (what ``Interaction.followup`` calls), with the
         # client's state so that persistent buttons may be attached.
         return discord.Webhook.partial(token.application_id, token.secret, client=self.client)
@@ -297,27 +317,34 @@ class TokenDelivery:
         if token is None:
             self.book.owe(place)
             raise NoLiveToken(f"no live token with follow-ups left in place {place}")
+        return await self.send(token, place, content, **parts)
+
+    async def send(self, token: Token, place: int, content: str, **parts: Unpack[Parts]) -> int:
+        """A public follow-up of ``token``: a new message in ``place``."""
         kwargs = post_arguments(parts) | {"wait": True}
         token.reply_free = False  # a public "thinking" reply is filled by the first follow-up
         token.sent += 1  # Discord counts that one too
-        message = await self._webhook(token).send(content, **kwargs)
+        message = await self.webhook(token).send(content, **kwargs)
         self.book.made(int(message.id), token)
         await self.book.keep(token, int(message.id))
         self.book.take_owed(place)  # what follows is shown: the table is the one posted or edited next
         return int(message.id)
 
     async def edit(self, place: int, message_id: int, **parts: Unpack[Edit]) -> None:
-        token = await self.book.for_message(message_id)
+        token = await self.book.for_message(message_id, place)
         if token is None:
             self.book.owe(place)
             raise NoLiveToken(f"the token of message {message_id} no longer lives")
-        await self._webhook(token).edit_message(message_id, **edit_arguments(parts))
+        await self.webhook(token).edit_message(message_id, **edit_arguments(parts))
 
     async def delete(self, place: int, message_id: int) -> None:
-        token = await self.book.for_message(message_id)
+        token = await self.book.for_message(message_id, place)
         if token is None:
             raise NoLiveToken(f"the token of message {message_id} no longer lives")
-        await self._webhook(token).delete_message(message_id)
+        await self.webhook(token).delete_message(message_id)
+
+    async def renews(self, place: int, message_id: int) -> bool:
+        return False
 
     async def reply_privately(self, interaction: discord.Interaction, content: str) -> None:
         await reply_privately(interaction, content)
@@ -330,24 +357,70 @@ class TokenDelivery:
 
 
 class RoutedDelivery:
-    """The delivery of one client: each place through tokens or through the bot's channels."""
+    """The delivery of one client: each place through tokens or through the bot's channels.
 
-    def __init__(self, client: discord.Client, book: TokenBook) -> None:
+    In a server that added the bot, a game's news (``Parts["news"]``: the table, the turn call)
+    rides on the newest living token of an interaction in that place, a player's own click, and
+    is edited or deleted with the token that made it: Discord counts none of that in the bot's
+    global budget of 50 requests a second (issue 37). With no such token, or when Discord refuses
+    the token before making anything (401, 404), the bot's token does it, as before. Posts that
+    must not be repeated (``once``, ``adopt_after``) always go with the bot's token, whose nonce
+    guards them; so do lobbies, threads, tournaments and notices."""
+
+    def __init__(self, client: discord.Client, book: TokenBook, *, news_by_token: bool = True) -> None:
         self.book = book
         self.channels = ChannelDelivery(client)
         self.tokens = TokenDelivery(client, book)
+        self.news_by_token = news_by_token  # RUMMY_NEWS_BY_TOKEN
 
     def _for(self, place: int) -> ChannelDelivery | TokenDelivery:
         return self.tokens if place in self.book.places else self.channels
 
     async def post(self, place: int, content: str, **parts: Unpack[Parts]) -> int:
-        return await self._for(place).post(place, content, **parts)
+        if place in self.book.places or not self.news_by_token or not parts.get("news") \
+                or "once" in parts or "adopt_after" in parts:
+            return await self._for(place).post(place, content, **parts)
+        token = await self.book.for_post(place)
+        if token is not None:
+            try:
+                return await self.tokens.send(token, place, content, **parts)
+            except discord.HTTPException as exc:
+                if not refused_unmade(exc):
+                    raise
+                log.info("a follow-up in place %s was refused (%s); posting with the bot's token", place, exc.status)
+        return await self.channels.post(place, content, **parts)
 
     async def edit(self, place: int, message_id: int, **parts: Unpack[Edit]) -> None:
+        if place not in self.book.places:
+            token = await self.book.for_message(message_id, place)
+            if token is not None:
+                try:
+                    await self.tokens.webhook(token).edit_message(message_id, **edit_arguments(parts))
+                    return
+                except discord.HTTPException as exc:
+                    if not refused_unmade(exc):
+                        raise
         await self._for(place).edit(place, message_id, **parts)
 
     async def delete(self, place: int, message_id: int) -> None:
+        if place not in self.book.places:
+            token = await self.book.for_message(message_id, place)
+            if token is not None:
+                try:
+                    await self.tokens.webhook(token).delete_message(message_id)
+                    return
+                except discord.HTTPException as exc:
+                    if not refused_unmade(exc):
+                        raise
         await self._for(place).delete(place, message_id)
+
+    async def renews(self, place: int, message_id: int) -> bool:
+        """Whether a message of ``place`` is better posted afresh than edited: in a server its
+        maker's token no longer lives (an edit would cost the bot's token) while a player's token
+        could post it for free. Never where the bot is not in (there it is always a token)."""
+        if place in self.book.places or not self.news_by_token:
+            return False
+        return await self.book.for_message(message_id, place) is None and await self.book.for_post(place) is not None
 
     async def reply_privately(self, interaction: discord.Interaction, content: str) -> None:
         await reply_privately(interaction, content)
@@ -357,3 +430,17 @@ class RoutedDelivery:
 
     async def archive_thread(self, thread_id: int) -> None:
         await self._for(thread_id).archive_thread(thread_id)
+
+
+INVALID_WEBHOOK_TOKEN: Final = 50027
+UNKNOWN_WEBHOOK: Final = 10015
+
+
+def refused_unmade(exc: discord.HTTPException) -> bool:
+    """Discord refused the token itself (401 Invalid Webhook Token, 404 Unknown Webhook) or what
+    it may do (403): nothing was made or changed, so the bot's token may do it instead. A message
+    that is gone (10008), a 5xx or a lost answer is not retried another way: the last may have
+    made it, and the announcer knows what to do with the others."""
+    if exc.status == 404:
+        return exc.code == UNKNOWN_WEBHOOK
+    return exc.status in (401, 403) or exc.code == INVALID_WEBHOOK_TOKEN

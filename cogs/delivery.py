@@ -47,6 +47,9 @@ class Parts(TypedDict, total=False):
     once: str  # post only, in channels: a key (25 characters at most) with which a repeated post
     # of the same message returns the first one instead of making a second, as long as Discord
     # remembers the key (its ``enforce_nonce``: "the past few minutes"); interaction tokens ignore it
+    news: bool  # post only: a game's own news (the table, the turn call, a timeout), which a living
+    # token of a player's interaction in that place may carry instead of the bot's token, outside
+    # the bot's global request budget (issue 37, ``cogs.anywhere.RoutedDelivery``)
     adopt_after: float  # post only, in channels: a repeat after a stop that may have outlasted Discord's
     # memory of ``once``; our own message posted since this time (Unix seconds) with the very same
     # text, among the channel's latest ``ADOPT_LOOKBACK``, is taken as the post instead of a second one
@@ -69,6 +72,11 @@ class Delivery(Protocol):
 
     async def delete(self, place: int, message_id: int) -> None:
         """Delete a message posted earlier in ``place``."""
+        ...
+
+    async def renews(self, place: int, message_id: int) -> bool:
+        """Whether that message is better posted afresh than edited (an edit would spend the
+        bot's request budget where a post would not; issue 37)."""
         ...
 
     async def reply_privately(self, interaction: discord.Interaction, content: str) -> None:
@@ -174,6 +182,9 @@ class ChannelDelivery:
 
     async def delete(self, place: int, message_id: int) -> None:
         await self._channel(place).get_partial_message(message_id).delete()
+
+    async def renews(self, place: int, message_id: int) -> bool:
+        return False  # the bot's token both ways: an edit is as cheap as a post
 
     async def reply_privately(self, interaction: discord.Interaction, content: str) -> None:
         await reply_privately(interaction, content)

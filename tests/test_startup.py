@@ -65,12 +65,15 @@ def test_settings_read_env_file_and_environment_wins(tmp_path: Path) -> None:
     assert "from-file" not in repr(s)  # the token never shows in logs
     s = load_config({"DISCORD_TOKEN": "t"}, None)
     assert s.db_path == "data/rummy.sqlite3" and s.dev_guild is None
+    assert s.news_by_token  # issue 37: on unless the operator says off
+    assert not load_config({"DISCORD_TOKEN": "t", "RUMMY_NEWS_BY_TOKEN": "Off"}, None).news_by_token
 
 
 @pytest.mark.parametrize(("env", "word"), [
     ({}, "DISCORD_TOKEN"),
     ({"DISCORD_TOKEN": "t", "RUMMY_DEV_GUILD": "my server"}, "RUMMY_DEV_GUILD"),
     ({"DISCORD_TOKEN": "t", "RUMMY_LOG_LEVEL": "loud"}, "RUMMY_LOG_LEVEL"),
+    ({"DISCORD_TOKEN": "t", "RUMMY_NEWS_BY_TOKEN": "sometimes"}, "RUMMY_NEWS_BY_TOKEN debe ser on u off"),
 ])
 def test_bad_settings_are_refused_with_one_sentence(env: dict[str, str], word: str) -> None:
     with pytest.raises(ConfigError, match=word):

@@ -20,6 +20,7 @@ from bot.service import Refusal
 from cogs.anywhere import (
     FOLLOWUP_BUDGET,
     FOLLOWUP_LIMIT,
+    SERVER_FOLLOWUP_BUDGET,
     NoLiveToken,
     TokenBook,
     TokenDelivery,
@@ -84,6 +85,32 @@ async def test_the_newest_living_token_posts_and_never_a_sixth_follow_up():
     assert await book.for_post(GROUP_DM) is None
 
 
+async def test_a_servers_tokens_carry_news_only_once_answered_and_are_never_written_down():
+    """RUMMY_NEWS_BY_TOKEN (issue 37): in a server that added the bot, a player's living token
+    may carry the game's news, but only after its own handler answered (the news is not taken for
+    the player's answer), up to SERVER_FOLLOWUP_BUDGET, and it is never stored in the database."""
+    clock = Clock()
+    book = TokenBook(clock=clock, servers=True)
+    kept: list[Any] = []
+
+    class Keeper:
+        async def keep_token(self, row: Any, message_id: int) -> None:
+            kept.append(row)
+
+    book.keeper = Keeper()  # type: ignore[assignment]
+    click = interaction(1, guild=SERVER, channel=5)
+    token = book.hold(click)
+    assert token is not None and not token.limited and 5 not in book.places  # still the bot's channel
+    assert await book.for_post(5) is None  # its handler has not answered yet
+    book.settle(click)
+    assert await book.for_post(5) is token
+    await book.keep(token, 99)
+    assert kept == []
+    token.sent = SERVER_FOLLOWUP_BUDGET
+    assert SERVER_FOLLOWUP_BUDGET > FOLLOWUP_LIMIT and await book.for_post(5) is None
+    assert await book.for_post(GROUP_DM) is None  # one place's token never posts in another
+
+
 async def test_a_private_thinking_reply_is_not_filled_by_a_public_post():
     book = TokenBook(clock=Clock())
     thinking = interaction(1, kind=discord.InteractionResponseType.deferred_channel_message)
@@ -107,7 +134,7 @@ async def test_without_a_token_nothing_is_sent_and_the_place_is_owed():
             sent.append(f"edit {message_id}")
 
     delivery = TokenDelivery(SimpleNamespace(), book)
-    delivery._webhook = lambda token: Hook()  # type: ignore[method-assign]
+    delivery.webhook = lambda token: Hook()  # type: ignore[method-assign]
     with pytest.raises(NoLiveToken):
         await delivery.post(GROUP_DM, "table")
     assert sent == [] and book.take_owed(GROUP_DM)

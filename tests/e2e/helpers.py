@@ -30,8 +30,17 @@ PREFERRED = ("knock", "meld", "layoff", "auto", "done")
 
 
 def answers(rec: Any) -> list[Any]:
-    """The messages that answer an interaction (not channel posts that happened meanwhile)."""
-    return [m for m in rec.messages if m.source != "channel"]
+    """The messages that answer an interaction: not channel posts that happened meanwhile, nor a
+    game's news that the bot sent as a public follow-up of it once it had answered (a turn call,
+    which mentions the player, or the table: issue 37, outside the bot token's budget)."""
+    return [m for m in rec.messages if m.source != "channel" and not is_news(m)]
+
+
+def is_news(message: Any) -> bool:
+    """A game's public news carried by an interaction's token: the turn call or the table."""
+    if message.source != "followup" or not message.public:
+        return False
+    return message.content.startswith("<@") or any(c.startswith("rummy:hand:") for c in custom_ids(message))
 
 
 def components(message: Any) -> list[dict[str, Any]]:

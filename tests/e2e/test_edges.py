@@ -92,7 +92,9 @@ async def test_the_bot_removed_from_a_server_ends_that_servers_games(table: Tabl
     assert away.row()["status"] == "lobby"  # another server's lobby is untouched
 
 
-@pytest.mark.bot_env({"RUMMY_FORBIDDEN_GRACE": "0"})
+# The bot's own posts (the players' interaction tokens carry none of the news here, issue 37:
+# tests/e2e/test_budget.py refuses those): Discord refusing the bot in a channel.
+@pytest.mark.bot_env({"RUMMY_FORBIDDEN_GRACE": "0", "RUMMY_NEWS_BY_TOKEN": "off"})
 async def test_posts_refused_for_good_end_the_game_and_a_passing_refusal_does_not(table: Table) -> None:
     fake = table.fake
     ana, bea = table.users[:2]
