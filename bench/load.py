@@ -1,21 +1,29 @@
 """The real bot under load, through our fake Discord on 127.0.0.1 (reliability.md R17).
 
     python bench/load.py [--games G] [--rounds R] [--seats S] [--variant V]
-                         [--database-url URL|pgserver] [--processes N]
+                         [--database-url URL|pgserver] [--processes N] [--lockstep]
 
 Starts the fake Discord (``tests/fakediscord``) and the unmodified bot (``python -m bot``, its
 own process and database: SQLite by default; ``--database-url`` a PostgreSQL URL, or ``pgserver``
 for a throwaway local PostgreSQL 16), opens G lobbies in G channels with S players each, starts them, then
-plays R rounds: in each round every game's player to move asks for suggestions (autocomplete)
-and plays one through ``/rummy play``, all G games at the same moment. Each move makes the bot
+plays R moves in each: the player to move asks for suggestions (autocomplete) and plays one
+through ``/rummy play``, all G games at the same time. Each move makes the bot
 commit, answer with the player's hand picture (rendered) and refresh the table picture, so the
 renderer is busy while acknowledgements are due.
+
+Each game plays its R moves as fast as the bot answers it (``--lockstep``: every game's move of
+a round at the same moment, then the next round), so the bot's process is the bottleneck: what
+it commits a second is its ceiling on this machine, not the bench's pace.
 
 Printed, over every ``/rummy play`` interaction: the acknowledgement (dispatch → the bot's first
 callback, what Discord's 3-second rule is about; goal p99 < 1 s), the answer (dispatch → the
 last request the bot made with the interaction's token: the hand picture delivered), and the
 autocomplete answer; then the moves committed against the moves sent (nothing may be lost), and
-how many "heartbeat blocked" warnings discord.py logged (the event loop stalled). At the end it
+how many "heartbeat blocked" warnings discord.py logged (the event loop stalled). Then Discord's
+request budget (issue 37), as the fake Discord counted it once the bot had gone quiet: requests a
+move with the bot's token (Discord allows a bot 50 a second over all its processes) and with
+interaction tokens (outside that budget), each by route, the moves a second one bot could
+sustain under the 50, and the 429s: how many, and how many were not waited out. At the end it
 reads the bot's own ``/metrics`` (``RUMMY_METRICS_PORT``, summed over its processes) and prints
 them beside the bench's figures: its acknowledgement and whole-turn histograms, moves committed,
 interactions by outcome, transaction time and conflicts, render time, clock lag. With
@@ -46,9 +54,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.engine import load_game
 from tests.e2e.helpers import PgReader, custom_ids, new_lobby
 from tests.fakediscord import FakeDiscord
+from tests.fakediscord.budget import totals
 from tests.fakediscord.process import BotProcess
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
+GLOBAL_LIMIT = 50  # Discord's requests a second with one bot token, over all its shards and processes
+ACK_DEADLINE = 3.0  # seconds Discord gives an interaction's first answer
+# Not a game's: the gateway, the bot's own user and the command sync at its start.
+NOT_A_GAMES = ("GET /gateway", "GET /users/@me", "/applications/", "/commands")
 
 
 def pct(values: list[float], q: float) -> float:
@@ -125,6 +138,38 @@ def metrics_lines(found: Samples, acks: list[float], committed: int) -> list[str
         f"Discord HTTP errors (bot) {int(summed(found, 'rummy_discord_http_errors_total'))}; rate limited "
         f"{int(summed(found, 'rummy_discord_rate_limits_total'))}",
     ]
+
+
+def budget_lines(counts: dict[tuple[str, str], int], moves: int, fake: FakeDiscord) -> list[str]:
+    """Discord's request budget over the timed moves: per token kind and route, per move."""
+    counts = {key: n for key, n in counts.items() if not any(part in key[1] for part in NOT_A_GAMES)}
+    per = totals(counts)
+    bot = per["bot"] / max(moves, 1)
+    inter = per["interaction"] / max(moves, 1)
+    sustained = f"{GLOBAL_LIMIT / bot:.0f}" if bot else "unbounded"
+    ignored = sum(1 for r in fake.rate_limited if r.ignored_earlier)
+    out = [
+        "== Discord's request budget over the timed moves (issue 37; goal: at most 0.5 bot-token a move) ==",
+        f"bot token {per['bot']} requests, {bot:.2f} a move; interaction tokens {per['interaction']}, "
+        f"{inter:.2f} a move",
+        f"moves a second one bot could sustain under Discord's {GLOBAL_LIMIT} a second: {sustained}",
+        f"429s {len(fake.rate_limited)} ({sum(1 for r in fake.rate_limited if r.is_global)} global); "
+        f"not waited out: {ignored}",
+    ]
+    for (kind, route), n in sorted(counts.items(), key=lambda item: (item[0][0], -item[1], item[0][1])):
+        if kind in ("bot", "interaction"):
+            out.append(f"  {kind:<11} {n / max(moves, 1):6.2f} a move  {n:6d}  {route}")
+    return out
+
+
+async def quiet(fake: FakeDiscord, seconds: float = 1.0, timeout: float = 60.0) -> None:
+    """Until the bot has made no request for ``seconds`` (its last tables and turn calls sent)."""
+    end = time.monotonic() + timeout
+    seen, since = len(fake.requests), time.monotonic()
+    while time.monotonic() - since < seconds and time.monotonic() < end:
+        await asyncio.sleep(0.1)
+        if len(fake.requests) != seen:
+            seen, since = len(fake.requests), time.monotonic()
 
 
 class Game:
@@ -241,19 +286,30 @@ async def run(args: argparse.Namespace) -> None:
         suggest: list[float] = []
         sent = 0
         versions = {g.game_id: g.query("SELECT version FROM games WHERE id = ?", (g.game_id,))[0][0] for g in games}
+        await quiet(fake)
+        start = len(fake.requests)
         t0 = time.monotonic()
-        for _ in range(args.rounds):
-            sent += sum(await asyncio.gather(*(g.move(acks, answers, suggest) for g in games)))
+        if args.lockstep:
+            for _ in range(args.rounds):
+                sent += sum(await asyncio.gather(*(g.move(acks, answers, suggest) for g in games)))
+        else:
+            async def play(g: Game) -> int:
+                return sum([await g.move(acks, answers, suggest) for _ in range(args.rounds)])
+
+            sent = sum(await asyncio.gather(*(play(g) for g in games)))
         played = time.monotonic() - t0
+        await quiet(fake)
+        counts = fake.request_counts(start)
         committed = sum(g.query("SELECT version FROM games WHERE id = ?", (g.game_id,))[0][0] - versions[g.game_id]
                         for g in games)
         log = "".join(b.log_text() for b in bots)
         backend = "PostgreSQL" if url else "SQLite"
+        pace = "in lockstep rounds" if args.lockstep else "each game at its own pace"
         print(f"bench/load.py  {platform.python_implementation()} {platform.python_version()}  "
               f"{os.cpu_count()} cores  load average {os.getloadavg()[0]:.1f}  {backend}, "
               f"{args.processes} process{'es' if args.processes > 1 else ''}")
         print(f"{args.games} games of {args.variant}, {args.seats} seats each; lobbies opened and started in "
-              f"{opened:.1f} s; {args.rounds} rounds of one move per game at once in {played:.1f} s")
+              f"{opened:.1f} s; {args.rounds} moves per game ({pace}) in {played:.1f} s")
         print(line("/rummy play: acknowledgement", acks))
         print(line("/rummy play: hand answered", answers))
         print(line("autocomplete answered (wall clock)", suggest))
@@ -261,6 +317,10 @@ async def run(args: argparse.Namespace) -> None:
               f"refused or lost: {sent - committed}")
         print(f"'heartbeat blocked' warnings: {log.count('heartbeat blocked')}; tracebacks: {log.count('Traceback')}; "
               f"fake Discord violations: {len(fake.violations)}")
+        print(f"acknowledged after Discord's {ACK_DEADLINE:.0f} s: {sum(1 for a in acks if a > ACK_DEADLINE)} "
+              f"of {len(acks)}")
+        for text in budget_lines(counts, committed, fake):
+            print(text)
         for text in metrics_lines(await asyncio.to_thread(scrape, ports), acks, committed):
             print(text)
     finally:
@@ -283,6 +343,7 @@ def main() -> None:
     ap.add_argument("--variant", default="basic")
     ap.add_argument("--database-url", default="", help="PostgreSQL URL, or 'pgserver' for a local throwaway one")
     ap.add_argument("--processes", type=int, default=1, help="shard processes of one cluster (PostgreSQL)")
+    ap.add_argument("--lockstep", action="store_true", help="every game's move of a round at once, round by round")
     asyncio.run(run(ap.parse_args()))
 
 
