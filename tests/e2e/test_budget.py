@@ -45,7 +45,7 @@ async def play_and_count(table: Table, variant: str, options: str, seed: int) ->
     await table.wait_until(lambda: any(f"rummy:rematch:{table.game_id}" in custom_ids(m)
                                        for m in table.fake.public_messages()), timeout=30)
     moves = table.moves
-    assert moves > 20 and table.row()["version"] > moves_before
+    assert moves >= 10 and table.row()["version"] > moves_before  # a whole deal, however short it fell
     return moves, bot_requests(table, start)
 
 
