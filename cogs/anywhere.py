@@ -30,6 +30,7 @@ state (``bot.service``).
 from __future__ import annotations
 
 import logging
+import math
 import time
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol, Unpack
@@ -52,6 +53,7 @@ FOLLOWUP_BUDGET: Final = 3  # what the delivery may spend of them; the handler k
 # In a server that added the bot Discord sets no follow-up limit; the token's 15 minutes bound it.
 # Spent generously, but not without end: a burst in one channel still falls back to the bot token.
 SERVER_FOLLOWUP_BUDGET: Final = 60
+SWEEP_EVERY: Final = 1.0  # seconds between sweeps of expired tokens (``alive`` is checked on use anyway)
 
 
 # Where ``/rummy`` may be installed and used: private channels are declared explicitly, as
@@ -179,6 +181,7 @@ class TokenBook:
         self._tokens: dict[int, list[Token]] = {}
         self._made_by: dict[int, Token] = {}  # message id: the token that made it
         self._owed: set[int] = set()  # places whose last change could not be shown
+        self._swept_at = -math.inf  # when forget_expired last ran
 
     def hold(self, interaction: discord.Interaction, *, reply_free: bool = False) -> Token | None:
         """Keep ``interaction``'s token while it lives (the guard calls this first)."""
@@ -213,8 +216,12 @@ class TokenBook:
                 token.source = None
 
     def forget_expired(self) -> None:
-        """Drop every token past its margin, and what it made."""
+        """Drop every token past its margin, and what it made (a sweep a second at most: with a
+        server's tokens held too, the book may hold thousands, and every interaction calls this)."""
         now = self.clock()
+        if now - self._swept_at < SWEEP_EVERY:
+            return
+        self._swept_at = now
         for place, tokens in list(self._tokens.items()):
             kept = [t for t in tokens if t.alive(now)]
             if kept:
