@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from . import limits, payloads, places
+from .activity import LAUNCH_ACTIVITY
 from .gateway import GUILDS
 from .records import (
     ACK_DEADLINE,
@@ -165,6 +166,7 @@ class RestApi:
         r.add_get("/attachments/{channel}/{att}/{filename}", self.attachment)
         r.add_post("/_fake/guard", self.guard_report)
         r.add_get("/gateway", self.fake.gateway.handle)
+        self.fake.activities.add_routes(self, app, a)  # activity.py: /oauth2/token, activity-instances
         r.add_route("*", "/{tail:.*}", self.unknown)
 
     @web.middleware
@@ -334,6 +336,8 @@ class RestApi:
     # ---- login, gateway, application -----------------------------------------------------------
 
     async def users_me(self, request: web.Request) -> web.StreamResponse:
+        if request.headers.get("Authorization", "").startswith("Bearer "):
+            return self.fake.activities.users_me(self, request)  # an OAuth2 user's token (activity.py)
         return self.unauthorized(request) or json_response(payloads.bot_user_json(self.fake, full=True))
 
     async def get_user(self, request: web.Request) -> web.StreamResponse:
@@ -417,10 +421,13 @@ class RestApi:
         if bad:
             return bad
         cmds = await self.json_list(request)
-        problems = limits.check_commands(cmds)
+        if (entry := self.fake.activities.check_bulk(self, request, scope, cmds)) is not None:
+            return entry  # the Entry Point command left out (activity.py)
+        problems = limits.check_commands(self.fake.activities.for_limits(cmds))
         if problems:
             return self.reject(400, 50035, "Invalid Form Body", f"command sync rejected: {problems}", problems)
         stored = [self.store_command(scope, c) for c in cmds]
+        self.fake.activities.keep_handlers(stored, cmds)
         self.fake._commands[scope] = stored
         self.fake.sync_log.append((scope, [c["name"] for c in stored], self.fake.now()))
         return json_response(stored)
@@ -920,6 +927,8 @@ class RestApi:
                 "Unknown interaction",
                 f"{where}: initial response {elapsed:.2f}s after dispatch (limit 3 s)",
             )
+        if rtype == LAUNCH_ACTIVITY:
+            return fake.activities.launch_callback(rec, attempt, refuse, where)  # activity.py
         if rtype not in ALLOWED_CALLBACKS.get(rec.type, set()):
             return refuse(
                 400, 50035, "Invalid Form Body", f"{where}: callback type {rtype!r} is not valid for this interaction"

@@ -42,6 +42,10 @@ those two are also violations). `FakeDiscord(token_lifetime=...)` shortens token
 without the bot (`InteractionRecord.forced_ephemeral`); `bot_in_guild`, `bot_in_channel` say
 where the bot is.
 
+Activities (activity.py, activity_proxy.py): `enable_activities()`, `client_secret`,
+`launch_activity(user, channel)`, `map_activity_url(url)`, `activity_proxy` (its `url`, `http_log`,
+`ws_log`), `activity_frame_url(instance, user)`.
+
 What this is not: a general Discord. Threads as channels that can be made (`add_thread`, or the
 bot's Start Thread from Message), archived and deleted (no members), no reactions, voice, presences,
 permissions overwrites (Use External Apps aside), several bots, or messages users write in group
@@ -64,6 +68,8 @@ from typing import Any, TypeVar
 from aiohttp import web
 
 from . import payloads, places
+from .activity import Activities, ActivityInstance
+from .activity_proxy import ActivityProxy
 from .budget import DISCORD_LIMITS, Budget, RateLimitRecord, RateLimits, counts_of, totals
 from .gateway import (
     DIRECT_MESSAGES,
@@ -234,6 +240,7 @@ class FakeDiscord:
         self._loose_attachments: list[AttachmentRecord] = []  # files passed as slash options
 
         self.gateway = Gateway(self)
+        self.activities = Activities(self)  # activity.py, activity_proxy.py
         self.rest = RestApi(self)
         self.budget = Budget(self, rate_limits)
         self._runner: web.AppRunner | None = None
@@ -250,9 +257,11 @@ class FakeDiscord:
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
         self.port = int(self._runner.addresses[0][1])
+        await self.activities.proxy.start()
         return self
 
     async def stop(self) -> None:
+        await self.activities.proxy.stop()
         await self.gateway.close_all()
         for task in list(self._tasks):
             task.cancel()
@@ -592,6 +601,31 @@ class FakeDiscord:
         cid = channel.id if isinstance(channel, FakeChannel) else int(channel)
         chan = self.channels.get(cid)
         return None if chan is None or chan.guild_id is None else self.guilds.get(chan.guild_id)
+
+    # ---- Activities (activity.py) ----------------------------------------------------------------
+
+    @property
+    def client_secret(self) -> str:
+        return self.activities.client_secret
+
+    def enable_activities(self) -> None:
+        self.activities.enable()
+
+    def launch_activity(
+        self, user: FakeUser, channel: int | FakeChannel | None = None, custom_id: str | None = None,
+        platform: str = "mobile",
+    ) -> ActivityInstance:
+        return self.activities.launch(user, self._channel_id(channel), custom_id=custom_id, platform=platform)
+
+    def map_activity_url(self, url: str) -> None:
+        self.activities.proxy.target = url
+
+    @property
+    def activity_proxy(self) -> ActivityProxy:
+        return self.activities.proxy
+
+    def activity_frame_url(self, instance: ActivityInstance, user: FakeUser, platform: str | None = None) -> str:
+        return self.activities.proxy.frame_url(instance, user, platform)
 
     def set_app_owner(self, user: FakeUser) -> None:
         self.app_owner_id = user.id
