@@ -11,8 +11,9 @@ end to the archiving of its thread), RUMMY_NEWS_BY_TOKEN (on by default: a game'
 calls ride on the players' interaction tokens, outside the bot token's request budget; off: the
 bot's token, as before issue 37),
 RUMMY_METRICS_PORT / RUMMY_METRICS_HOST (where /metrics, /healthz and /readyz are served; off without a port),
-RUMMY_LOG_FORMAT (text or json), RUMMY_LANGUAGE (es or en: the language of what the bot tells the person
-starting it, ``operator_locale``; else the system's LC_ALL, LC_MESSAGES or LANG; Spanish by default),
+RUMMY_ACTIVITY_PORT / RUMMY_ACTIVITY_HOST and DISCORD_CLIENT_SECRET (the Activity, docs/activity.md;
+off without a port), RUMMY_LOG_FORMAT (text or json), RUMMY_LANGUAGE (es or en: the language of what the bot
+tells the person starting it, ``operator_locale``; else the system's LC_ALL, LC_MESSAGES or LANG; Spanish by default),
 and RUMMY_DISCORD_API / RUMMY_DISCORD_GATEWAY (tests only: where the fake Discord listens). Values already
 in the environment win over ``.env``. What it is not: no Discord and no secrets in logs.
 """
@@ -90,6 +91,9 @@ class Config:
     metrics_port: int | None = None  # /metrics, /healthz, /readyz (docs/deploy.md, Watching it); None: off
     metrics_host: str = "127.0.0.1"  # the image sets 0.0.0.0, so the container's port can be published
     log_format: str = "text"  # or "json": one object per line
+    activity_port: int | None = None  # the Activity's page, token exchange and sockets (docs/activity.md); None: off
+    activity_host: str = "127.0.0.1"
+    client_secret: str = ""  # DISCORD_CLIENT_SECRET: the OAuth2 secret the Activity's code exchange needs
 
     @property
     def database(self) -> str:
@@ -232,7 +236,14 @@ def load_config(env: dict[str, str] | None = None, env_file: Path | None = Path(
     if language and language not in LOCALES:
         raise ConfigError("language", value=repr(language))
     port = values.get("RUMMY_METRICS_PORT", "").strip()
+    activity = values.get("RUMMY_ACTIVITY_PORT", "").strip()
+    secret = values.get("DISCORD_CLIENT_SECRET", "").strip()
+    if activity and not secret:
+        raise ConfigError("client_secret_missing")
     return Config(
+        activity_port=parse_limit(values, "RUMMY_ACTIVITY_PORT", "", int, 1, 65535, "port") if activity else None,
+        activity_host=values.get("RUMMY_ACTIVITY_HOST", "").strip() or "127.0.0.1",
+        client_secret=secret,
         metrics_port=parse_limit(values, "RUMMY_METRICS_PORT", "", int, 1, 65535, "port") if port else None,
         metrics_host=values.get("RUMMY_METRICS_HOST", "").strip() or "127.0.0.1",
         log_format=log_format,

@@ -74,10 +74,18 @@ def test_settings_read_env_file_and_environment_wins(tmp_path: Path) -> None:
     ({"DISCORD_TOKEN": "t", "RUMMY_DEV_GUILD": "my server"}, "RUMMY_DEV_GUILD"),
     ({"DISCORD_TOKEN": "t", "RUMMY_LOG_LEVEL": "loud"}, "RUMMY_LOG_LEVEL"),
     ({"DISCORD_TOKEN": "t", "RUMMY_NEWS_BY_TOKEN": "sometimes"}, "RUMMY_NEWS_BY_TOKEN debe ser on u off"),
+    ({"DISCORD_TOKEN": "t", "RUMMY_ACTIVITY_PORT": "8080"}, "DISCORD_CLIENT_SECRET"),
+    ({"DISCORD_TOKEN": "t", "RUMMY_ACTIVITY_PORT": "web", "DISCORD_CLIENT_SECRET": "s"}, "RUMMY_ACTIVITY_PORT"),
 ])
 def test_bad_settings_are_refused_with_one_sentence(env: dict[str, str], word: str) -> None:
     with pytest.raises(ConfigError, match=word):
         load_config(env, None)
+
+
+def test_the_activity_is_off_without_a_port_and_on_with_port_and_secret() -> None:
+    assert load_config({"DISCORD_TOKEN": "t"}, None).activity_port is None
+    on = load_config({"DISCORD_TOKEN": "t", "RUMMY_ACTIVITY_PORT": "8080", "DISCORD_CLIENT_SECRET": "s"}, None)
+    assert (on.activity_port, on.activity_host, on.client_secret) == (8080, "127.0.0.1", "s")
 
 
 def test_backup_command_needs_no_token_and_never_overwrites(tmp_path: Path) -> None:

@@ -54,7 +54,10 @@ PRIMARY_ENTRY_POINT = 4
 DISCORD_LAUNCH_ACTIVITY = 2
 TOKEN_LIFETIME = 604800
 ENTRY_POINT_CODE = 50240
-ENTRY_POINT_MESSAGE = "You cannot remove this app's Entry Point command in a bulk update operation. Please include the Entry Point command in your update request or delete it separately."
+ENTRY_POINT_MESSAGE = (
+    "You cannot remove this app's Entry Point command in a bulk update operation. "
+    "Please include the Entry Point command in your update request or delete it separately."
+)
 LAUNCH_SOURCES = (APPLICATION_COMMAND, MESSAGE_COMPONENT, MODAL_SUBMIT)
 
 
@@ -283,8 +286,8 @@ class Activities:
             return rest.reject(403, 50001, "Missing Access", f"{request.path}: application id {app} is not ours")
         inst = self.instances.get(request.match_info["instance"])
         if inst is None:
-            return rest.refuse(request, 404, 0, "404: Not Found",
-                               f"GET activity-instances/{request.match_info['instance']}: unknown or ended")  # fmt: skip
+            unknown = request.match_info["instance"]
+            return rest.refuse(request, 404, 0, "404: Not Found", f"GET activity-instances/{unknown}: unknown or ended")
         return json_response(inst.json())
 
     # ---- hooks in rest.py ------------------------------------------------------------------------

@@ -130,7 +130,8 @@ class FrameSession:
             return [[1, {"cmd": cmd, "evt": None, "nonce": nonce, "data": data}]]
 
         def err(kind: str, text: str) -> list[Any]:
-            return [[1, {"cmd": cmd, "evt": "ERROR", "nonce": nonce, "data": {"code": RPC_ERRORS[kind], "message": text}}]]
+            data = {"code": RPC_ERRORS[kind], "message": text}
+            return [[1, {"cmd": cmd, "evt": "ERROR", "nonce": nonce, "data": data}]]
 
         if not self.handshaken:
             return err("payload", "command before the handshake")
@@ -259,7 +260,8 @@ class ActivityProxy:
         if self.target is None:
             self.http_log.append(HttpLog(request.method, path, 502, b""))
             return self._csp(web.Response(status=502, text="no URL mapping (fake.map_activity_url)"))
-        url = self.target.rstrip("/") + upstream + (f"?{request.rel_url.query_string}" if request.rel_url.query_string else "")
+        query = request.rel_url.query_string
+        url = self.target.rstrip("/") + upstream + (f"?{query}" if query else "")
         headers = {k: v for k, v in request.headers.items() if k.lower() not in HOP}
         if request.headers.get("Upgrade", "").lower() == "websocket":
             return await self._websocket(request, url, headers, path)
@@ -282,7 +284,9 @@ class ActivityProxy:
         self.http_log.append(HttpLog(request.method, path, up.status, data, ctype))
         return self._csp(out)
 
-    async def _websocket(self, request: web.Request, url: str, headers: dict[str, str], path: str) -> web.StreamResponse:
+    async def _websocket(
+        self, request: web.Request, url: str, headers: dict[str, str], path: str,
+    ) -> web.StreamResponse:
         protocols = [p.strip() for p in request.headers.get("Sec-WebSocket-Protocol", "").split(",") if p.strip()]
         headers.pop("Origin", None)
         try:
@@ -304,7 +308,8 @@ class ActivityProxy:
                 elif msg.type == aiohttp.WSMsgType.BINARY:
                     self.ws_log.append(WsLog(direction, msg.data, path))
                     await dst.send_bytes(msg.data)
-                elif msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSING, aiohttp.WSMsgType.CLOSED) or msg.type == aiohttp.WSMsgType.ERROR:
+                elif msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSING, aiohttp.WSMsgType.CLOSED,
+                                  aiohttp.WSMsgType.ERROR):
                     break
             if not dst.closed:
                 code = src.close_code if src.close_code is not None else 1000

@@ -187,9 +187,9 @@ async def test_bulk_overwrite_must_keep_the_entry_point(fake: FakeDiscord) -> No
             stored = await r.json()
     assert {c["name"] for c in fake.commands()} == {"rummy", "launch"}
     assert next(c for c in stored if c["type"] == 4)["id"] == entry["id"]
-    async with aiohttp.ClientSession(headers=headers) as s:  # guild commands are not bound by it
-        async with s.put(f"{url[: -len('/commands')]}/guilds/{fake.guild_id}/commands", json=[slash]) as r:
-            assert r.status == 200
+    guild_url = f"{url[: -len('/commands')]}/guilds/{fake.guild_id}/commands"
+    async with aiohttp.ClientSession(headers=headers) as s, s.put(guild_url, json=[slash]) as r:
+        assert r.status == 200  # guild commands are not bound by it
     assert fake.violations == []
 
 
@@ -302,9 +302,11 @@ async def test_frame_answers_the_sdk_protocol(fake: FakeDiscord, ana: FakeUser) 
     assert auth["nonce"] == "2" and auth["evt"] is None
     status, tok = await exchange(fake, auth["data"]["code"])
     assert status == 200
-    ((_, who),) = frame.answer([1, {"cmd": "AUTHENTICATE", "nonce": "3", "args": {"access_token": tok["access_token"]}}])
+    authenticate = {"cmd": "AUTHENTICATE", "nonce": "3", "args": {"access_token": tok["access_token"]}}
+    ((_, who),) = frame.answer([1, authenticate])
     assert who["data"]["user"]["id"] == str(ana.id) and who["data"]["scopes"] == ["identify"]
-    assert frame.answer([1, {"cmd": "AUTHENTICATE", "nonce": "4", "args": {"access_token": "x"}}])[0][1]["evt"] == "ERROR"
+    forged = {"cmd": "AUTHENTICATE", "nonce": "4", "args": {"access_token": "x"}}
+    assert frame.answer([1, forged])[0][1]["evt"] == "ERROR"
     ((_, sub),) = frame.answer([1, {"cmd": "SUBSCRIBE", "evt": "VOICE_STATE_UPDATE", "nonce": "5", "args": {}}])
     assert sub["data"] == {"evt": "VOICE_STATE_UPDATE"}
     assert frame.answer([1, {"cmd": "CAPTURE_LOG", "nonce": "6", "args": {}}])[0][1]["data"] == {}
