@@ -111,6 +111,10 @@ class Announcer:
 
     def __init__(self, client: discord.Client, service: GameService, delivery: Delivery | None = None) -> None:
         self.client = client  # read only to know the bot's own messages (``count_message``)
+        self.activity = False  # the bot serves the Activity (RUMMY_ACTIVITY_PORT): Open the table is offered
+        # Told the id of every game whose committed change is announced, before Discord hears of it
+        # (the Activity's pages of this process: docs/activity.md, "Changes reach every page").
+        self.watchers: list[Callable[[int], None]] = []
         self.service = service
         self.delivery: Delivery = delivery or ChannelDelivery(client)
         self.renders = Renders()
@@ -138,6 +142,8 @@ class Announcer:
         quarantine notice once said; what a crash left unposted is posted on the next start
         (``GameService.endings.owed_announcements``)."""
         row = change.game
+        for watch in self.watchers:
+            watch(row.id)
         outcome = Outcome.OK
         try:
             await self._announce(change)
@@ -336,7 +342,7 @@ class Announcer:
         game = self.service.core.engine(row)
         image = await self.render(render_table, game.public_view(), locale=row.locale, names=row.names,
                                   recent=since_last_turn(game))  # this deal's moves since the acting seat's last turn
-        content, view = table_message(row, game, row.locale, note=note)
+        content, view = table_message(row, game, row.locale, note=note, activity=self.activity)
         fresh = (row.table_message_id and row.table_posted_at and time.time() - row.table_posted_at < TABLE_MAX_AGE
                  and self._under_table.get(row.place, 0) < BURIED_AFTER)
         # Its maker's token gone, a player's living token posts it anew, for free (issue 37).
@@ -383,7 +389,7 @@ class Announcer:
         all (Discord refused the thread; then, as before threads, one game per channel: a second
         one there is ``Refusal("channel_busy")``)."""
         bots = (await self.service.settings.server_config(row.guild_id)).bots
-        content, view = lobby_message(row, row.locale, bots=bots)
+        content, view = lobby_message(row, row.locale, bots=bots, activity=self.activity)
         image = await self.lobby_picture(row)
         # The rematch's invitations ping the invited, and nobody else (issue 15 hole 3).
         message_id = await self.delivery.post(row.channel_id, content, view=view, image=image,
@@ -443,7 +449,7 @@ class Announcer:
             return
         if content is None:
             bots = (await self.service.settings.server_config(row.guild_id)).bots
-            content, view = lobby_message(row, row.locale, bots=bots)
+            content, view = lobby_message(row, row.locale, bots=bots, activity=self.activity)
             image = await self.lobby_picture(row)
         assert image is not None
         await self._edit(row.channel_id, row.lobby_message_id, content=content, view=view, image=image)

@@ -31,6 +31,8 @@ T = TypeVar("T")
 class Publisher(Protocol):
     """What the cogs ask of the announcer (``cogs.announcer.Announcer``): every public message."""
 
+    activity: bool  # the bot serves the Activity: lobbies and tables carry Open the table
+
     async def announce(self, change: Change) -> None: ...
 
     async def post_table(self, game_id: int, *, repost: bool = False, note: str | None = None) -> None: ...

@@ -27,6 +27,7 @@ from cogs.anywhere import place_key
 from cogs.base import client_of, user_locale
 from cogs.guard import guarded
 from cogs.items import Groups, Modal, Persistent, View
+from cogs.launch import with_launch
 from cogs.ui import file_of, nm, t, variant_name
 from renderers import LobbyInfo
 from renderers.lobby import LobbyStatus
@@ -64,9 +65,10 @@ class LobbyButton(Persistent[discord.ui.Button[Any]], template=LOBBY_ID):
 
 
 def lobby_message(row: GameRow, locale: str, *, closed: str | None = None,
-                  bots: bool = True) -> tuple[str, discord.ui.View | None]:
+                  bots: bool = True, activity: bool = False) -> tuple[str, discord.ui.View | None]:
     """The public lobby: variant, options, seats, timer, and (while open) Join/Leave/Start/Cancel;
-    the bot buttons only where the server allows computer players (``bots``)."""
+    the bot buttons only where the server allows computer players (``bots``); Open the table when
+    the bot serves the Activity (``activity``)."""
     lo, hi = PLAYERS[row.variant]
     seats = ", ".join(
         nm(s.name) + (f" ({t('lobby.host', locale)})" if s.user_id == row.host_id else "") for s in row.seats
@@ -109,7 +111,7 @@ def lobby_message(row: GameRow, locale: str, *, closed: str | None = None,
     if hints_apply(row):
         view.add_item(LobbyButton("hints", row.id, t("button.hints_on" if row.hints_off else "button.hints_off",
                                                      locale)))
-    return "\n".join(lines), view
+    return "\n".join(lines), with_launch(view, row, locale, activity)
 
 
 def lobby_info(row: GameRow) -> LobbyInfo:
@@ -254,7 +256,7 @@ async def lobby_action(interaction: discord.Interaction, verb: str, game_id: int
     if change.kind == ChangeKind.CANCEL and row.status == GameStatus.PLAYING:
         closed = t("game.cancelled", loc)
     bots = (await service.settings.server_config(change.game.guild_id)).bots
-    content, view = lobby_message(change.game, loc, closed=closed, bots=bots)
+    content, view = lobby_message(change.game, loc, closed=closed, bots=bots, activity=client.announcer.activity)
     image = await client.announcer.lobby_picture(change.game)
     if edit and row.status == GameStatus.LOBBY:
         await interaction.edit_original_response(content=content, view=view, attachments=[file_of(image)])

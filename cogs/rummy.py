@@ -57,6 +57,7 @@ from cogs.history import PAST_GAME, game_choices, send_record
 from cogs.history import replay as replay_any
 from cogs.items import install
 from cogs.ladder import chart_info, ladder_info, ladder_message, rating_line
+from cogs.launch import LAUNCH_ID, LaunchButton
 from cogs.lobby import LOBBY_ID, OPTIONS_MODAL_ID, REMOVE_ID, LobbyButton, RemoveSelect, lobby_action, submit_options
 from cogs.pick import PICK_ID, PickSelect, game_here, repost_table, resign
 from cogs.settings import option_choices, preset_choices, send_rules
@@ -388,9 +389,9 @@ async def setup(bot: commands.Bot) -> None:
     """The extension's entry point (``bot.load_extension("cogs.rummy")``)."""
     client = cast(RummyClient, bot)  # typed structurally (cogs.base), never imported
     bot.add_dynamic_items(LobbyButton, RemoveSelect, TableButton, HandButton, HandSelect, HintButton, JokerSelect,
-                          VerbSelect, BuilderButton, BuilderSelect, PickSelect)
+                          VerbSelect, BuilderButton, BuilderSelect, PickSelect, LaunchButton)
     client.item_patterns += [LOBBY_ID, REMOVE_ID, TABLE_ID, HAND_BUTTON_ID, HAND_SELECT_ID, HINT_ID, JOKER_SELECT_ID,
-                             VERB_SELECT_ID, BUTTON_ID, SELECT_ID, PICK_ID]
+                             VERB_SELECT_ID, BUTTON_ID, SELECT_ID, PICK_ID, LAUNCH_ID]
     use_hand_sender(send_hand)  # the builder shows the hand after its move (cogs.hand imports cogs.builder)
     install(bot)  # the command tree's safety net (cogs.items)
     await bot.add_cog(RummyCog(client))

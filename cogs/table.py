@@ -25,6 +25,7 @@ from cogs.base import client_of, user_locale
 from cogs.guard import guarded
 from cogs.hand import send_hand, shown_again
 from cogs.items import Groups, Persistent, View
+from cogs.launch import with_launch
 from cogs.live import BOOK
 from cogs.ui import clock_text, last_move_text, nm, result_lines, t, variant_name
 
@@ -53,8 +54,10 @@ def next_deal_button(row: GameRow, locale: str) -> TableButton:
     return TableButton("next", row.id, row.version, label=t("button.next", locale), style=discord.ButtonStyle.success)
 
 
-def table_message(row: GameRow, game: Game, locale: str, *, note: str | None = None) -> tuple[str, discord.ui.View]:
-    """The public table's text line and buttons (My hand always; Draw/Take while a turn runs)."""
+def table_message(row: GameRow, game: Game, locale: str, *, note: str | None = None,
+                  activity: bool = False) -> tuple[str, discord.ui.View]:
+    """The public table's text line and buttons (My hand always; Draw/Take while a turn runs; Open
+    the table when the bot serves the Activity, ``activity``)."""
     view_ = game.public_view()
     lines = []
     if note:
@@ -80,7 +83,7 @@ def table_message(row: GameRow, game: Game, locale: str, *, note: str | None = N
             view.add_item(TableButton(verb, row.id, row.version, label=t(f"verb.{verb}", locale)))
     elif not game.game_over:
         view.add_item(next_deal_button(row, locale))
-    return "\n".join(lines), view
+    return "\n".join(lines), with_launch(view, row, locale, activity and not game.game_over)
 
 
 def table_verbs(game: Game) -> list[Verb]:

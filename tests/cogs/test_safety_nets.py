@@ -112,7 +112,7 @@ async def test_the_real_items_read_their_custom_ids_once_in_the_base() -> None:
     await rummy.setup(bot)
     await admin.setup(bot)
     items = [cls for cls in Persistent.__subclasses__() if cls is not Probe]
-    assert len(items) == len(bot.item_patterns) == 15  # type: ignore[attr-defined]
+    assert len(items) == len(bot.item_patterns) == 16  # type: ignore[attr-defined]
     assert all("from_custom_id" not in vars(cls) and "callback" not in vars(cls) for cls in items)
 
 
