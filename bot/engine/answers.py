@@ -1,10 +1,11 @@
 """The engine's answers to the questions the other floors ask of a game, beyond ``play``.
 
 What it is: the ``Answers`` part of ``Game``, with rule questions the bot, the builder, the hints and the robots
-need answered without knowing the variant: would a move be accepted now (``accepts``) and on which
-melds (``meld_targets``); may this seat rearrange the table or build a draft now and what must its
-opening reach (rules.md §3.5, §3.10, §4.3); the hand a move leaves, as its seat can know it in
-advance; a copy of the game with a move played; whether the variant keeps a deal ledger.
+need answered without knowing the variant: would a move be accepted now (``accepts``; ``refused``
+says why not, for the Activity's check) and on which melds (``meld_targets``); may this seat
+rearrange the table or build a draft now and what must its opening reach (rules.md §3.5, §3.10,
+§4.3); the hand a move leaves, as its seat can know it in advance; a copy of the game with a move
+played; whether the variant keeps a deal ledger.
 
 What it is not: a judge of moves (``play`` is) nor a strategy (``bot.robot`` is). Every answer is
 read from the game's own state and rules, never from the variant's name.
@@ -72,6 +73,16 @@ class Answers(GameState):
         except IllegalMove:
             return False
         return True
+
+    def refused(self, seat: str, move: str | Move) -> IllegalMove | None:
+        """Why ``move`` would be refused now (the engine's ``IllegalMove``), or None when it would
+        be accepted: ``accepts`` with the reason, tried on a copy. The game is left unchanged."""
+        trial = pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
+        try:
+            trial.play(seat, move)
+        except IllegalMove as err:
+            return err
+        return None
 
     def meld_targets(self, seat: str, verb: Verb | str, cards: list[str]) -> list[int]:
         """The meld numbers ``n`` (1-based, as ``game.melds`` shows them) for which the move
