@@ -20,11 +20,12 @@ project are left out. Nothing of the project is excluded.
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("bot", "cogs", "renderers")
+PACKAGES = ("bot", "cogs", "renderers", "activity")
 
 Graph = dict[str, set[str]]
 
@@ -173,7 +174,7 @@ def test_the_cogs_import_neither_the_store_nor_the_client():
 
 def test_database_drivers_only_in_the_store():
     drivers = ("sqlite3", "aiosqlite", "asyncpg")
-    for path in _sources("bot", "cogs", "renderers"):
+    for path in _sources("bot", "cogs", "renderers", "activity"):
         if path.is_relative_to(ROOT / "bot" / "store"):
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -183,7 +184,7 @@ def test_database_drivers_only_in_the_store():
 
 
 def test_no_get_cog_and_no_private_discord_attributes():
-    for path in _sources("bot", "cogs", "renderers"):
+    for path in _sources("bot", "cogs", "renderers", "activity"):
         text = path.read_text(encoding="utf-8")
         assert "get_cog(" not in text, path
         for private in ("._connection", "._view_store", "._modals", "._state"):
@@ -191,7 +192,8 @@ def test_no_get_cog_and_no_private_discord_attributes():
 
 
 def test_production_modules_are_small():
-    sizes = {p: len(p.read_text(encoding="utf-8").splitlines()) for p in _sources("bot", "cogs", "renderers")}
+    sizes = {p: len(p.read_text(encoding="utf-8").splitlines())
+             for p in _sources("bot", "cogs", "renderers", "activity")}
     assert not {p: n for p, n in sizes.items() if n > 600}
     assert sizes[ROOT / "cogs" / "rummy.py"] < 400
 
@@ -199,7 +201,7 @@ def test_production_modules_are_small():
 def test_no_phase_or_status_compared_as_a_string_outside_the_engine():
     """``game.phase == "window"`` or ``row.status != "playing"`` hide a rules question or a stored
     word behind a literal; outside the engine they are compared with ``Phase`` and ``GameStatus``."""
-    for path in _sources("bot", "cogs", "renderers"):
+    for path in _sources("bot", "cogs", "renderers", "activity"):
         if path.is_relative_to(ROOT / "bot" / "engine"):
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -353,7 +355,7 @@ def _names_of(node: ast.AST) -> str:
 
 # Where a player's typed ``/rummy play`` text is read: the one place outside the engine (which
 # reads records) that may turn RGN text into a ``Move``; everything below it is handed a Move.
-TYPED_EDGE = ("cogs/rummy.py",)
+TYPED_EDGE = ("cogs/rummy.py", "activity/sockets.py")  # /rummy play; the Activity's move frames
 
 
 def _parses_a_move(node: ast.AST) -> bool:
@@ -365,7 +367,7 @@ def test_moves_are_parsed_only_where_a_player_types_them():
     """Issue 35: a move travels as a ``Move`` from the edge where it was typed (or built from a
     button) down to the engine; the service, the robots, the renderers and the rest of the wing
     never read RGN text back into a move (a legal move is already a ``Move``)."""
-    found = [_where(path, node) for path in _sources("cogs", "bot/service", "bot/robot", "renderers")
+    found = [_where(path, node) for path in _sources("cogs", "bot/service", "bot/robot", "renderers", "activity")
              if path.relative_to(ROOT).as_posix() not in TYPED_EDGE
              for node in ast.walk(_tree(path)) if _parses_a_move(node)]
     assert not found, "Move.parse outside the typed edge and the engine:\n" + "\n".join(found)
@@ -409,7 +411,7 @@ def test_nothing_outside_the_engine_tests_legal_moves_by_their_text():
     """Issue 35: whether a seat may pass, knock with a card or meld is the engine's answer (a
     ``Move``'s ``verb`` or an ``answers`` question), never a string looked up in the legal moves."""
     verbs = _verbs()
-    found = [_where(path, node) for path in _sources("bot/service", "bot/robot", "cogs", "renderers")
+    found = [_where(path, node) for path in _sources("bot/service", "bot/robot", "cogs", "renderers", "activity")
              for node in ast.walk(_tree(path)) if _tests_move_text(node, verbs)]
     assert not found, "moves' text tested outside the engine:\n" + "\n".join(found)
 
@@ -494,3 +496,42 @@ def test_renderers_take_their_views_from_sample_data_never_from_the_engine():
     found = [_where(path, node) for path in _sources("renderers")
              for node in ast.walk(_tree(path)) if _reaches_for_a_game(node)]
     assert not found, "renderers that reach for a game:\n" + "\n".join(found)
+
+
+# ------------------------------------------------------------------ the Activity's wing (docs/activity.md)
+ACTIVITY = "activity"  # the table as a web page: a peer of the chat's wing over the same service
+ACTIVITY_MAY_IMPORT = ("activity", "bot.service", "bot.engine", "bot.words", "bot.ops")
+ACTIVITY_EXTERNAL = frozenset({"aiohttp"})  # and the standard library
+
+
+def _of(module: str, packages: Iterable[str]) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in packages)
+
+
+def test_the_activity_wing_imports_only_the_floors_below_it():
+    """``activity/`` reaches the game through the service (and the engine's views and moves, the
+    words, the ops' logs and metrics), never through the store, the chat's wing or the wiring; and
+    Discord only over HTTP: no ``discord`` import, nothing outside the standard library but aiohttp."""
+    graph = import_graph()
+    bad = {m: sorted(t for t in targets if not _of(t, ACTIVITY_MAY_IMPORT)) for m, targets in graph.items()
+           if _of(m, (ACTIVITY,))}
+    assert not {m: t for m, t in bad.items() if t}, bad
+    assert any(_of(m, (ACTIVITY,)) for m in graph), "the reader found no activity module"
+    stdlib = set(sys.stdlib_module_names)
+    for name, (path, _) in modules_of(ROOT, (ACTIVITY,)).items():
+        outside = {n for n in _external_imports(path) if n not in stdlib and n not in PACKAGES}
+        assert outside <= ACTIVITY_EXTERNAL, (name, sorted(outside - ACTIVITY_EXTERNAL))
+
+
+def test_nothing_but_the_wiring_imports_the_activity():
+    """Like the chat's wing, the Activity is started by the client alone."""
+    graph = import_graph()
+    bad = {m: sorted(t for t in targets if _of(t, (ACTIVITY,))) for m, targets in graph.items()
+           if not _of(m, (ACTIVITY,)) and m not in WIRING}
+    assert not {m: t for m, t in bad.items() if t}, bad
+
+
+def test_every_activity_module_says_what_it_is_and_is_not():
+    for path in _sources(ACTIVITY):
+        doc = ast.get_docstring(_tree(path)) or ""
+        assert "What it is" in doc and "What it is not" in doc, path.relative_to(ROOT)
