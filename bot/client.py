@@ -47,7 +47,7 @@ from bot.ops import logs, metrics
 from bot.ops.server import OpsServer
 from bot.service import Change, GameService
 from bot.store import Store, cluster, health, meta, open_database, repo
-from bot.words.i18n import catalog
+from bot.words.i18n import LANGUAGES, catalog
 from cogs.announcer import Announcer
 from cogs.anywhere import RoutedDelivery, TokenBook, is_place_of_anywhere
 from cogs.guard import Guard
@@ -64,15 +64,18 @@ EXTENSIONS = ("cogs.rummy", "cogs.admin")
 
 
 class CatalogTranslator(app_commands.Translator):
-    """Spanish command names and descriptions from the catalog (keys ``cmd.*``)."""
+    """Command names, descriptions, options and choices from the catalogs (keys ``cmd.*``, the
+    choices' keys), for every Discord locale a language of ``bot.words.i18n.LANGUAGES`` speaks
+    (``es-ES``, ``es-419``, ``en-US``, ``en-GB``, ``fr``); other locales see the English defaults."""
 
     async def translate(
         self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContext
     ) -> str | None:
         key = string.extras.get("key")
-        if not key or not str(locale.value).startswith("es"):
+        language = next((lang for lang, codes in LANGUAGES.items() if str(locale.value) in codes), None)
+        if not key or language is None:
             return None
-        return catalog("es").get(key)
+        return catalog(language).get(key)
 
 
 def discord_trace() -> aiohttp.TraceConfig:

@@ -12,7 +12,7 @@ calls ride on the players' interaction tokens, outside the bot token's request b
 bot's token, as before issue 37),
 RUMMY_METRICS_PORT / RUMMY_METRICS_HOST (where /metrics, /healthz and /readyz are served; off without a port),
 RUMMY_ACTIVITY_PORT / RUMMY_ACTIVITY_HOST and DISCORD_CLIENT_SECRET (the Activity, docs/activity.md;
-off without a port), RUMMY_LOG_FORMAT (text or json), RUMMY_LANGUAGE (es or en: the language of what the bot
+off without a port), RUMMY_LOG_FORMAT (text or json), RUMMY_LANGUAGE (es, en or fr: the language of what the bot
 tells the person starting it, ``operator_locale``; else the system's LC_ALL, LC_MESSAGES or LANG; Spanish by default),
 and RUMMY_DISCORD_API / RUMMY_DISCORD_GATEWAY (tests only: where the fake Discord listens). Values already
 in the environment win over ``.env``. What it is not: no Discord and no secrets in logs.
@@ -56,7 +56,7 @@ class ConfigError(Exception):
 
 def operator_locale(env: Mapping[str, str] | None = None, env_file: Path | None = Path(".env")) -> str:
     """The language of what the bot tells the person starting it (a refused token, a wrong setting):
-    ``RUMMY_LANGUAGE`` (``es`` or ``en``), else the system's locale (``LC_ALL``, ``LC_MESSAGES``,
+    ``RUMMY_LANGUAGE`` (``es``, ``en`` or ``fr``), else the system's locale (``LC_ALL``, ``LC_MESSAGES``,
     ``LANG``: ``en_GB.UTF-8`` is English), else Spanish. It never fails: it is asked when something
     else already has."""
     values = read_env_file(env_file) if env_file is not None else {}

@@ -378,6 +378,7 @@ class AdminCog(commands.Cog, name="AdminCog"):
         variant=[Choice(name=L(v, f"variant.{v}"), value=v) for v in VARIANTS],
         language=[Choice(name=L("Spanish", "settings.choice.es"), value="es"),
                   Choice(name=L("English", "settings.choice.en"), value="en"),
+                  Choice(name=L("French", "settings.choice.fr"), value="fr"),
                   Choice(name=L("the server's Discord language", "settings.choice.auto"), value="auto")],
     )
     @guarded

@@ -1,4 +1,4 @@
-"""The catalogs speak the glossary (docs/glossary.md): one word for each thing, neutral Spanish,
+"""The catalogs speak the glossary (docs/glossary.md): one word for each thing, neutral Spanish, rami's French,
 no internal name in front of a player, and every command named the way that player's Discord
 shows it.
 
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import string
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
 from functools import cache
@@ -19,13 +18,13 @@ from typing import Any
 
 import pytest
 
-from bot.words.i18n import LOCALES, catalog, placeholders, translate
+from bot.words.i18n import LANGUAGES, LOCALES, _pieces, branches, catalog, placeholders, translate
 
 ROOT = Path(__file__).resolve().parents[1]
 GLOSSARY = ROOT / "docs" / "glossary.md"
-SECTIONS = {"es": "Español", "en": "English"}
-NEVER = {"Nunca", "Never"}
-NEVER_IN = {"Nunca en las claves", "Never in the keys"}
+SECTIONS = {"es": "Español", "en": "English", "fr": "Français"}
+NEVER = {"Nunca", "Never", "Jamais"}
+NEVER_IN = {"Nunca en las claves", "Never in the keys", "Jamais dans les clés"}
 OPERATOR = "operator.*"  # start-up messages for whoever runs the bot: they name settings as written
 
 
@@ -80,16 +79,25 @@ def word(pattern: str) -> re.Pattern[str]:
 
 
 def words_of(text: str) -> str:
-    """A text as words: placeholders and code spans (what a player types) left out."""
-    return re.sub(r"`[^`]*`|\{[^{}]*\}", " ", text)
+    """A text as words: placeholders and code spans (what a player types) left out, every branch of a
+    plural kept."""
+    out = []
+    for kind, body in _pieces(text):
+        if kind == "text":
+            out.append(body)
+        elif (plural := branches(body)) is not None:
+            out += [words_of(branch) for branch in plural[1].values()]
+        out.append(" ")
+    return re.sub(r"`[^`]*`", " ", "".join(out))
 
 
 def test_the_glossary_parses_into_rules():
-    es, en = rules("es"), rules("en")
+    es, en, fr = rules("es"), rules("en"), rules("fr")
+    assert {"talon", "séquences?", "deadwood"} <= set(fr.never) and any(p == "isolé\\w*" for p, _ in fr.never_in)
     assert {"pozo", "cog\\w*", "ordenador\\w*", "\\w+[áé]is"} <= set(es.never)
     assert "computer players?" in en.never
     assert any(p == "suelt\\w*" for p, _ in es.never_in) and any(p == "deadwood" for p, _ in en.never_in)
-    for pattern in es.never + en.never:
+    for pattern in es.never + en.never + fr.never:
         word(pattern)  # each compiles
 
 
@@ -133,7 +141,7 @@ def test_no_internal_name_reaches_a_player(locale):
     for key, text in _catalog(locale).items():
         if fnmatch(key, OPERATOR):
             continue
-        plain = re.sub(r"\{[^{}]*\}", " ", text)
+        plain = words_of(text.replace("`", ""))
         found += [(key, what, m.group(0)) for what, rx in INTERNAL.items() for m in rx.finditer(plain)]
     assert not found, found
 
@@ -141,15 +149,17 @@ def test_no_internal_name_reaches_a_player(locale):
 @pytest.mark.parametrize("locale", LOCALES)
 def test_every_placeholder_is_well_formed(locale):
     for key, text in _catalog(locale).items():
-        try:
-            fields = list(string.Formatter().parse(text))
-        except ValueError as exc:  # a lone brace
-            raise AssertionError((key, text)) from exc
-        for _, name, spec, conversion in fields:
-            if name is None:
-                continue
-            assert re.fullmatch(r"\w+(\|[^|{}]+\|[^|{}]+)?", name), (key, name)
-            assert not spec and conversion is None, (key, name)
+        assert text.count("{") == text.count("}"), (key, text)  # no lone brace
+        for kind, body in _pieces(text):
+            if kind == "field":
+                plural = branches(body)
+                if plural is not None:
+                    assert "other" in plural[1], (key, body)
+                    assert all(not re.search(r"\{(?!\w+\})", b) for b in plural[1].values()), (key, body)
+                elif key.startswith("activity."):  # the Activity's JSON words keep the old two-form choice
+                    assert re.fullmatch(r"\w+(\|[^|{}]+\|[^|{}]+)?", body), (key, body)
+                else:
+                    assert re.fullmatch(r"\w+", body), (key, body)
         filled = translate(key, locale, **dict.fromkeys(placeholders(text), "x"))
         assert "{" not in filled and "}" not in filled, (key, filled)
 
@@ -186,8 +196,10 @@ class Node:
 
 def _names(payload: dict[str, Any]) -> dict[str, set[str]]:
     local = payload.get("name_localizations") or {}
-    es = {v for k, v in local.items() if k.startswith("es")} or {payload["name"]}
-    return {"en": {payload["name"]}, "es": es}
+    out = {}
+    for language, codes in LANGUAGES.items():
+        out[language] = {local[c] for c in codes if c in local} or {payload["name"]}
+    return out
 
 
 def _node(payload: dict[str, Any]) -> Node:
@@ -220,7 +232,7 @@ def command_tree() -> Node:
         translator = CatalogTranslator()
         return [await c.get_translated_payload(bot.tree, translator) for c in bot.tree.get_commands()]
 
-    root = Node({"en": set(), "es": set()})
+    root = Node({language: set() for language in LANGUAGES})
     root.children = [_node(p) for p in asyncio.run(build())]
     return root
 
@@ -231,18 +243,20 @@ def test_the_tree_knows_the_spanish_names():
     assert rummy_cmd is not None and rummy_cmd.child("jugar", "es") is rummy_cmd.child("play", "en")
     admin_cmd = tree.child("rummy-admin", "es")
     assert admin_cmd is not None and admin_cmd.child("ajustes", "es") is admin_cmd.child("settings", "en")
+    assert rummy_cmd.child("jouer", "fr") is rummy_cmd.child("play", "en")
+    assert admin_cmd.child("réglages", "fr") is admin_cmd.child("settings", "en")
 
 
 def mentions_wrong(text: str, locale: str) -> list[str]:
     """The commands and parameters ``text`` names that a client in ``locale`` does not show."""
-    other = "en" if locale == "es" else "es"
+    others = [loc for loc in LOCALES if loc != locale]
     tree = command_tree()
     every_param = set().union(*(n.params.get(locale, set()) for n in _walk(tree)))
     wrong = []
     for m in re.finditer(r"(?<![\w/:<])/([\w-]+)((?: [\w-]+:?)*)", text):
         node = tree.child(m.group(1), locale)
         if node is None:
-            if tree.child(m.group(1), other) is not None:
+            if any(tree.child(m.group(1), other) is not None for other in others):
                 wrong.append(m.group(0))
             continue
         for token in m.group(2).split():
@@ -252,7 +266,7 @@ def mentions_wrong(text: str, locale: str) -> list[str]:
                 break
             step = node.child(token, locale)
             if step is None:
-                if node.child(token, other) is not None:
+                if any(node.child(token, other) is not None for other in others):
                     wrong.append(m.group(0))
                 break
             node = step

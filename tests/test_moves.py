@@ -159,20 +159,19 @@ def test_every_engine_code_has_a_sentence(locale):
         assert has_key(f"describe.{verb}", locale), verb
 
 
-def test_engine_catalogs_agree():
-    def read(locale):
-        import json
+@pytest.mark.parametrize("locale", [loc for loc in LOCALES if loc != "es"])
+def test_engine_catalogs_agree(locale):
+    def engine(loc):
+        return {k: v for k, v in catalog(loc).items() if k.split(".")[0] in ("error", "ledger", "verb", "describe",
+                                                                             "moves", "phase")}
 
-        return json.loads((ROOT / "bot" / "words" / "locales" / f"engine.{locale}.json").read_text(encoding="utf-8"))
-
-    es, en = read("es"), read("en")
-    assert set(es) == set(en), set(es) ^ set(en)
+    es, other = engine("es"), engine(locale)
+    assert set(es) == set(other), set(es) ^ set(other)
     for key in es:
-        assert placeholders(es[key]) == placeholders(en[key]), key
-        assert es[key].strip() and en[key].strip(), key
+        assert placeholders(es[key]) == placeholders(other[key]), key
+        assert es[key].strip() and other[key].strip(), key
         if key.startswith("error."):
-            assert es[key][-1] in ".!?" and en[key][-1] in ".!?", key
-    assert catalog("es") and catalog("en")  # merging does not raise: no key is defined twice
+            assert es[key][-1] in ".!?" and other[key][-1] in ".!?", key
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -221,7 +220,7 @@ def test_unknown_codes_fall_back():
     assert refusal_text(err, "en") == "you may not do that on Sundays"
     es = refusal_text(err, "es")
     assert "brand_new_rule" in es and "Sundays" not in es
-    assert refusal_text(err, "fr") == es  # unknown locale: Spanish
+    assert refusal_text(err, "de") == es  # unknown locale: Spanish
     # A known code whose sentence needs a param the refusal lacks is not shown half-filled.
     err = IllegalMove("no_such_meld", "there is no meld 9 on the table", {})
     assert refusal_text(err, "en") == "there is no meld 9 on the table"
@@ -304,7 +303,7 @@ def test_real_refusals_read_well(record, seat, typed, code, shown):
     err = info.value
     assert err.code == code, (typed, err)
     assert game.record() == before
-    for locale, words in zip(LOCALES, shown, strict=True):
+    for locale, words in zip(("es", "en"), shown, strict=True):
         text = refusal_text(err, locale)
         assert "{" not in text and "}" not in text, text
         assert words in text, (locale, text)
@@ -513,7 +512,8 @@ def test_labels():
     assert describe_move("layoff 2S=9 to 1", "es") == "Añadir 2♠=9 a la combinación 1"
     assert describe_move("take 9D", "en") == "Take the discard pile from 9♦ up"
     assert describe_move("claim KD", "es") == "Reclamar el descarte dejando K♦"
-    assert describe_move("draw", "fr") == describe_move("draw", "es")
+    assert describe_move("draw", "de") == describe_move("draw", "es")
+    assert describe_move("layoff 7H to 3", "fr") == "Ajouter 7♥ à la combinaison 3"
     table = [["3C", "4C", "5C"], ["6H", "6D", "6C"]]
     label = describe_move("table 3C 4C 5C | 6H 6D 6C 6S", "es", table=table)
     assert label == "Reorganizar la mesa poniendo 6♠: 3♣ 4♣ 5♣ · 6♥ 6♦ 6♣ 6♠"

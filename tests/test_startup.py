@@ -46,7 +46,7 @@ def test_the_operators_language_comes_from_rummy_language_then_the_system_locale
     assert operator_locale({"LANG": "en_GB.UTF-8", "LC_ALL": "es_MX.UTF-8"}, None) == "es"
     assert operator_locale({"LC_ALL": "en_US", "RUMMY_LANGUAGE": "es"}, None) == "es"
     with pytest.raises(ConfigError, match="RUMMY_LANGUAGE"):
-        load_config({"DISCORD_TOKEN": "t", "RUMMY_LANGUAGE": "fr"}, None)
+        load_config({"DISCORD_TOKEN": "t", "RUMMY_LANGUAGE": "de"}, None)
     # every refusal has its sentence in both languages, naming the setting in both
     for env in ({}, {"DISCORD_TOKEN": "t", "RUMMY_IDLE_DAYS": "0"}, {"DISCORD_TOKEN": "t", "RUMMY_FLOOD": "x"}):
         with pytest.raises(ConfigError) as caught:

@@ -1,22 +1,34 @@
-"""The translation catalog: every word a player reads, in Spanish (the default) and English.
+"""The translation catalog: every word a player reads, in Spanish (the default), English and French.
 
-What it is: ``translate(key, locale, **params)`` looks a flat key such as ``"table.stock"`` up in
-``bot/words/locales/<locale>.json`` (plus every ``bot/words/locales/<part>.<locale>.json``) and fills its
-``{placeholders}``; a placeholder written ``{count|carta|cartas}`` is the word that agrees with
-the number ``count`` (the first form for exactly one, ±1, the second otherwise, as both Spanish
-and English count), so no text reads "1 puntos"; ``format_number`` writes scores the
-way each language does. Catalogs are loaded once, on first use. An unknown locale or a key missing
-from a catalog falls back to Spanish; a key missing everywhere comes back as the key itself, so a
-gap shows up on screen instead of crashing a render (``tests/test_i18n.py`` keeps the catalogs
-complete).
+What it is: ``translate(key, locale, **params)`` looks a flat key such as ``"table.stock"`` up in the
+gettext catalog ``bot/words/locales/<locale>/LC_MESSAGES/rummy.po`` (the key is each message's
+``msgctxt``, its ``msgid`` the Spanish source text, its ``msgstr`` the translation; read with Babel's
+``read_po``, no compile step) and fills its ``{placeholders}``. A number that words agree with is
+written as an ICU plural, ``{count, plural, one {carta} other {cartas}}``, whose branch is chosen by
+the language's CLDR plural rule (Babel's ``Locale.plural_form``: French says "0 carte", English
+"0 cards"); a translator may write every CLDR category of their language (``zero``, ``one``, ``two``,
+``few``, ``many``, ``other``, or ``=N`` for an exact number), ``other`` is required, and ``#`` in a
+branch stands for the number. ``format_number`` writes scores with Babel's CLDR number symbols.
+Catalogs are loaded once, on first use. An unknown locale, or a message missing from a catalog
+(absent, empty or fuzzy), falls back to Spanish; a key missing everywhere comes back as the key
+itself, so a gap shows up on screen instead of crashing a render (``tests/test_i18n.py`` keeps the
+catalogs complete).
 
-What it is not: no plural rules beyond that one/other choice, no gettext, no Discord locale
-negotiation; callers pass "es" or "en" (``locale_of`` maps Discord's ``es-ES``/``en-US`` style codes onto these).
+Which languages there are is ``LANGUAGES``, one line each (the language and the Discord locales
+that speak it); a fourth language is a line there and a new catalog (docs/translating.md).
+
+What it is not: no Discord (``bot.client.CatalogTranslator`` names the commands from these
+catalogs), no choice of whose language a message speaks (``cogs.base``), and no editing of the
+catalogs (``scripts/catalogs.py`` extracts, updates and compiles them). A ``<part>.<locale>.json``
+file beside the catalogs (the Activity's page words, kept by their owners as JSON with the old
+``{count|one|other}`` two-form choice) is still read and merged in.
 
 >>> translate("table.stock", "en", count=12)
 'Stock: 12'
->>> translate("hand.count", "es", count=1), translate("hand.count", "en", count=3)
-('1 carta', '3 cards')
+>>> translate("hand.count", "es", count=1), translate("hand.count", "en", count=0)
+('1 carta', '0 cards')
+>>> translate("hand.count", "fr", count=0)
+'0 carte'
 >>> format_number(Fraction(25, 2), "es"), format_number(Fraction(25, 2), "en")
 ('12,5', '12.5')
 """
@@ -24,14 +36,20 @@ negotiation; callers pass "es" or "en" (``locale_of`` maps Discord's ``es-ES``/`
 from __future__ import annotations
 
 import json
-import string
+import re
+from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from babel import Locale
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal, get_decimal_symbol, get_group_symbol
+
 __all__ = [
     "DEFAULT_LOCALE",
+    "LANGUAGES",
     "LOCALES",
     "catalog",
     "format_number",
@@ -39,32 +57,62 @@ __all__ = [
     "locale_of",
     "option_value",
     "placeholders",
+    "plural_category",
     "translate",
 ]
 
-LOCALES = ("es", "en")
+LANGUAGES: dict[str, tuple[str, ...]] = {
+    # language: the Discord locales that speak it (their commands and answers are in it)
+    "es": ("es-ES", "es-419"),
+    "en": ("en-US", "en-GB"),
+    "fr": ("fr",),
+}
+LOCALES = tuple(LANGUAGES)
 DEFAULT_LOCALE = "es"
+DOMAIN = "rummy"
 _DIR = Path(__file__).with_name("locales")
+PLURAL_CATEGORIES = ("zero", "one", "two", "few", "many", "other")
+# CLDR's minimumGroupingDigits, which Babel's number data leaves out: Spanish writes 1250 but 12.500.
+_MIN_GROUPING = {"es": 2}
+
+
+def po_path(locale: str) -> Path:
+    """Where the catalog of ``locale`` lives."""
+    return _DIR / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
 @cache
 def catalog(locale: str) -> dict[str, str]:
-    """The flat ``key -> text`` catalog of one locale (read once)."""
+    """The flat ``key -> text`` catalog of one locale (read once): its translated messages, not
+    the fuzzy or empty ones, plus any JSON part beside the catalogs (a key two JSON parts define is a
+    mistake)."""
     out: dict[str, str] = {}
-    # ``<locale>.json`` holds the renderers' words; ``<part>.<locale>.json`` files (the bot's
-    # messages, the engine's refusals) are merged in. A key defined twice is a mistake.
-    for path in [_DIR / f"{locale}.json", *sorted(_DIR.glob(f"*.{locale}.json"))]:
-        with path.open(encoding="utf-8") as fh:
+    path = po_path(locale)
+    if path.exists():
+        with path.open("rb") as fh:
+            po = read_po(fh, locale=locale, domain=DOMAIN)
+        for message in po:
+            if not message.context or message.fuzzy:
+                continue
+            text = message.string or (message.id if locale == DEFAULT_LOCALE else "")
+            if isinstance(text, str) and text:
+                out[message.context] = text
+    parts: dict[str, str] = {}
+    for part in [_DIR / f"{locale}.json", *sorted(_DIR.glob(f"*.{locale}.json"))]:
+        if not part.exists():
+            continue
+        with part.open(encoding="utf-8") as fh:
             data = json.load(fh)
-        twice = set(out) & set(data)
+        twice = set(parts) & set(data)
         if twice:
-            raise ValueError(f"{path.name} redefines {sorted(twice)[:5]}")
-        out.update({str(k): str(v) for k, v in data.items()})
-    return out
+            raise ValueError(f"{part.name} redefines {sorted(twice)[:5]}")
+        parts.update({str(k): str(v) for k, v in data.items()})
+    return out | parts  # a JSON part not yet converted (scripts/catalogs.py import-json) is the newer
 
 
 def locale_of(code: str | None) -> str:
-    """Map a locale code (``"es"``, ``"es-ES"``, ``"en-GB"``, None) onto a supported locale."""
+    """Map a locale code (``"es"``, ``"es-419"``, ``"en-GB"``, ``"fr"``, None) onto a supported locale;
+    anything else is Spanish."""
     if not code:
         return DEFAULT_LOCALE
     base = code.replace("_", "-").split("-", 1)[0].lower()
@@ -100,56 +148,173 @@ def translate(key: str, locale: str = DEFAULT_LOCALE, **params: Any) -> str:
     text = catalog(loc).get(key)
     if text is None:
         text = catalog(DEFAULT_LOCALE).get(key, key)
+        loc = DEFAULT_LOCALE  # a Spanish text agrees with its numbers the Spanish way
     if not params:
         return text
-    return text.format_map(_Keep(params))
+    return _render(text, params, loc)
+
+
+# ----------------------------------------------------------------------------- message syntax
+
+_PLURAL = re.compile(r"\s*(\w+)\s*,\s*plural\s*,(.*)\Z", re.S)
+_BRANCH = re.compile(r"\s*(=\d+|\w+)\s*\{")
+
+
+def _close(text: str, start: int) -> int:
+    """The index of the brace closing the one at ``start``, or -1."""
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def _pieces(text: str) -> list[tuple[str, str]]:
+    """A message as ``("text", literal)`` and ``("field", body)`` pieces (a lone brace is literal)."""
+    out, i = [], 0
+    while i < len(text):
+        start = text.find("{", i)
+        if start < 0:
+            out.append(("text", text[i:]))
+            break
+        if start > i:
+            out.append(("text", text[i:start]))
+        end = _close(text, start)
+        if end < 0:
+            out.append(("text", text[start:]))
+            break
+        out.append(("field", text[start + 1 : end]))
+        i = end + 1
+    return out
+
+
+def branches(body: str) -> tuple[str, dict[str, str]] | None:
+    """An ICU plural field's number name and its branches (``count``, ``{"one": …, "other": …}``),
+    or None if ``body`` is not one."""
+    match = _PLURAL.match(body)
+    if not match:
+        return None
+    name, rest = match.group(1), match.group(2)
+    out: dict[str, str] = {}
+    i = 0
+    while rest[i:].strip():
+        head = _BRANCH.match(rest, i)
+        if not head:
+            return None
+        end = _close(rest, head.end() - 1)
+        if end < 0:
+            return None
+        out[head.group(1)] = rest[head.end() : end]
+        i = end + 1
+    return (name, out) if out else None
+
+
+def _render(text: str, params: dict[str, Any], loc: str) -> str:
+    out = []
+    for kind, body in _pieces(text):
+        if kind == "text":
+            out.append(body)
+            continue
+        plural = branches(body)
+        if plural is not None:
+            name, forms = plural
+            if name not in params:
+                out.append("{" + body + "}")
+                continue
+            value = params[name]
+            chosen = _choose(forms, value, loc)
+            out.append(_render(chosen.replace("#", str(value)), params, loc))
+            continue
+        name, bar, legacy = body.partition("|")  # the JSON parts' old two-form choice
+        if bar and name in params:
+            one, _, other = legacy.partition("|")
+            out.append(one if plural_category(params[name], loc) == "one" else other)
+        elif body in params:
+            out.append(format(params[body]))
+        else:
+            out.append("{" + body + "}")
+    return "".join(out)
+
+
+def _choose(forms: dict[str, str], value: Any, loc: str) -> str:
+    number = _as_number(value, loc)
+    if number is not None:
+        exact = forms.get(f"={number.normalize():f}") if number == number.to_integral_value() else None
+        if exact is not None:
+            return exact
+    category = plural_category(value, loc)
+    return forms.get(category, forms.get("other", ""))
 
 
 def placeholders(text: str) -> set[str]:
-    """The parameter names a catalog text uses (``{count|carta|cartas}`` uses ``count``)."""
-    return {name.partition("|")[0] for _, name, _, _ in string.Formatter().parse(text) if name}
+    """The parameter names a catalog text uses (``{count, plural, one {carta} other {cartas}}`` uses
+    ``count``), inside plural branches too."""
+    names: set[str] = set()
+    for kind, body in _pieces(text):
+        if kind != "field":
+            continue
+        plural = branches(body)
+        if plural is not None:
+            names.add(plural[0])
+            for branch in plural[1].values():
+                names |= placeholders(branch)
+        else:
+            names.add(body.partition("|")[0])
+    return names
+
+
+# ----------------------------------------------------------------------------- CLDR: plurals and numbers
+
+
+@cache
+def _locale(loc: str) -> Locale:
+    return Locale.parse(loc)
+
+
+def plural_category(value: Any, locale: str = DEFAULT_LOCALE) -> str:
+    """The CLDR plural category (``one``, ``many``, ``other``…) of a count in ``locale``: a number, or
+    one already written by ``format_number`` (``"1,5"``: its visible decimals count, as CLDR says)."""
+    loc = locale if locale in LOCALES else locale_of(locale) if "-" in locale or "_" in locale else locale
+    number = _as_number(value, loc)
+    if number is None:
+        return "other"
+    return str(_locale(loc).plural_form(abs(number)))
+
+
+def _as_number(value: Any, loc: str) -> Decimal | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | Decimal):
+        return Decimal(value)
+    if isinstance(value, float):
+        return Decimal(repr(value))
+    if isinstance(value, Fraction):
+        return Decimal(value.numerator) / Decimal(value.denominator)
+    text = str(value).strip().replace("\u2212", "-")
+    for space in (" ", "\u00a0", "\u202f"):
+        text = text.replace(space, "")
+    text = text.replace(get_group_symbol(loc), "").replace(get_decimal_symbol(loc), ".")
+    try:
+        return Decimal(text)
+    except InvalidOperation:
+        return None
 
 
 def format_number(value: int | Fraction | float, locale: str = DEFAULT_LOCALE) -> str:
-    """A score as people write it: halves with one decimal (``12,5`` in Spanish, ``12.5`` in
-    English), thousands grouped (``12.500`` / ``12,500``; Spanish groups from five digits)."""
+    """A score as people write it (CLDR, through Babel): halves with one decimal (``12,5`` in
+    Spanish and French, ``12.5`` in English), thousands grouped (``12.500`` / ``12,500`` /
+    ``12 500``; Spanish groups from five digits), a minus sign (U+2212) before a loss."""
     loc = locale_of(locale)
     frac = Fraction(value).limit_denominator(1000)
-    negative = frac < 0
-    frac = abs(frac)
-    whole, rest = divmod(frac.numerator, frac.denominator)
-    decimal = ""
-    if rest:
-        tenths = round(Fraction(rest, frac.denominator) * 10)
-        if tenths == 10:
-            whole, tenths = whole + 1, 0
-        decimal = ("," if loc == "es" else ".") + str(tenths)
-    digits = str(whole)
-    if (loc == "en" and len(digits) > 3) or (loc == "es" and len(digits) > 4):
-        sep = "." if loc == "es" else ","
-        groups = []
-        while len(digits) > 3:
-            groups.append(digits[-3:])
-            digits = digits[:-3]
-        digits = sep.join([digits, *reversed(groups)])
-    return ("\u2212" if negative else "") + digits + decimal
-
-
-class _Keep(dict[str, Any]):
-    """``format_map`` helper: ``{name|one|other}`` picks the word that agrees with ``name``;
-    unknown placeholders are written back unchanged."""
-
-    def __missing__(self, key: str) -> str:
-        name, bar, forms = key.partition("|")
-        if bar and name in self:
-            one, _, other = forms.partition("|")
-            return one if _is_one(self[name]) else other
-        return "{" + key + "}"
-
-
-def _is_one(value: Any) -> bool:
-    """Whether a count (a number, or one already written by ``format_number``) is exactly ±1."""
-    return str(value).strip().lstrip("+-\u2212") == "1"
+    number = abs(Decimal(frac.numerator) / Decimal(frac.denominator))
+    digits = len(str(int(number)))
+    pattern = "#,##0.#" if digits >= 3 + _MIN_GROUPING.get(loc, 1) else "0.#"
+    text = format_decimal(number, format=pattern, locale=loc)
+    return ("\u2212" if frac < 0 else "") + text
 
 
 def timer_text(minutes: float, locale: str = DEFAULT_LOCALE, *, key: str = "timer") -> str:
@@ -157,4 +322,3 @@ def timer_text(minutes: float, locale: str = DEFAULT_LOCALE, *, key: str = "time
     if minutes < 1:
         return translate(f"{key}.seconds", locale, seconds=round(minutes * 60))
     return translate(f"{key}.minutes", locale, minutes=format_number(minutes, locale))
-

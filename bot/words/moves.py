@@ -1,11 +1,11 @@
 """Moves in words, both ways: RGN moves labelled for people, typed moves made readable to the engine.
 
 What it is: the pure glue between ``/rummy play`` and ``bot.engine``, in the player's language
-(Spanish first, English too), through the catalog ``bot.words.i18n`` (keys ``verb.*`` and
+(Spanish first, English and French too), through the catalog ``bot.words.i18n`` (keys ``verb.*`` and
 ``describe.*`` in ``bot/words/locales/engine.<locale>.json``):
 
 * ``describe_move(move, locale)``: a short label of an RGN move for autocomplete (<= 100 characters);
-* ``normalize_move(text)``: what a player typed (Spanish verbs, ``a``/``en`` for ``to``, suit
+* ``normalize_move(text)``: what a player typed (Spanish and French verbs, ``a``/``en`` for ``to``, suit
   symbols, any case) as RGN for ``game.play``;
 * ``rank_moves(moves, typed)``: the legal moves worth showing for what has been typed so far;
 * ``VERBS``: every RGN verb.
@@ -32,7 +32,7 @@ from functools import lru_cache
 
 from bot.engine import IllegalMove, Move, Verb
 from bot.words.cards import RANKS, SUIT_LETTERS, SUITS, cards_text, fit, fold
-from bot.words.i18n import locale_of, translate
+from bot.words.i18n import LOCALES, locale_of, translate
 from bot.words.refusals import placeholders
 
 __all__ = [
@@ -137,13 +137,26 @@ _SPANISH_WORDS = {
     "allow": "permitir permito",
     "claim": "reclamar reclamo",
 }
+_FRENCH_WORDS = {  # the words of French rami: piocher, poser, ajouter, défausser…
+    "draw": "piocher pioche",
+    "take": "prendre prends",
+    "pass": "passer passe",
+    "meld": "poser pose",
+    "layoff": "ajouter ajoute",
+    "swap": "echanger echange",
+    "discard": "defausser defausse",
+    "knock": "frapper frappe",
+    "done": "fini finir",
+    "cut": "couper coupe",
+    "allow": "laisser laisse",
+}
 _ALIASES: dict[str, str] = {v: v for v in VERBS} | {
-    word: verb for verb, words in _SPANISH_WORDS.items() for word in words.split()
+    word: verb for table in (_SPANISH_WORDS, _FRENCH_WORDS) for verb, words in table.items() for word in words.split()
 }
 """Folded words (lower case, no accents) a player may type for a verb. ``timeout`` maps only to itself."""
 
-_TO_WORDS = frozenset({"to", "a", "en"})
-_MELD_FILLERS = frozenset({"la", "el", "combinacion", "meld", "n", "no", "num", "numero"})
+_TO_WORDS = frozenset({"to", "a", "en", "sur"})
+_MELD_FILLERS = frozenset({"la", "el", "combinacion", "combinaison", "meld", "n", "no", "num", "numero"})
 
 
 def _typed_card(word: str) -> str:
@@ -263,7 +276,7 @@ def rank_moves(moves: list[str], typed: str, limit: int = 25) -> list[str]:
         rgn_words = rgn.split()
         keep = rgn.startswith(whole)
         if not keep and (verbs is None or (rgn_words and rgn_words[0] in verbs)):
-            hay = " ".join((rgn, fold(describe_move(move, "es")), fold(describe_move(move, "en"))))
+            hay = " ".join((rgn, *(fold(describe_move(move, loc)) for loc in LOCALES)))
             keep = all(_token_hit(w, rgn_words, hay) for w in rest)
         if keep:
             out.append(move)
