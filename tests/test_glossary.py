@@ -300,3 +300,31 @@ def test_the_lobby_picture_says_every_option_in_words(locale):
         for spec in specs:
             chips = lobby_chips(variant, [(spec.name, OptionSpec.write(spec.default))], locale)
             assert not any(INTERNAL["a snake_case identifier"].search(c) for c in chips), (variant, chips)
+
+
+def test_every_language_s_command_names_pass_discords_limits():
+    """The payloads the translator makes, in every language, as the fake Discord (which refuses what
+    Discord refuses: names 1-32 word characters, lowercase; descriptions 1-100) receives them."""
+    import discord
+    from discord.ext import commands
+
+    from bot.client import CatalogTranslator
+    from bot.config import Config
+    from cogs import admin, rummy
+    from tests.fakediscord.limits import check_commands
+
+    async def build() -> list[dict[str, Any]]:
+        bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
+        bot.config = Config(token="t")  # type: ignore[attr-defined]
+        bot.item_patterns = []  # type: ignore[attr-defined]
+        await rummy.setup(bot)
+        await admin.setup(bot)
+        return [await c.get_translated_payload(bot.tree, CatalogTranslator()) for c in bot.tree.get_commands()]
+
+    payloads = asyncio.run(build())
+    assert check_commands(payloads) == []
+    rummy_cmd = next(p for p in payloads if p["name"] == "rummy")
+    assert {"es-ES", "es-419", "en-US", "en-GB", "fr"} <= set(rummy_cmd["name_localizations"])
+    assert rummy_cmd["description_localizations"]["fr"] == translate("cmd.rummy.desc", "fr")
+    names = {o["name_localizations"]["fr"] for o in rummy_cmd["options"]}
+    assert {"nouvelle", "jouer", "règles", "main"} <= names
