@@ -2,7 +2,7 @@
 
 What it is: the pure glue between ``/rummy play`` and ``bot.engine``, in the player's language
 (Spanish first, English and French too), through the catalog ``bot.words.i18n`` (keys ``verb.*`` and
-``describe.*`` in ``bot/words/locales/engine.<locale>.json``):
+``describe.*`` in ``bot/words/locales/<locale>/LC_MESSAGES/rummy.po``):
 
 * ``describe_move(move, locale)``: a short label of an RGN move for autocomplete (<= 100 characters);
 * ``normalize_move(text)``: what a player typed (Spanish and French verbs, ``a``/``en`` for ``to``, suit

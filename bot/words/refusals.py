@@ -3,7 +3,7 @@
 What it is: ``refusal_text(err, locale)``, the sentence for an engine ``IllegalMove`` (its ``code``
 and ``params``), and ``ledger_text(entry, locale)``, the reason of one ``game.ledger`` line, both
 through the catalog ``bot.words.i18n`` (keys ``error.*`` and ``ledger.*`` in
-``bot/words/locales/engine.<locale>.json``), Spanish first, English too; ``placeholders`` lists
+``bot/words/locales/<locale>/LC_MESSAGES/rummy.po``), Spanish first, English and French too; ``placeholders`` lists
 the fields a catalog sentence needs. Cards go through ``bot.words.cards``, numbers through
 ``bot.words.i18n.format_number``.
 
