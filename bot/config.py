@@ -33,7 +33,8 @@ DEFAULT_DB = "data/rummy.sqlite3"
 # The same numbers are the guard's own defaults (``cogs.ratelimit``), a test keeps them equal;
 # config imports nothing of the Discord wing.
 DEFAULT_FLOOD: tuple[float, int] = (2.0, 8)
-# What the person starting the bot reads is in the catalogs, bot/words/locales/<locale>/LC_MESSAGES/rummy.po (keys operator.*).
+# What the person starting the bot reads is in the catalogs (keys operator.*),
+# bot/words/locales/<locale>/LC_MESSAGES/rummy.po.
 LOCALE_SETTINGS = ("RUMMY_LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")  # the first one set decides
 
 

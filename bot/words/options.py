@@ -3,8 +3,8 @@ reader's language, for the lobby, ``/rummy rules`` and the ``options:`` suggesti
 
 What it is: pure functions over the engine's option metadata (``bot.engine.options``:
 ``OPTION_SPECS``, and ``BOT_OPTIONS`` for the bot's own) and the catalog
-(``option.*`` in ``bot/words/locales/<locale>/LC_MESSAGES/rummy.po``: one short phrase per option). ``option_notes`` says where
-one chosen option rules out or includes another (rules.md §4.6, §4.7.5).
+(``option.*`` in ``bot/words/locales/<locale>/LC_MESSAGES/rummy.po``: one short phrase per option).
+``option_notes`` says where one chosen option rules out or includes another (rules.md §4.6, §4.7.5).
 What it is not: no validation (the engine's ``make_rules`` refuses what is not allowed) and no
 Discord.
 """
