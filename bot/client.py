@@ -42,6 +42,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from activity.server import ActivityServer
 from bot.config import Config
 from bot.ops import logs, metrics
 from bot.ops.server import OpsServer
@@ -61,6 +62,7 @@ IDENTIFY_SPACING = 5.5  # Discord: one IDENTIFY per 5 s per max_concurrency buck
 IDENTIFY_LEASE = 15.0  # a claim whose READY never comes (refused, or the process died) frees the bucket
 IDENTIFY_POLL = 1.0  # how often a waiting shard asks again (a READY elsewhere can shorten its wait)
 EXTENSIONS = ("cogs.rummy", "cogs.admin")
+ENTRY_POINT = 4  # PRIMARY_ENTRY_POINT, the command Discord makes for an app's Activity
 
 
 class CatalogTranslator(app_commands.Translator):
@@ -135,6 +137,7 @@ class RummyBot(commands.AutoShardedBot):
         self._soonest = math.inf  # the soonest deadline written since the clock's pass began
         self._ready_shards: set[int] = set()  # READY (or resumed) and not disconnected since: /readyz
         self._ops: OpsServer | None = None  # /metrics, /healthz, /readyz when RUMMY_METRICS_PORT is set
+        self._activity: ActivityServer | None = None  # the Activity's page and sockets when RUMMY_ACTIVITY_PORT is set
         self._counted_at = -math.inf  # when the game gauges were last refreshed
 
     @property
@@ -169,6 +172,8 @@ class RummyBot(commands.AutoShardedBot):
         delivery = RoutedDelivery(self, self.tokens, news_by_token=self.config.news_by_token)
         self._announcer = Announcer(self, self._service, delivery)
         self.add_listener(self._announcer.count_message, "on_message")
+        if self.config.activity_port is not None:
+            await self._serve_activity(self._announcer)
         await self.tree.set_translator(CatalogTranslator())
         for name in EXTENSIONS:
             await self.load_extension(name)
@@ -193,6 +198,19 @@ class RummyBot(commands.AutoShardedBot):
 
         asyncio.create_task(asyncio.to_thread(warm_up))  # noqa: RUF006
 
+    async def _serve_activity(self, announcer: Announcer) -> None:
+        """The Activity's wing on this process's loop (docs/activity.md): its moves are announced in
+        chat as the chat's are, and every change this process announces wakes its pages at once."""
+        assert self.application_id is not None and self.config.activity_port is not None
+        self._activity = ActivityServer(
+            self.service, api_base=discord.http.Route.BASE, application_id=self.application_id,
+            client_secret=self.config.client_secret, bot_token=self.config.token, host=self.config.activity_host,
+            port=self.config.activity_port, announce=announcer.announce)
+        await self._activity.start()
+        announcer.activity = True
+        announcer.watchers.append(self._activity.wake)
+        log.info("the Activity is served on %s:%s", self.config.activity_host, self._activity.port)
+
     async def sync_commands(self) -> None:
         """Sync only when the command tree changed since the last sync (or when forced), once per
         deploy: the processes of a cluster start together, and only the first to claim the new
@@ -212,12 +230,28 @@ class RummyBot(commands.AutoShardedBot):
             log.info("slash commands unchanged; not syncing")
             return
         try:
-            await self.tree.sync(guild=guild)
+            await (self.tree.sync(guild=guild) if guild is not None else self.sync_global_commands())
         except BaseException:
             async with self.db.transaction() as tx:  # not synced after all: the next start tries again
                 await repo.set_meta(tx, key, replaced)
             raise
         log.info("slash commands synced (%s)", "guild" if guild else "global")
+
+    async def sync_global_commands(self) -> None:
+        """The global bulk overwrite, keeping Discord's own Entry Point command: an app with
+        Activities has one (type 4, which discord.py has no type for), and an overwrite that leaves
+        it out is refused (400, code 50240; ../shared/activity.md). It is sent back as Discord gave it."""
+        assert self.application_id is not None
+        stored: list[Any] = list(await self.http.get_global_commands(self.application_id))
+        kept = [c for c in stored if c.get("type") == ENTRY_POINT]
+        if not kept:
+            await self.tree.sync()
+            return
+        translator = self.tree.translator
+        commands = self.tree.get_commands()
+        payload: list[Any] = ([await c.get_translated_payload(self.tree, translator) for c in commands]
+                              if translator else [c.to_dict(self.tree) for c in commands])
+        await self.http.bulk_upsert_global_commands(self.application_id, payload=[*payload, *kept])
 
     async def clear_former_dev_guilds(self) -> None:
         """Commands copied to a dev server stay there, beside the global ones, until replaced: each
@@ -460,6 +494,8 @@ class RummyBot(commands.AutoShardedBot):
         await super().close()
         if self._ops is not None:
             await self._ops.stop()
+        if self._activity is not None:
+            await self._activity.stop()
         if self.db is not None:
             await self.db.close()
             self.db = None

@@ -184,4 +184,4 @@ async def test_every_command_and_item_handler_is_guarded() -> None:
                tournament.tournament_button):
         assert fn.__code__ is GUARDED, fn.__name__
     # Every persistent item's custom_id is known to the listener that answers unknown ones.
-    assert len(bot.item_patterns) == 15  # type: ignore[attr-defined]
+    assert len(bot.item_patterns) == 16  # type: ignore[attr-defined]
