@@ -205,7 +205,7 @@ class RummyBot(commands.AutoShardedBot):
         self._activity = ActivityServer(
             self.service, api_base=discord.http.Route.BASE, application_id=self.application_id,
             client_secret=self.config.client_secret, bot_token=self.config.token, host=self.config.activity_host,
-            port=self.config.activity_port, announce=announcer.announce)
+            port=self.config.activity_port, announce=announcer.announce, flood=self.config.flood)
         await self._activity.start()
         announcer.activity = True
         announcer.watchers.append(self._activity.wake)
