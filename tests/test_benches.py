@@ -244,3 +244,15 @@ def test_load_bench_on_postgresql_prints_its_figures(pg_url: str, processes: int
     out = run_bench("load.py", "--games", "3", "--rounds", "2", "--database-url", pg_url,
                     "--processes", str(processes))
     has_lines(out, rf"bench/load\.py .* PostgreSQL, {processes} process(es)?", *LOAD_FIGURES)
+
+
+@cpu_bench
+def test_activity_bench_prints_the_fan_out_the_loop_and_the_first_load() -> None:
+    # Chromium is part of the first load's figure: under CI=true it is installed (.ci/run), else
+    # the bench says it did not measure it only when Playwright itself is missing.
+    out = run_bench("activity.py", "--games", "2", "--moves", "3", "--pace", "0.1")
+    has_lines(out, r"Activity fan-out: {n} gin games x 4 pages .* {n} moves measured, 0 not seen .*",
+              r"move -> every page of its game updated: p50 {n} ms  p95 {n} ms  p99 {n} ms  max {n} ms .*",
+              r"event loop held: worst {n} ms, p99 {n} ms over {n} ticks .*",
+              r"Discord REST requests by the Activity's wing: {n} for {n} moves .*",
+              r"first load at 390x844 through the proxy: {n} KB transferred .*")
