@@ -36,7 +36,6 @@ from bot.words.i18n import DEFAULT_LOCALE, DOMAIN, LOCALES, PLURAL_CATEGORIES, b
 ROOT = Path(__file__).resolve().parents[1]
 LOCALE_DIR = ROOT / "bot" / "words" / "locales"
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
-KEPT_AS_JSON = ("activity",)  # the Activity's page words: its owners keep them as JSON (bot.words.i18n)
 DATE = datetime(2025, 1, 1, tzinfo=UTC)  # a fixed header date: a rerun changes only what changed
 LEGACY = re.compile(r"\{(\w+)\|([^|{}]+)\|([^|{}]+)\}")
 
@@ -84,8 +83,8 @@ def extract() -> dict[str, str]:
     """es.po's texts as the template, in es.po's order; keys named in the code but absent are listed."""
     source = {k: m.string or m.id for k, m in read(po_path(DEFAULT_LOCALE), DEFAULT_LOCALE).items()}
     write(TEMPLATE, None, [(k, str(v), "", False, None) for k, v in source.items()])
-    code = "\n".join(p.read_text(encoding="utf-8") for d in ("bot", "cogs", "renderers")
-                     for p in (ROOT / d).rglob("*.py"))
+    code = "\n".join(p.read_text(encoding="utf-8") for d in ("bot", "cogs", "renderers", "activity")
+                     for p in (ROOT / d).rglob("*.py") if "node_modules" not in p.parts)
     named = set(re.findall(r'translate\(\s*"([a-z_][a-z0-9_.]*)"', code))
     missing = sorted(named - set(source) - set(_json_keys(DEFAULT_LOCALE)))
     print(f"{TEMPLATE.relative_to(ROOT)}: {len(source)} messages")
@@ -193,7 +192,7 @@ def check() -> int:
 
 def _json_files(locale: str) -> list[Path]:
     files = [LOCALE_DIR / f"{locale}.json", *sorted(LOCALE_DIR.glob(f"*.{locale}.json"))]
-    return [p for p in files if p.exists() and p.name.split(".")[0] not in KEPT_AS_JSON]
+    return [p for p in files if p.exists()]
 
 
 def _json_keys(locale: str) -> dict[str, str]:
@@ -222,7 +221,7 @@ def icu(text: str, locale: str) -> str:
 
 
 def import_json(delete: bool) -> None:
-    """Every JSON catalog (but the Activity's) merged into the .po files, JSON winning; rerunnable."""
+    """Every JSON catalog merged into the .po files, JSON winning; rerunnable."""
     texts: dict[str, dict[str, str]] = {}
     for locale in LOCALES:
         current = {k: str(m.string) for k, m in read(po_path(locale), locale).items() if m.string}

@@ -3,7 +3,6 @@ CLDR plural category of each language), numbers by CLDR, every key the renderers
 
 from __future__ import annotations
 
-import json
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -30,18 +29,10 @@ ROOT = Path(__file__).resolve().parents[1]
 LOCALE_DIR = ROOT / "bot" / "words" / "locales"
 
 
-def _kept_as_json(locale: str) -> set[str]:
-    """The Activity's page words, kept by its owners as JSON (es, en): not yet in every language."""
-    keys: set[str] = set()
-    for path in LOCALE_DIR.glob("activity.*.json"):
-        keys |= set(json.loads(path.read_text(encoding="utf-8")))
-    return keys if not (LOCALE_DIR / f"activity.{locale}.json").exists() else set()
-
-
 @pytest.mark.parametrize("locale", [loc for loc in LOCALES if loc != DEFAULT_LOCALE])
 def test_every_catalog_has_the_spanish_keys_and_placeholders(locale):
     es, other = catalog("es"), catalog(locale)
-    missing = set(es) - set(other) - _kept_as_json(locale)
+    missing = set(es) - set(other)
     assert not missing and not set(other) - set(es), (sorted(missing)[:20], sorted(set(other) - set(es))[:20])
     for key in set(es) & set(other):
         assert placeholders(es[key]) == placeholders(other[key]), key
@@ -57,8 +48,9 @@ def test_each_catalog_is_a_gettext_catalog_the_tools_accept(locale):
     assert not re.search(r"\{\w+\|[^|{}]+\|[^|{}]+\}", text), "the old {n|one|other} form is gone from the .po"
 
 
-def test_only_the_activitys_words_are_still_json():
-    assert {p.name.split(".")[0] for p in LOCALE_DIR.glob("*.json")} <= {"activity"}
+def test_no_words_are_kept_as_json_any_more():
+    assert not list(LOCALE_DIR.glob("*.json")), "every text is in the .po catalogs (the Activity's too)"
+    assert all(any(k.startswith("activity.page.") for k in catalog(loc)) for loc in LOCALES)
 
 
 def test_translate_fills_placeholders_and_falls_back():
@@ -102,7 +94,7 @@ def samples(locale: str) -> dict[str, list[object]]:
 
 
 def _plural_messages(locale: str) -> dict[str, str]:
-    return {k: t for k, t in catalog(locale).items() if "plural," in t and k not in _kept_as_json(locale)}
+    return {k: t for k, t in catalog(locale).items() if "plural," in t}
 
 
 @pytest.mark.parametrize("locale", LOCALES)

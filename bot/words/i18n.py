@@ -19,9 +19,8 @@ that speak it); a fourth language is a line there and a new catalog (docs/transl
 
 What it is not: no Discord (``bot.client.CatalogTranslator`` names the commands from these
 catalogs), no choice of whose language a message speaks (``cogs.base``), and no editing of the
-catalogs (``scripts/catalogs.py`` extracts, updates and compiles them). A ``<part>.<locale>.json``
-file beside the catalogs (the Activity's page words, kept by their owners as JSON with the old
-``{count|one|other}`` two-form choice) is still read and merged in.
+catalogs (``scripts/catalogs.py`` extracts, updates and compiles them). Every text is in
+the .po catalogs, the Activity's too (``activity.*``; its page receives ``activity.page.*``).
 
 >>> translate("table.stock", "en", count=12)
 'Stock: 12'
@@ -35,7 +34,6 @@ file beside the catalogs (the Activity's page words, kept by their owners as JSO
 
 from __future__ import annotations
 
-import json
 import re
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
@@ -84,8 +82,7 @@ def po_path(locale: str) -> Path:
 @cache
 def catalog(locale: str) -> dict[str, str]:
     """The flat ``key -> text`` catalog of one locale (read once): its translated messages, not
-    the fuzzy or empty ones, plus any JSON part beside the catalogs (a key two JSON parts define is a
-    mistake)."""
+    the fuzzy or empty ones."""
     out: dict[str, str] = {}
     path = po_path(locale)
     if path.exists():
@@ -97,17 +94,7 @@ def catalog(locale: str) -> dict[str, str]:
             text = message.string or (message.id if locale == DEFAULT_LOCALE else "")
             if isinstance(text, str) and text:
                 out[message.context] = text
-    parts: dict[str, str] = {}
-    for part in [_DIR / f"{locale}.json", *sorted(_DIR.glob(f"*.{locale}.json"))]:
-        if not part.exists():
-            continue
-        with part.open(encoding="utf-8") as fh:
-            data = json.load(fh)
-        twice = set(parts) & set(data)
-        if twice:
-            raise ValueError(f"{part.name} redefines {sorted(twice)[:5]}")
-        parts.update({str(k): str(v) for k, v in data.items()})
-    return out | parts  # a JSON part not yet converted (scripts/catalogs.py import-json) is the newer
+    return out
 
 
 def locale_of(code: str | None) -> str:
@@ -229,11 +216,7 @@ def _render(text: str, params: dict[str, Any], loc: str) -> str:
             chosen = _choose(forms, value, loc)
             out.append(_render(chosen.replace("#", str(value)), params, loc))
             continue
-        name, bar, legacy = body.partition("|")  # the JSON parts' old two-form choice
-        if bar and name in params:
-            one, _, other = legacy.partition("|")
-            out.append(one if plural_category(params[name], loc) == "one" else other)
-        elif body in params:
+        if body in params:
             out.append(format(params[body]))
         else:
             out.append("{" + body + "}")
@@ -263,7 +246,7 @@ def placeholders(text: str) -> set[str]:
             for branch in plural[1].values():
                 names |= placeholders(branch)
         else:
-            names.add(body.partition("|")[0])
+            names.add(body)
     return names
 
 
