@@ -30,7 +30,7 @@ from aiohttp import WSMsgType, web
 from bot.engine import Game, IllegalMove, Move
 from bot.service import Change, GameRow, GameService, GameStatus, Refusal, Stale
 from bot.service.activity_reads import ActivityReads
-from bot.words.i18n import catalog, translate
+from bot.words.i18n import DEFAULT_LOCALE, catalog, translate
 from bot.words.refusals import refusal_text
 
 from .flood import Bucket
@@ -55,8 +55,10 @@ class BadFrame(Exception):
 
 
 def page_words(locale: str) -> dict[str, str]:
-    """The page's own words in ``locale``: every catalog key starting with ``activity.page.``."""
-    return {k: v for k, v in catalog(locale).items() if k.startswith("activity.page.")}
+    """The page's own words in ``locale`` (a Discord locale or a language: ``fr``, ``es-419``): every
+    ``activity.page.*`` message of the catalogs, untranslated ones in Spanish; the page fills their
+    placeholders and chooses their ICU plural branches by the viewer's locale."""
+    return {k: translate(k, locale) for k in catalog(DEFAULT_LOCALE) if k.startswith("activity.page.")}
 
 
 def reason_of(exc: Exception, locale: str, names: Mapping[str, str] | None = None) -> str:

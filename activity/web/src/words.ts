@@ -1,7 +1,14 @@
-// The page's words. The server sends them in `welcome.words` (from the bot's catalog, in the viewer's
-// language); these texts are the fallback and the source of activity/web/words.{en,es}.json, which
-// the Python side copies into its catalog. Placeholders as in the catalog: `{name}`, and
-// `{count|one|other}` for the word agreeing with the number `count`.
+// The page's words: what it writes, in the viewer's language, and how it fills them in.
+//
+// What it is: the server sends the texts in `welcome.words` (bot/words/locales/<lang>/LC_MESSAGES/rummy.po,
+// the `activity.page.*` messages, in the viewer's Discord language); the texts here are the page's
+// built-in copies, used before the server has answered, and the source of activity/web/words.<lang>.json
+// (`npm run words`), which tests/activity/test_page_words.py holds equal to the catalogs. Placeholders
+// as in the catalog: `{name}`, and ICU plurals `{count, plural, one {carte} other {cartes}}` (`=N` for an
+// exact number, `#` for the number), whose branch the browser's `Intl.PluralRules` chooses by CLDR.
+//
+// What it is not: no full ICU MessageFormat (no select, no number skeletons), no translation of its own:
+// a text missing everywhere shows its key.
 
 export const WORDS_EN = {
   "activity.page.title": "Rummy",
@@ -16,12 +23,12 @@ export const WORDS_EN = {
   "activity.page.none_text": "Nothing is being played in this channel. Start a game in the chat with /rummy, then open the table again.",
   "activity.page.choose_text": "Several games are being played here. Which one?",
   "activity.page.choose_title": "Choose a game",
-  "activity.page.variant.basic": "Rummy",
-  "activity.page.variant.wrotham": "Wrotham rummy",
-  "activity.page.variant.gin": "Gin rummy",
+  "activity.page.variant.basic": "Basic Rummy",
+  "activity.page.variant.wrotham": "Wrotham Rummy",
+  "activity.page.variant.gin": "Gin Rummy",
   "activity.page.variant.rami": "Rami",
   "activity.page.variant.tradicional": "Rummy tradicional",
-  "activity.page.variant.dummy": "Dummy rummy",
+  "activity.page.variant.dummy": "Dummy Rummy",
   "activity.page.choice": "Game {game}",
   "activity.page.lobby_title": "Lobby",
   "activity.page.lobby_text": "Waiting for players.",
@@ -31,12 +38,12 @@ export const WORDS_EN = {
   "activity.page.start": "Start",
   "activity.page.bot": "Add a bot",
   "activity.page.stock": "Stock",
-  "activity.page.stock_count": "Stock: {count} {count|card|cards}",
+  "activity.page.stock_count": "Stock: {count} {count, plural, one {card} other {cards}}",
   "activity.page.discard": "Discard pile",
-  "activity.page.discard_count": "Discard pile: {count} {count|card|cards}",
+  "activity.page.discard_count": "Discard pile: {count} {count, plural, one {card} other {cards}}",
   "activity.page.discard_empty": "Discard pile: empty",
   "activity.page.hand": "Your hand",
-  "activity.page.hand_count": "Your hand: {count} {count|card|cards}",
+  "activity.page.hand_count": "Your hand: {count} {count, plural, one {card} other {cards}}",
   "activity.page.spectator": "You are watching this game.",
   "activity.page.table": "Table",
   "activity.page.table_empty": "No melds on the table yet.",
@@ -44,10 +51,10 @@ export const WORDS_EN = {
   "activity.page.meld_owner": "Meld {n} ({name})",
   "activity.page.new_meld": "New meld",
   "activity.page.new_meld_hint": "Drop or tap cards here to build a meld.",
-  "activity.page.new_meld_group": "Group {n}",
+  "activity.page.new_meld_group": "New meld {n}",
   "activity.page.add_group": "Another meld",
   "activity.page.clear": "Clear",
-  "activity.page.seat_cards": "{count} {count|card|cards}",
+  "activity.page.seat_cards": "{count} {count, plural, one {card} other {cards}}",
   "activity.page.seat_total": "Total {total}",
   "activity.page.seat_you": "{name} (you)",
   "activity.page.dealer": "Dealer",
@@ -83,7 +90,7 @@ export const WORDS_EN = {
   "activity.page.sort_suit": "By suit",
   "activity.page.sort_rank": "By rank",
   "activity.page.select_card": "Select a card first.",
-  "activity.page.selected": "{count} {count|card|cards} selected",
+  "activity.page.selected": "{count} {count, plural, one {card} other {cards}} selected",
   "activity.page.checking": "Checking…",
   "activity.page.draft_title": "Rearranging the table",
   "activity.page.draft_ok": "Every meld is valid.",
@@ -113,12 +120,12 @@ export const WORDS_ES: Record<WordKey, string> = {
   "activity.page.none_text": "No se juega nada en este canal. Empieza una partida en el chat con /rummy y vuelve a abrir la mesa.",
   "activity.page.choose_text": "Aquí se juegan varias partidas. ¿Cuál quieres ver?",
   "activity.page.choose_title": "Elige una partida",
-  "activity.page.variant.basic": "Rummy",
+  "activity.page.variant.basic": "Rummy básico",
   "activity.page.variant.wrotham": "Rummy Wrotham",
-  "activity.page.variant.gin": "Gin rummy",
+  "activity.page.variant.gin": "Gin Rummy",
   "activity.page.variant.rami": "Rami",
   "activity.page.variant.tradicional": "Rummy tradicional",
-  "activity.page.variant.dummy": "Dummy rummy",
+  "activity.page.variant.dummy": "Dummy Rummy",
   "activity.page.choice": "Partida {game}",
   "activity.page.lobby_title": "Sala de espera",
   "activity.page.lobby_text": "Esperando jugadores.",
@@ -128,12 +135,12 @@ export const WORDS_ES: Record<WordKey, string> = {
   "activity.page.start": "Empezar",
   "activity.page.bot": "Añadir un bot",
   "activity.page.stock": "Mazo",
-  "activity.page.stock_count": "Mazo: {count} {count|carta|cartas}",
+  "activity.page.stock_count": "Mazo: {count} {count, plural, one {carta} many {de cartas} other {cartas}}",
   "activity.page.discard": "Descartes",
-  "activity.page.discard_count": "Descartes: {count} {count|carta|cartas}",
+  "activity.page.discard_count": "Descartes: {count} {count, plural, one {carta} many {de cartas} other {cartas}}",
   "activity.page.discard_empty": "Descartes: vacío",
   "activity.page.hand": "Tu mano",
-  "activity.page.hand_count": "Tu mano: {count} {count|carta|cartas}",
+  "activity.page.hand_count": "Tu mano: {count} {count, plural, one {carta} many {de cartas} other {cartas}}",
   "activity.page.spectator": "Estás mirando esta partida.",
   "activity.page.table": "Mesa",
   "activity.page.table_empty": "Todavía no hay combinaciones en la mesa.",
@@ -141,10 +148,10 @@ export const WORDS_ES: Record<WordKey, string> = {
   "activity.page.meld_owner": "Combinación {n} ({name})",
   "activity.page.new_meld": "Nueva combinación",
   "activity.page.new_meld_hint": "Arrastra o toca cartas aquí para formar una combinación.",
-  "activity.page.new_meld_group": "Grupo {n}",
+  "activity.page.new_meld_group": "Combinación nueva {n}",
   "activity.page.add_group": "Otra combinación",
   "activity.page.clear": "Vaciar",
-  "activity.page.seat_cards": "{count} {count|carta|cartas}",
+  "activity.page.seat_cards": "{count} {count, plural, one {carta} many {de cartas} other {cartas}}",
   "activity.page.seat_total": "Total {total}",
   "activity.page.seat_you": "{name} (tú)",
   "activity.page.dealer": "Reparte",
@@ -160,7 +167,7 @@ export const WORDS_ES: Record<WordKey, string> = {
   "activity.page.verb.take": "Tomar",
   "activity.page.verb.pass": "Pasar",
   "activity.page.verb.meld": "Bajar",
-  "activity.page.verb.layoff": "Colocar",
+  "activity.page.verb.layoff": "Añadir",
   "activity.page.verb.swap": "Cambiar comodín",
   "activity.page.verb.table": "Reorganizar",
   "activity.page.verb.discard": "Descartar",
@@ -180,7 +187,7 @@ export const WORDS_ES: Record<WordKey, string> = {
   "activity.page.sort_suit": "Por palo",
   "activity.page.sort_rank": "Por número",
   "activity.page.select_card": "Elige antes una carta.",
-  "activity.page.selected": "{count} {count|carta elegida|cartas elegidas}",
+  "activity.page.selected": "{count} {count, plural, one {carta elegida} many {de cartas elegidas} other {cartas elegidas}}",
   "activity.page.checking": "Comprobando…",
   "activity.page.draft_title": "Reorganizando la mesa",
   "activity.page.draft_ok": "Todas las combinaciones son válidas.",
@@ -189,36 +196,218 @@ export const WORDS_ES: Record<WordKey, string> = {
   "activity.page.joker_open": "Cualquiera",
   "activity.page.result_title": "Fin de la mano",
   "activity.page.result_points": "{points} puntos",
-  "activity.page.result_deadwood": "Sin combinar: {count}",
+  "activity.page.result_deadwood": "Sueltas: {count}",
   "activity.page.game_over": "Fin de la partida",
   "activity.page.winners": "Gana {names}",
   "activity.page.you": "Tú",
 };
 
+export const WORDS_FR: Record<WordKey, string> = {
+  "activity.page.title": "Rummy",
+  "activity.page.connecting": "Connexion à la table…",
+  "activity.page.reconnecting": "Connexion perdue. Reconnexion…",
+  "activity.page.outside_discord": "Ouvre cette table depuis Discord : c'est une activité.",
+  "activity.page.not_configured": "Cette page n'est pas configurée (l'id de l'application manque).",
+  "activity.page.login_failed": "Connexion impossible : {reason}",
+  "activity.page.session_refused": "La table a refusé cette session : {reason}",
+  "activity.page.retry": "Réessayer",
+  "activity.page.none_title": "Aucune partie ici",
+  "activity.page.none_text": "Rien ne se joue dans ce salon. Lance une partie dans le chat avec /rummy, puis rouvre la table.",
+  "activity.page.choose_text": "Plusieurs parties se jouent ici. Laquelle veux-tu voir ?",
+  "activity.page.choose_title": "Choisis une partie",
+  "activity.page.variant.basic": "Rummy de base",
+  "activity.page.variant.wrotham": "Rummy de Wrotham",
+  "activity.page.variant.gin": "Gin Rummy",
+  "activity.page.variant.rami": "Rami",
+  "activity.page.variant.tradicional": "Rummy traditionnel",
+  "activity.page.variant.dummy": "Dummy Rummy",
+  "activity.page.choice": "Partie {game}",
+  "activity.page.lobby_title": "Salle d'attente",
+  "activity.page.lobby_text": "En attente de joueurs.",
+  "activity.page.lobby_host": "Lance la partie quand tout le monde est assis.",
+  "activity.page.join": "Rejoindre",
+  "activity.page.leave": "Quitter",
+  "activity.page.start": "Lancer",
+  "activity.page.bot": "Ajouter un bot",
+  "activity.page.stock": "Pioche",
+  "activity.page.stock_count": "Pioche : {count} {count, plural, one {carte} many {de cartes} other {cartes}}",
+  "activity.page.discard": "Défausse",
+  "activity.page.discard_count": "Défausse : {count} {count, plural, one {carte} many {de cartes} other {cartes}}",
+  "activity.page.discard_empty": "Défausse : vide",
+  "activity.page.hand": "Ta main",
+  "activity.page.hand_count": "Ta main : {count} {count, plural, one {carte} many {de cartes} other {cartes}}",
+  "activity.page.spectator": "Tu regardes cette partie.",
+  "activity.page.table": "Table",
+  "activity.page.table_empty": "Aucune combinaison sur la table pour l'instant.",
+  "activity.page.meld": "Combinaison {n}",
+  "activity.page.meld_owner": "Combinaison {n} ({name})",
+  "activity.page.new_meld": "Nouvelle combinaison",
+  "activity.page.new_meld_hint": "Fais glisser ou touche des cartes ici pour former une combinaison.",
+  "activity.page.new_meld_group": "Nouvelle combinaison {n}",
+  "activity.page.add_group": "Une autre combinaison",
+  "activity.page.clear": "Vider",
+  "activity.page.seat_cards": "{count} {count, plural, one {carte} many {de cartes} other {cartes}}",
+  "activity.page.seat_total": "Total {total}",
+  "activity.page.seat_you": "{name} (toi)",
+  "activity.page.dealer": "Donneur",
+  "activity.page.bot_tag": "Bot",
+  "activity.page.opened": "A posé",
+  "activity.page.contract": "Contrat {n}",
+  "activity.page.your_turn": "À toi de jouer",
+  "activity.page.turn_of": "À {name} de jouer",
+  "activity.page.seconds_left": "{count} s",
+  "activity.page.deal": "Donne {n}",
+  "activity.page.revealed": "Face visible",
+  "activity.page.verb.draw": "Piocher",
+  "activity.page.verb.take": "Prendre",
+  "activity.page.verb.pass": "Passer",
+  "activity.page.verb.meld": "Poser",
+  "activity.page.verb.layoff": "Ajouter",
+  "activity.page.verb.swap": "Échanger le joker",
+  "activity.page.verb.table": "Réorganiser",
+  "activity.page.verb.discard": "Défausser",
+  "activity.page.verb.knock": "Frapper",
+  "activity.page.verb.gin": "Gin",
+  "activity.page.verb.done": "Fini",
+  "activity.page.verb.auto": "Auto",
+  "activity.page.verb.cut": "Couper",
+  "activity.page.verb.allow": "Laisser",
+  "activity.page.verb.claim": "Réclamer",
+  "activity.page.confirm": "Confirmer",
+  "activity.page.undo": "Défaire",
+  "activity.page.cancel": "Annuler",
+  "activity.page.hint": "Conseil",
+  "activity.page.hint_text": "Conseil : {text}",
+  "activity.page.next_deal": "Donne suivante",
+  "activity.page.sort_suit": "Par couleur",
+  "activity.page.sort_rank": "Par valeur",
+  "activity.page.select_card": "Choisis d'abord une carte.",
+  "activity.page.selected": "{count} {count, plural, one {carte choisie} many {de cartes choisies} other {cartes choisies}}",
+  "activity.page.checking": "Vérification…",
+  "activity.page.draft_title": "Réorganisation de la table",
+  "activity.page.draft_ok": "Toutes les combinaisons sont valides.",
+  "activity.page.draft_new": "Nouvelle combinaison",
+  "activity.page.joker_as": "Le joker remplace",
+  "activity.page.joker_open": "N'importe laquelle",
+  "activity.page.result_title": "Fin de la donne",
+  "activity.page.result_points": "{points} points",
+  "activity.page.result_deadwood": "Points isolés : {count}",
+  "activity.page.game_over": "Partie terminée",
+  "activity.page.winners": "{names} gagne",
+  "activity.page.you": "Toi",
+};
+
 export const WORD_KEYS: readonly WordKey[] = Object.keys(WORDS_EN) as WordKey[];
 
+/** The languages with built-in texts, by language code. */
+export const BUILT_IN: Readonly<Record<string, Readonly<Record<WordKey, string>>>> = { es: WORDS_ES, en: WORDS_EN, fr: WORDS_FR };
+
 export type Words = Readonly<Record<string, string>>;
+export type Params = Readonly<Record<string, string | number>>;
 
-/** The built-in texts for a locale code ("es", "es-ES", "en-US"; anything else: English). */
+/** The language of a locale code ("es-419" -> "es", "fr" -> "fr", "en-GB" -> "en"; anything else: ""). */
+export function languageOf(locale: string | null | undefined): string {
+  const base = (locale ?? "").replace("_", "-").split("-")[0]!.toLowerCase();
+  return base in BUILT_IN ? base : "";
+}
+
+/** The built-in texts for a locale code ("es", "es-ES", "fr", "en-US"; anything else: English). */
 export function defaults(locale: string | null | undefined): Words {
-  return (locale ?? "").toLowerCase().startsWith("es") ? WORDS_ES : WORDS_EN;
+  return BUILT_IN[languageOf(locale) || "en"]!;
 }
 
-/** Fill `{name}` and `{count|one|other}` placeholders (as bot/words/i18n.py does). */
-export function format(text: string, params: Readonly<Record<string, string | number>> = {}): string {
-  return text.replace(/\{([A-Za-z_][A-Za-z0-9_]*)(?:\|([^|}]*)\|([^}]*))?\}/g, (all, name: string, one?: string, other?: string) => {
-    const v = params[name];
-    if (v === undefined) return all;
-    if (one !== undefined && other !== undefined) {
-      const n = typeof v === "number" ? v : Number(v);
-      return Math.abs(n) === 1 ? one : other;
+/** The index of the brace closing the one at `start`, or -1. */
+function closing(text: string, start: number): number {
+  let depth = 0;
+  for (let i = start; i < text.length; i++) {
+    if (text[i] === "{") depth++;
+    else if (text[i] === "}" && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/** An ICU plural field's number name and branches, or null if `body` is not one. */
+export function branches(body: string): { name: string; forms: Record<string, string> } | null {
+  const head = /^\s*(\w+)\s*,\s*plural\s*,/.exec(body);
+  if (!head) return null;
+  const forms: Record<string, string> = {};
+  let i = head[0].length;
+  for (;;) {
+    const rest = body.slice(i);
+    if (!rest.trim()) break;
+    const m = /^\s*(=\d+|\w+)\s*\{/.exec(rest);
+    if (!m) return null;
+    const open = i + m[0].length - 1;
+    const end = closing(body, open);
+    if (end < 0) return null;
+    forms[m[1]!] = body.slice(open + 1, end);
+    i = end + 1;
+  }
+  return Object.keys(forms).length ? { name: head[1]!, forms } : null;
+}
+
+const RULES = new Map<string, Intl.PluralRules>();
+
+/** The CLDR plural category of a count in `locale`, by the browser's own rules (`Intl.PluralRules`).
+ * A count already written out ("1,5", "1.0") keeps its visible decimals, as CLDR says. */
+export function pluralCategory(value: string | number, locale: string): Intl.LDMLPluralRule {
+  let n = typeof value === "number" ? value : Number(String(value).replace(/[\s\u00a0\u202f]/g, "").replace("\u2212", "-").replace(",", "."));
+  if (!Number.isFinite(n)) return "other";
+  n = Math.abs(n);
+  const decimals = typeof value === "string" ? (/[.,](\d+)\s*$/.exec(value)?.[1]?.length ?? 0) : 0;
+  const id = `${locale}|${decimals}`;
+  let rules = RULES.get(id);
+  if (!rules) {
+    try {
+      rules = new Intl.PluralRules(locale || "en", { minimumFractionDigits: decimals });
+    } catch {
+      rules = new Intl.PluralRules("en", { minimumFractionDigits: decimals });
     }
-    return String(v);
-  });
+    RULES.set(id, rules);
+  }
+  return rules.select(n);
 }
 
-/** A word from the server's map, else the built-in one, else the key itself (a gap shows, nothing breaks). */
-export function word(words: Words, key: WordKey, params?: Readonly<Record<string, string | number>>, locale?: string | null): string {
-  const text = words[key] ?? defaults(locale)[key] ?? WORDS_EN[key] ?? key;
-  return format(text, params);
+/** Fill `{name}` placeholders and ICU plurals (as bot/words/i18n.py does), plurals by `locale`'s CLDR rule;
+ * a placeholder without its parameter stays as written. */
+export function format(text: string, params: Params = {}, locale = "en"): string {
+  let out = "";
+  let i = 0;
+  while (i < text.length) {
+    const start = text.indexOf("{", i);
+    const end = start < 0 ? -1 : closing(text, start);
+    if (start < 0 || end < 0) {
+      out += text.slice(i);
+      break;
+    }
+    out += text.slice(i, start);
+    const body = text.slice(start + 1, end);
+    const plural = branches(body);
+    if (plural) {
+      const v = params[plural.name];
+      if (v === undefined) out += `{${body}}`;
+      else {
+        const n = typeof v === "number" ? v : Number(v);
+        const exact = Number.isInteger(n) ? plural.forms[`=${n}`] : undefined;
+        const chosen = exact ?? plural.forms[pluralCategory(v, locale)] ?? plural.forms["other"] ?? "";
+        out += format(chosen.replaceAll("#", String(v)), params, locale);
+      }
+    } else {
+      const v = params[body];
+      out += v === undefined ? `{${body}}` : String(v);
+    }
+    i = end + 1;
+  }
+  return out;
+}
+
+/** A word from the server's map (in `locale`), else the built-in one of `locale`'s language, else the
+ * English, else the key itself (a gap shows, nothing breaks). Its plurals follow the language it is in. */
+export function word(words: Words, key: WordKey, params?: Params, locale?: string | null): string {
+  const served = words[key];
+  if (served !== undefined) return format(served, params, locale || "en");
+  const language = languageOf(locale);
+  const own = language ? BUILT_IN[language]![key] : undefined;
+  if (own !== undefined) return format(own, params, locale!);
+  return WORDS_EN[key] !== undefined ? format(WORDS_EN[key], params, "en") : key;
 }
