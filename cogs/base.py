@@ -181,13 +181,16 @@ def user_locale(interaction: discord.Interaction) -> str:
 
 
 def guild_locale(interaction: discord.Interaction) -> str:
-    """The server's Discord language (public messages are in it unless the server chose one)."""
+    """The server's Discord language (the server's own public messages are in it unless a manager
+    chose one; a game's are in its host's)."""
     return locale_of(str(interaction.guild_locale.value) if interaction.guild_locale else None)
 
 
 async def public_locale(interaction: discord.Interaction) -> str:
-    """The language of public messages: the one the server's managers chose
-    (``/rummy-admin settings language:``), else the server's Discord language."""
+    """The language of the server's own public messages (a season, a tournament, shared standings):
+    the one the server's managers chose (``/rummy-admin settings language:``), else the server's
+    Discord language. A game speaks its host's instead when no manager chose (``/rummy new``:
+    ``SettingsService.lobby_plan``), and keeps that language (``GameRow.locale``)."""
     if is_anywhere(interaction):  # no server settings there: the language of whoever opens the game
         return user_locale(interaction)
     assert interaction.guild_id is not None

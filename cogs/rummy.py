@@ -29,7 +29,6 @@ from cogs.anywhere import ANY_CHANNEL, EVERYWHERE, check_new_game, is_anywhere, 
 from cogs.base import (
     L,
     RummyClient,
-    guild_locale,
     missing_permission,
     public_locale,
     thread_blocker,
@@ -115,7 +114,7 @@ class RummyCog(commands.Cog, name="RummyCog"):
         no_thread = "" if anywhere else thread_blocker(interaction)  # issue 12: else a thread of its own
         plan = await self.service.settings.lobby_plan(  # the server's house rules, then what the host typed
             key, interaction.user.id, variant.value, options=options or "", timer_minutes=timer,
-            preset=preset, locale=user_locale(interaction) if anywhere else guild_locale(interaction))
+            preset=preset, locale=user_locale(interaction))  # the host's, unless a manager chose one
         await self.service.games.check_lobby(guild_id=key, channel_id=interaction.channel_id, host_id=(
             interaction.user.id), variant=variant.value, options=plan.options, timer_minutes=plan.timer_minutes,
             threaded=no_thread is None)

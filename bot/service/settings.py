@@ -36,7 +36,7 @@ FORGET = "-"  # typed as options: forget the variant's defaults, or the preset
 class SettingsChange:
     """What a manager asks to change; None leaves a setting as it is. ``options`` are the
     ``variant``'s defaults, or the ``preset``'s when one is named (``FORGET`` removes them);
-    ``language`` "auto" follows the server's Discord language again."""
+    ``language`` "auto" forgets the server's choice: public messages follow each game's host again."""
 
     variant: str | None = None
     options: str | None = None
@@ -152,8 +152,8 @@ class ServerSettings:
                          timer_minutes: float | None = None, preset: str | None = None,
                          locale: str = "es") -> LobbyPlan:
         """What ``/rummy new`` opens: the server's defaults for the variant, then the preset, then
-        what the host typed; the host's timer or the server's; the server's public language or
-        ``locale`` (the server's Discord language). Refused like the lobby itself would be."""
+        what the host typed; the host's timer or the server's; the public language a manager
+        chose, else ``locale`` (the host's Discord language). Refused like the lobby itself would be."""
         config = await self.server_config(guild_id)
         check_host(config, host_id, variant)
         texts = [config.defaults.get(variant, "")]

@@ -70,7 +70,7 @@ def test_the_general_settings_in_both_languages() -> None:
     info = replace(sample_settings(), timer_minutes=0.5, language=None, bots=False)
     es = texts_of(info, "es")
     assert {"Ajustes", "30 s", "no se permiten"} <= set(es)
-    assert "en el idioma de Discord del servidor" in " ".join(es)  # wrapped under its label, in two lines
+    assert "en el idioma del anfitrión" in " ".join(es)  # "auto": each game in its host's language
     assert "sin límite" in texts_of(replace(info, timer_minutes=0), "es")
 
 
