@@ -79,10 +79,12 @@ def _corners(r: int) -> tuple[Image.Image, Image.Image, Image.Image, Image.Image
 
 @dataclass(frozen=True, slots=True)
 class TextBox:
-    """A text as drawn: its string and the bounds of its ink."""
+    """A text as drawn: its string, the bounds of its ink and, when it was given one, the room it had
+    (``room``: the ``max_width`` span or the pill around it, as a box), which its ink must not leave."""
 
     text: str
     box: Box
+    room: Box | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +105,7 @@ class Scene:
     deck: Deck
     texts: list[TextBox] = field(default_factory=list)
     regions: list[Region] = field(default_factory=list)
+    panels: list[Box] = field(default_factory=list)  # every rounded rectangle drawn: panels, pills, badges
 
     def __post_init__(self) -> None:
         self.draw = ImageDraw.Draw(self.image)
@@ -147,8 +150,11 @@ class Scene:
              align: str = "left", max_width: int | None = None) -> Box:
         """Draw one line whose line box starts at ``y`` (top of the font's ascender) and is placed
         at ``x`` by ``align`` (left / centre / right). Records and returns the ink box."""
+        room: Box | None = None
         if max_width is not None:
             text = self.fit(text, size, weight, max_width)
+            lo = x - (max_width / 2 if align == "centre" else max_width if align == "right" else 0)
+            room = (int(lo), 0, round(lo + max_width), self.height)
         if not text:
             return (int(x), int(y), int(x), int(y))
         mask, left, top, advance = _text_mask(text, size, weight)
@@ -159,7 +165,7 @@ class Scene:
         px, py = round(x) + left, round(y) + top
         self.draw.bitmap((px, py), mask, fill=colour)
         ibox = (px, py, px + mask.width, py + mask.height)
-        self.texts.append(TextBox(text, ibox))
+        self.texts.append(TextBox(text, ibox, room))
         return ibox
 
     # --- shapes ---------------------------------------------------------------------------------
@@ -168,6 +174,7 @@ class Scene:
               outline: RGB | None = None, width: int = 0) -> None:
         """An antialiased rounded rectangle (``outline`` drawn ``width`` px inside the box)."""
         x0, y0, x1, y1 = (round(v) for v in box)
+        self.panels.append((x0, y0, x1, y1))
         if outline is not None and width > 0:
             self._rrect(x0, y0, x1, y1, round(radius), outline)
             x0, y0, x1, y1 = x0 + width, y0 + width, x1 - width, y1 - width
@@ -215,7 +222,10 @@ class Scene:
             s = round(h * 0.48)
             paint_shape(self.draw, icon, (round(x + pad - 1), round(y + (h - s) / 2), s), ink)
         self.text(x + pad + icon_w, y + (h - round(size * 1.21)) / 2, text, size, ink, weight)
-        return (int(x), int(y), int(x + w), int(y + h))
+        box = (int(x), int(y), int(x + w), int(y + h))
+        if self.texts and self.texts[-1].text == text:  # its room is the pill
+            self.texts[-1] = TextBox(text, self.texts[-1].box, box)
+        return box
 
     def pill_width(self, text: str, size: int, *, height: int | None = None, icon: str | None = None,
                    weight: str = "bold") -> int:
