@@ -30,7 +30,7 @@ SECOND_E2E_GROUP = frozenset({
     "test_bot.py", "test_robot_variants.py", "test_robots_and_hints.py", "test_builder.py", "test_taps_rami.py",
     "test_twenty_games.py", "test_strangers.py", "test_ops.py", "test_screens.py", "test_public_work.py",
     "test_threads.py", "test_taps_gin.py", "test_taps_dummy.py", "test_benches.py", "test_commit_failure.py",
-    "test_farming.py",
+    "test_farming.py", "test_french_rami.py",
 })
 
 
