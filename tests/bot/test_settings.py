@@ -54,11 +54,14 @@ async def test_a_manager_sets_defaults_presets_timer_and_language_each_audited(e
                                         options=plan.options, timer_minutes=plan.timer_minutes, locale=plan.locale)
     assert change.game.options == "first_meld_min=40 jokers_per_deck=0" and change.game.locale == "en"
 
-    # Forgetting: the defaults go, and "auto" follows the server's Discord language again.
+    # The manager's choice wins over the host's own language (cogs.rummy passes the host's locale).
+    assert (await svc.settings.lobby_plan(GUILD, HOST, "rami", locale="fr")).locale == "en"
+    # Forgetting: the defaults go, and "auto" (unset, None) lets each game speak its host's language.
     await svc.settings.change_settings(GUILD, MANAGER, SettingsChange(variant="rami", options="-", language="auto"))
     config = await svc.settings.server_config(GUILD)
     assert config.defaults == {} and config.language is None
     assert (await svc.settings.lobby_plan(GUILD, HOST, "rami", locale="es")).locale == "es"
+    assert (await svc.settings.lobby_plan(GUILD, HOST, "rami", locale="fr")).locale == "fr"
 
 
 @pytest.mark.parametrize(("change", "code"), [
