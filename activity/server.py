@@ -92,6 +92,10 @@ class ActivityServer:
             self._runner = None
         await self.login.close()
 
+    async def drain(self, timeout: float) -> int:
+        """Stopping: no new frame is taken; wait for those in hand (``Sockets.drain``)."""
+        return await self.sockets.drain(timeout)
+
     def wake(self, game_id: int) -> None:
         """A commit of this process changed ``game_id``: its pages get a fresh state now."""
         self.hub.wake(game_id)

@@ -19,6 +19,7 @@ no rules and no checks of its own.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import re
@@ -27,7 +28,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from bot.engine import Game, IllegalMove, Move
+from bot.engine import Game, IllegalMove, Move, Verb
 from bot.service import Change, GameRow, GameService, GameStatus, Refusal, Stale
 from bot.service.activity_reads import ActivityReads
 from bot.words.i18n import DEFAULT_LOCALE, catalog, translate
@@ -111,6 +112,31 @@ class Sockets:
         self.announce = announce
         self.flood = flood
         self.open: set[PageSocket] = set()
+        self.stopping = False  # the bot is stopping: frames are refused with ``restarting``
+        self.busy = 0  # frames being handled now (a move with its announcement)
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    async def drain(self, timeout: float) -> int:
+        """The bot is stopping: refuse new frames, and wait up to ``timeout`` s for the frames in
+        hand (a move committed and being announced in chat, while Discord is still reachable);
+        the number still unfinished."""
+        self.stopping = True
+        if self.busy:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._idle.wait(), max(0.0, timeout))
+        return self.busy
+
+    async def frame(self, page: PageSocket, text: str) -> None:
+        """One frame of ``page``, counted as work in flight."""
+        self.busy += 1
+        self._idle.clear()
+        try:
+            await page.receive(text)
+        finally:
+            self.busy -= 1
+            if not self.busy:
+                self._idle.set()
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         """``GET ws``: one page's socket, until it closes."""
@@ -121,10 +147,10 @@ class Sockets:
         try:
             first = await ws.receive(timeout=HELLO_SECONDS)
             if first.type == WSMsgType.TEXT:
-                await page.receive(first.data)
+                await self.frame(page, first.data)
                 async for msg in ws:
                     if msg.type == WSMsgType.TEXT:
-                        await page.receive(msg.data)
+                        await self.frame(page, msg.data)
                     elif msg.type == WSMsgType.BINARY:
                         await page.refuse(None, Refusal("bad_frame"))
         except TimeoutError:
@@ -178,6 +204,10 @@ class PageSocket:
         if (game is not None and seat is not None and row.status == GameStatus.PLAYING and not game.hand_over
                 and seat.seat in game.actors):
             verbs = [m.verb for m in await self.owner.service.reading.legal_moves(row, seat.seat, game)]
+            if verbs and Verb.TABLE not in verbs and game.can_rearrange(seat.seat):
+                # The engine lists no table moves (too many): the draft table is offered where the
+                # variant allows a rearrangement, as the chat's hand offers its Rearrange button.
+                verbs.append(Verb.TABLE)
         frame = state_frame(row, game, who.user_id, who.locale, verbs)
         async with self._send:
             if row.id != self.game_id or row.version < self.version_sent:
@@ -273,6 +303,9 @@ class PageSocket:
                 await self.error("no_session")
                 return
             await self.hello(frame)
+            return
+        if self.owner.stopping:  # as the chat's guard answers a click while the bot stops
+            await self.refuse(frame_id, Refusal("restarting"), self.version_sent if self.version_sent >= 0 else None)
             return
         flood = self.owner.flood
         if flood is not None and not flood.allow(self.who.user_id):

@@ -521,6 +521,8 @@ class RummyBot(commands.AutoShardedBot):
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
         left = await self.guard.drain(max(0.0, deadline - loop.time()))
+        if self._activity is not None:  # the Activity's moves in hand, announced in chat as they finish
+            left += await self._activity.drain(max(0.0, deadline - loop.time()))
         # A handler's last act may be to ask for a table edit: wait for those after the handlers.
         if self._announcer is not None:
             left += await self._announcer.drain(max(0.0, deadline - loop.time()))
