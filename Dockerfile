@@ -8,6 +8,7 @@ COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY cogs ./cogs
 COPY renderers ./renderers
+COPY activity ./activity
 RUN python -m venv /opt/venv && /opt/venv/bin/pip install --no-cache-dir .
 
 FROM python:3.11-slim

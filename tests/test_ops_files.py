@@ -209,9 +209,13 @@ def test_the_build_context_keeps_secrets_and_local_state_out_and_all_the_build_c
                 base = ROOT / name
                 files = [base] if base.is_file() else [p for p in base.rglob("*") if p.is_file()
                                                        and "__pycache__" not in p.parts]
-                copied += [p.relative_to(ROOT).as_posix() for p in files]
+                if base.is_file():  # a file named by COPY must be in the context
+                    assert not dockerignored(name, patterns), name
+                # Of a directory, Docker copies what the context holds: what .dockerignore leaves in.
+                copied += [rel for p in files if not dockerignored(rel := p.relative_to(ROOT).as_posix(), patterns)]
     assert "pyproject.toml" in copied and any(p.startswith("renderers/fonts/") and p.endswith(".otf") for p in copied)
-    assert not [p for p in copied if dockerignored(p, patterns)]
+    assert "activity/static/index.html" in copied and "activity/server.py" in copied  # the Activity's wing, built
+    assert not [p for p in copied if p.startswith(("activity/web/", "bot/words/locales/")) and "node_modules" in p]
 
 
 def test_the_build_stages_install_steps_make_a_working_bot(tmp_path: Path) -> None:
@@ -230,7 +234,7 @@ def test_the_build_stages_install_steps_make_a_working_bot(tmp_path: Path) -> No
             for name in sources:
                 target = src / dest / name if dest.endswith("/") else src / dest
                 if (ROOT / name).is_dir():
-                    shutil.copytree(ROOT / name, target, ignore=shutil.ignore_patterns("__pycache__"))
+                    shutil.copytree(ROOT / name, target, ignore=shutil.ignore_patterns("__pycache__", "node_modules"))
                 else:
                     target.parent.mkdir(parents=True, exist_ok=True)
                     shutil.copy(ROOT / name, target)
@@ -250,7 +254,11 @@ def test_the_build_stages_install_steps_make_a_working_bot(tmp_path: Path) -> No
              f"assert sorted(p.name for p in fonts.glob('*.otf')) == {fonts!r}, list(fonts.iterdir()); "
              "picture = render_table(built_view('rami', 4, 6, seed=2)); "
              "assert picture.width > 0 and picture.data, picture; "
-             "assert 'site-packages' in bot.client.__file__, bot.client.__file__")
+             "assert 'site-packages' in bot.client.__file__, bot.client.__file__; "
+             # the Activity's built page ships in the package, its sources and Node packages do not
+             "import activity; page = pathlib.Path(activity.__file__).parent; "
+             "assert (page / 'static' / 'index.html').is_file() and list((page / 'static' / 'assets').iterdir()); "
+             "assert not (page / 'web').exists(), list(page.iterdir())")
     proc = subprocess.run([str(venv / "bin" / "python"), "-c", check], cwd=tmp_path, capture_output=True,
                           text=True, check=False)
     assert len(fonts) >= 4 and proc.returncode == 0, proc.stderr
