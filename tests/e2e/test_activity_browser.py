@@ -517,10 +517,12 @@ async def test_after_a_bot_restart_the_pages_reconnect_and_play_on(served: Activ
 GALLERY = Path(__file__).resolve().parents[2] / "docs" / "images"
 
 
-@pytest.mark.skipif(os.environ.get("RUMMY_GALLERY") != "1", reason="writes docs/images: RUMMY_GALLERY=1 only")
-async def test_gallery_screenshots(served: ActivityBot, browser: Any) -> None:
-    """docs/images/activity-<variant>-<w>x<h>.png: a gin table, a Rami table mid-rearrangement (the
-    draft open, 4♦ moved) and a Dummy table, at 390x844 and 1280x800."""
+async def test_gallery_screenshots(served: ActivityBot, browser: Any, tmp_path: Path) -> None:
+    """A gin table, a Rami table mid-rearrangement (the draft open, 4♦ moved) and a Dummy table, at
+    390x844 and 1280x800, each showing the viewer's hand and the seats: into docs/images as
+    activity-<variant>-<w>x<h>.png with RUMMY_GALLERY=1, else into a temporary folder (so the
+    Dummy table, played in no other browser test, is drawn on every run)."""
+    gallery = GALLERY if os.environ.get("RUMMY_GALLERY") == "1" else tmp_path
     table = served.table
     assert table is not None
     ana = served.users[0]
@@ -531,8 +533,12 @@ async def test_gallery_screenshots(served: ActivityBot, browser: Any) -> None:
 
     async def shoot(variant: str, pages: list[TablePage]) -> None:
         for p in pages:
+            await p.wait_for(f"[data-variant='{variant}'][data-state='playing'] [data-zone='hand'] [data-card]")
+            await p.wait_for("[data-seat][data-turn='true']")
             size = p.page.viewport_size
-            await p.page.screenshot(path=str(GALLERY / f"activity-{variant}-{size['width']}x{size['height']}.png"))
+            shot = gallery / f"activity-{variant}-{size['width']}x{size['height']}.png"
+            await p.page.screenshot(path=str(shot))
+            assert shot.stat().st_size > 10_000, shot  # a drawn table, not a blank page
             await p.close()
 
     async def chat_turns(n: int) -> None:
