@@ -22,11 +22,11 @@ from pathlib import Path
 
 from aiohttp import web
 
+from bot.ops.ratelimit import CLICK_BURST, CLICK_RATE, FloodGate
 from bot.service import Change, GameService
 from bot.service.activity_reads import ActivityReads
 from bot.words.i18n import DEFAULT_LOCALE, translate
 
-from .flood import BURST, RATE, Bucket
 from .hub import Hub
 from .login import Login, LoginRefused
 from .sockets import Sockets
@@ -45,7 +45,7 @@ class ActivityServer:
 
     def __init__(self, service: GameService, *, api_base: str, application_id: int, client_secret: str,
                  bot_token: str, host: str, port: int, announce: Callable[[Change], Awaitable[None]],
-                 static_dir: Path | None = None, flood: tuple[float, int] | None = (RATE, BURST),
+                 static_dir: Path | None = None, flood: tuple[float, int] | None = (CLICK_RATE, CLICK_BURST),
                  poll: float | None = None) -> None:
         self.service = service
         self.application_id = application_id
@@ -57,7 +57,7 @@ class ActivityServer:
         self.login = Login(api_base=api_base, application_id=application_id, client_secret=client_secret,
                            bot_token=bot_token, clock=service.core.now)
         self.sockets = Sockets(service, self.reads, self.hub, self.login, announce,
-                               Bucket(*flood) if flood else None)
+                               FloodGate(*flood) if flood else None)
         self._runner: web.AppRunner | None = None
 
     # ------------------------------------------------------------------ running

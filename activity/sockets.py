@@ -29,12 +29,12 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from bot.engine import Game, IllegalMove, Move, Verb
+from bot.ops.ratelimit import FloodGate
 from bot.service import Change, GameRow, GameService, GameStatus, Refusal, Stale
 from bot.service.activity_reads import ActivityReads
 from bot.words.i18n import DEFAULT_LOCALE, catalog, translate
 from bot.words.refusals import refusal_text
 
-from .flood import Bucket
 from .hub import Hub
 from .login import Login, SessionRefused, Who
 from .tables import none_frame, state_frame
@@ -104,7 +104,7 @@ class Sockets:
     the login, the announcer and the flood limit."""
 
     def __init__(self, service: GameService, reads: ActivityReads, hub: Hub, login: Login, announce: Announce,
-                 flood: Bucket | None) -> None:
+                 flood: FloodGate | None) -> None:
         self.service = service
         self.reads = reads
         self.hub = hub

@@ -37,12 +37,12 @@ import discord
 
 from bot.engine import IllegalMove
 from bot.ops import logs, metrics
+from bot.ops.ratelimit import REPOST_COOLDOWN, TYPING_BURST, TYPING_RATE, Cooldown, FloodGate
 from bot.service import GameStatus, Refusal, Stale
 from bot.words.i18n import translate
 from bot.words.refusals import refusal_text
 from cogs.base import Answered, client_of, user_locale
 from cogs.delivery import reply_privately
-from cogs.ratelimit import REPOST_COOLDOWN, TYPING_BURST, TYPING_RATE, Cooldown, FloodGate
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from bot.config import DEFAULT_FLOOD, load_config
-from cogs.ratelimit import CLICK_BURST, CLICK_RATE, Cooldown, FloodGate
+from bot.ops.ratelimit import CLICK_BURST, CLICK_RATE, Cooldown, FloodGate
 
 
 class Clock:

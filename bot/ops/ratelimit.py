@@ -4,8 +4,9 @@ and a cooldown per key for expensive public work (``/rummy table`` re-posts, per
 What it is: pure, clock-injected limiters the guard asks before doing any work for a click or
 command, so one user clicking 50 times a second gets a quick "slow down" while everybody else's
 games keep their speed, and a channel's table is re-posted at most once per ``REPOST_COOLDOWN``.
-It lives in the Discord wing with the guard (``cogs.guard``), its only user; ``RUMMY_FLOOD``
-(``bot.config``) sets the click gate, and its default there is ``CLICK_RATE``/``CLICK_BURST``.
+Both wings ask it: the chat's guard (``cogs.guard``) for clicks and commands, the Activity's
+sockets (``activity.sockets``) for frames, with the same gate settings; ``RUMMY_FLOOD``
+(``bot.config``) sets them, and its default there is ``CLICK_RATE``/``CLICK_BURST``.
 What it is not: a replacement for Discord's own rate limits (discord.py handles those on our
 outgoing requests), and it stores nothing: a restart forgets every bucket and every cooldown.
 """
