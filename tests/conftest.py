@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -23,15 +24,24 @@ def pg_url(pg_server: Any) -> str:
     return postgres.fresh_database(pg_server)
 
 
-# The bot-process tests in two groups of about equal time (tests/e2e with --durations, 2026-12-02),
-# so that the two workers of a two-core CI run share them with the rest of the suite: one group of
-# every e2e test ran alone for 12 of CI's 13 minutes while the other worker finished early.
+# The bot-process tests in two groups of about equal time (tests/e2e with --durations, 2026-12-02,
+# rebalanced 2026-12-04 with the Activity's browser tests: 675 s against 524 s before), so that no
+# group alone sets the run's length: one group of every e2e test once ran alone for 12 of CI's 13
+# minutes while the other worker finished early.
 SECOND_E2E_GROUP = frozenset({
     "test_bot.py", "test_robot_variants.py", "test_robots_and_hints.py", "test_builder.py", "test_taps_rami.py",
     "test_twenty_games.py", "test_strangers.py", "test_ops.py", "test_screens.py", "test_public_work.py",
     "test_threads.py", "test_taps_gin.py", "test_taps_dummy.py", "test_benches.py", "test_commit_failure.py",
-    "test_farming.py", "test_french_rami.py",
+    "test_farming.py", "test_french_rami.py", "test_activity_browser.py",
 })
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: a worker per core and one more. The two e2e groups spend most of their time
+    waiting for the bot's timers and Discord's windows (an idle two-core CI held a load average
+    under 1, 2026-12-04), so the third worker runs the rest of the suite beside them instead of
+    waiting for a group to finish; each group still runs one bot at a time."""
+    return (os.cpu_count() or 1) + 1
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
