@@ -9,7 +9,6 @@ sockets' other frames (test_server.py).
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,6 @@ import pytest
 from activity.sockets import page_words
 from bot.words.i18n import LOCALES, catalog, locale_of, translate
 from tests.activity.server_world import World
-from tests.fakediscord import FakeDiscord
 
 WEB = Path(__file__).resolve().parents[2] / "activity" / "web"
 
@@ -49,19 +47,6 @@ def test_the_french_words_are_rami_words_with_icu_plurals():
                      suit=translate("activity.card.suit.H", "fr")) == "dame de cœur"
 
 
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    fake = FakeDiscord()
-    await fake.start()
-    fake.enable_activities()
-    w = World(fake, tmp_path)
-    await w.start()
-    try:
-        yield w
-    finally:
-        await w.stop()
-        await fake.stop()
-    assert fake.violations == []
 
 
 async def test_a_french_discord_gets_a_french_session_and_french_words(world: World) -> None:

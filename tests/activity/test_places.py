@@ -9,28 +9,7 @@ running, or a page in one place showing a game of another.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
-
 from tests.activity.server_world import World
-from tests.fakediscord import FakeDiscord
-
-
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    fake = FakeDiscord()
-    await fake.start()
-    fake.enable_activities()
-    w = World(fake, tmp_path)
-    await w.start()
-    try:
-        yield w
-    finally:
-        await w.stop()
-        await fake.stop()
-    assert fake.violations == []
 
 
 async def open_game(world: World, place: int, channel: int) -> int:

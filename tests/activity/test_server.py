@@ -7,7 +7,6 @@ aiohttp server on 127.0.0.1 and a real service on SQLite. Every wait is for a fr
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +17,6 @@ from bot.engine import load_game
 from bot.service import GameRow
 from bot.store import repo
 from tests.activity.server_world import World
-from tests.fakediscord import FakeDiscord
 
 DECK = {r + s for r in "A23456789TJQK" for s in "SHDC"}
 SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -26,26 +24,8 @@ CODE = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][SHDC])(?![A-Za-z0-9])")
 SHOWN = re.compile(r"(10|[2-9JQKA])([♠♥♦♣])")
 
 
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    f = FakeDiscord()
-    await f.start()
-    f.enable_activities()
-    try:
-        yield f
-    finally:
-        await f.stop()
 
 
-@pytest.fixture
-async def world(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[World]:
-    w = World(fake, tmp_path)
-    await w.start()
-    try:
-        yield w
-    finally:
-        await w.stop()
-    assert fake.violations == []
 
 
 def cards_named(text: str) -> set[str]:
