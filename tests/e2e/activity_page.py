@@ -173,9 +173,6 @@ class TablePage:
         await self._wait(f"state {state}", self.frame.wait_for_selector(f"{ROOT}[data-state='{state}']",
                                                                          timeout=timeout * 1000))
 
-    async def my_turn(self, seat: str) -> bool:
-        return await self.locator(f"[data-seat='{seat}'][data-turn='true']").count() > 0
-
     async def actions(self) -> list[str]:
         return [a for a in await self.frame.eval_on_selector_all(
             "button[data-action]", "els => els.filter(e => !e.disabled).map(e => e.getAttribute('data-action'))")]

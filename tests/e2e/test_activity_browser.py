@@ -83,8 +83,8 @@ async def play_gin_turn(table: Table, page: TablePage, seat: str, style: str) ->
     stock onto the hand, or two taps), then the engine's best discard or knock, by a drag onto the
     pile (or onto the Knock button) or by two taps."""
     game = table.game()
-    actions = await page.actions()
     before = await in_sync(table, page)
+    actions = await page.actions()  # of the version the page shows now
     if "pass" in actions and "draw" not in actions:  # the upcard's offer: pass it
         await page.press("pass")
         await page.wait_version(before + 1)
@@ -152,7 +152,9 @@ async def test_two_players_one_on_a_phone_play_a_gin_deal_by_drags_and_taps(serv
             break
         seat = game.actors[0]
         page = pages[seat]
-        assert await page.my_turn(seat)
+        # The other page made the last move: wait until this one shows it, and that it is this seat's turn.
+        await page.wait_version(table.row()["version"])
+        await page.wait_for(f"[data-seat='{seat}'][data-turn='true']")
         style = next(styles)
         used.add(("phone" if page is phone else "desktop", style))
         try:
