@@ -212,8 +212,8 @@ def _node(payload: dict[str, Any]) -> Node:
 
 
 @cache
-def command_tree() -> Node:
-    """Every slash command as Discord receives it: names per locale from the bot's translator."""
+def command_payloads() -> list[dict[str, Any]]:
+    """Every slash command's payload as the bot syncs it, translated by its own translator."""
     import discord
     from discord.ext import commands
 
@@ -230,8 +230,14 @@ def command_tree() -> Node:
         translator = CatalogTranslator()
         return [await c.get_translated_payload(bot.tree, translator) for c in bot.tree.get_commands()]
 
+    return asyncio.run(build())
+
+
+@cache
+def command_tree() -> Node:
+    """Every slash command as Discord receives it: names per locale from the bot's translator."""
     root = Node({language: set() for language in LANGUAGES})
-    root.children = [_node(p) for p in asyncio.run(build())]
+    root.children = [_node(p) for p in command_payloads()]
     return root
 
 
@@ -303,23 +309,9 @@ def test_the_lobby_picture_says_every_option_in_words(locale):
 def test_every_language_s_command_names_pass_discords_limits():
     """The payloads the translator makes, in every language, as the fake Discord (which refuses what
     Discord refuses: names 1-32 word characters, lowercase; descriptions 1-100) receives them."""
-    import discord
-    from discord.ext import commands
-
-    from bot.client import CatalogTranslator
-    from bot.config import Config
-    from cogs import admin, rummy
     from tests.fakediscord.limits import check_commands
 
-    async def build() -> list[dict[str, Any]]:
-        bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
-        bot.config = Config(token="t")  # type: ignore[attr-defined]
-        bot.item_patterns = []  # type: ignore[attr-defined]
-        await rummy.setup(bot)
-        await admin.setup(bot)
-        return [await c.get_translated_payload(bot.tree, CatalogTranslator()) for c in bot.tree.get_commands()]
-
-    payloads = asyncio.run(build())
+    payloads = command_payloads()
     assert check_commands(payloads) == []
     rummy_cmd = next(p for p in payloads if p["name"] == "rummy")
     assert {"es-ES", "es-419", "en-US", "en-GB", "fr"} <= set(rummy_cmd["name_localizations"])
